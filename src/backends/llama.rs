@@ -1,0 +1,1 @@
+//! Local GGUF models through llama.cpp (llama-cpp-2).

@@ -1,0 +1,117 @@
+//! Model back-ends behind one streaming trait.
+//!
+//! A backend turns a [`Request`] into a stream of [`Chunk`]s: text deltas as they are decoded,
+//! then exactly one final [`Chunk::Done`] carrying the whole [`Completion`]. The engine never
+//! knows whether the tokens came from llama.cpp in this process or from an HTTP server.
+
+use futures::stream::BoxStream;
+use serde::{Deserialize, Serialize};
+
+pub mod llama;
+pub mod openai;
+
+/// What the model is asked. Backends render it their own way: the OpenAI backend as chat
+/// messages, the llama backend through the GGUF chat template or as a few-shot completion
+/// prompt for base models. Everything but `input` is shared by all questions of a run, which
+/// lets the llama backend evaluate that prefix once and reuse it from the KV cache.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Prompt {
+    /// The task instruction (e.g. GraphEval's Table 6 instruction).
+    pub instruction: String,
+    /// Worked examples shown before the input (few-shot); may be empty.
+    pub shots: Vec<Shot>,
+    /// The question-specific text: a statement or a question.
+    pub input: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Shot {
+    pub input: String,
+    pub output: String,
+}
+
+/// Sampling and length parameters. Temperature 0 means greedy decoding.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GenParams {
+    pub temperature: f32,
+    pub top_p: f32,
+    pub seed: u64,
+    pub max_tokens: u32,
+    /// Generation stops before any of these strings; they are not part of the text.
+    pub stop: Vec<String>,
+}
+
+impl Default for GenParams {
+    fn default() -> Self {
+        Self {
+            temperature: 0.0,
+            top_p: 1.0,
+            seed: 42,
+            max_tokens: 32,
+            stop: vec!["\n\n".into()],
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    /// The question id, echoed in logs and errors.
+    pub id: String,
+    pub prompt: Prompt,
+    pub params: GenParams,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Chunk {
+    /// A piece of text as soon as it is decoded (may be part of a word).
+    Token(String),
+    /// The last chunk of every successful stream.
+    Done(Completion),
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Completion {
+    /// The full generated text, stop string excluded.
+    pub text: String,
+    pub prompt_tokens: u32,
+    pub completion_tokens: u32,
+    /// Milliseconds from the request to the first token, and to the end.
+    pub first_token_ms: u64,
+    pub total_ms: u64,
+    /// "stop", "length" or a backend-specific reason.
+    pub finish_reason: String,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Capabilities {
+    pub streaming: bool,
+    pub logprobs: bool,
+    pub hidden_states: bool,
+    /// Several requests decoded together in one batch.
+    pub batching: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BackendError {
+    /// The server or library rejected the request for good (bad model name, bad key, …);
+    /// retrying will not help.
+    #[error("{0}")]
+    Rejected(String),
+    /// A failure that may pass (network, 5xx, 429) after retries were exhausted.
+    #[error("{0}")]
+    Transient(String),
+    /// The model could not be loaded or run.
+    #[error("{0}")]
+    Model(String),
+    #[error("cancelled")]
+    Cancelled,
+}
+
+/// A streaming model backend. `ask` returns at once; the work happens as the stream is polled
+/// (or on the backend's own worker), so many requests can be in flight together.
+pub trait Backend: Send + Sync {
+    /// Model identity for the run manifest (path or model name, never a key).
+    fn model_id(&self) -> String;
+    fn capabilities(&self) -> Capabilities;
+    fn ask(&self, req: Request) -> BoxStream<'static, Result<Chunk, BackendError>>;
+}

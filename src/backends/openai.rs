@@ -1,0 +1,1 @@
+//! Any OpenAI-compatible server over HTTP with SSE streaming.

@@ -1,0 +1,11 @@
+//! kgscope: measure what a language model knows, with a knowledge graph as the answer key.
+//!
+//! Data flows one way: KG source → sampler → question factory → backend → verifier → outcome,
+//! then into the run log and the aggregates. Nothing in the engine depends on the terminal UI.
+
+pub mod backends;
+pub mod kg;
+pub mod metrics;
+pub mod questions;
+pub mod sanitize;
+pub mod verify;

@@ -1,0 +1,1 @@
+//! Metrics of the five methods, grouped and with intervals.

@@ -1,0 +1,1 @@
+//! Verdict parsing, abstention detection and voting.
