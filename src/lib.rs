@@ -9,3 +9,4 @@ pub mod metrics;
 pub mod questions;
 pub mod sanitize;
 pub mod verify;
+pub mod sampling;

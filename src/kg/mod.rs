@@ -1,1 +1,118 @@
-//! Knowledge graph access.
+//! Knowledge graph access behind one trait.
+//!
+//! Every source — an RDF file loaded into memory, an on-disk oxigraph store, a remote SPARQL
+//! endpoint — answers SPARQL `SELECT` queries, and everything kgscope needs from a KG is written
+//! once on top of that primitive. The same assertions therefore hold for all three sources,
+//! and a KG too large for this machine can live in any SPARQL engine.
+
+pub mod endpoint;
+pub mod index;
+pub mod info;
+pub mod load;
+pub mod local;
+pub mod samples;
+pub mod vocab;
+
+use std::path::{Path, PathBuf};
+
+pub use index::KgIndex;
+pub use info::{EntityInfo, KgStats, RelationInfo};
+pub use oxigraph::model::Term;
+
+/// One row of a `SELECT` result, in the order of the query's variables.
+pub type Row = Vec<Option<Term>>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum KgError {
+    #[error("{path}:{line}:{column}: {message}")]
+    Syntax {
+        path: PathBuf,
+        line: u64,
+        column: u64,
+        message: String,
+    },
+    #[error("{path}: {message}")]
+    File { path: PathBuf, message: String },
+    #[error("store {path}: {message}")]
+    Store { path: PathBuf, message: String },
+    #[error("SPARQL endpoint {url}: {message}")]
+    Endpoint { url: String, message: String },
+    #[error("query failed: {0}")]
+    Query(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Invalid(String),
+}
+
+pub type Result<T, E = KgError> = std::result::Result<T, E>;
+
+/// A knowledge graph that answers SPARQL queries over the union of its graphs.
+pub trait KnowledgeGraph: Send + Sync {
+    /// Where the KG comes from, for messages and manifests (a path or a URL).
+    fn source(&self) -> String;
+
+    /// Runs a SPARQL `SELECT` and returns its rows in the order of `vars`.
+    fn select(&self, query: &str, vars: &[&str]) -> Result<Vec<Row>>;
+
+    /// Number of triples (quads in all graphs).
+    fn triple_count(&self) -> Result<u64> {
+        let rows = self.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", &["n"])?;
+        Ok(rows
+            .first()
+            .and_then(|r| r[0].as_ref())
+            .and_then(literal_u64)
+            .unwrap_or(0))
+    }
+
+    /// Whether `(s, p, o)` is in the KG.
+    fn contains(&self, s: &Term, p: &Term, o: &Term) -> Result<bool> {
+        let q = format!("SELECT (1 AS ?x) WHERE {{ {s} {p} {o} }} LIMIT 1");
+        Ok(!self.select(&q, &["x"])?.is_empty())
+    }
+}
+
+/// Opens `spec`: `sample:NAME` (an embedded sample KG), an `http(s)://` SPARQL endpoint URL, an oxigraph store directory, or an RDF
+/// file (loaded into memory; see [`load::RdfFormatKind`] for the accepted extensions).
+pub fn open(spec: &str) -> Result<Box<dyn KnowledgeGraph>> {
+    if let Some(name) = spec.strip_prefix("sample:") {
+        let text = samples::turtle(name).ok_or_else(|| {
+            KgError::NotFound(format!(
+                "--kg {spec}: no such sample KG; the samples are: {}",
+                samples::names().iter().map(|n| format!("sample:{n}")).collect::<Vec<_>>().join(", ")
+            ))
+        })?;
+        return Ok(Box::new(local::LocalKg::from_turtle(text, spec)?));
+    }
+    if spec.starts_with("http://") || spec.starts_with("https://") {
+        return Ok(Box::new(endpoint::SparqlEndpoint::new(spec)?));
+    }
+    let path = Path::new(spec);
+    if path.is_dir() {
+        return Ok(Box::new(local::LocalKg::open_dir(path)?));
+    }
+    if path.is_file() {
+        return Ok(Box::new(local::LocalKg::from_files(&[path.to_path_buf()], false)?));
+    }
+    Err(KgError::NotFound(format!(
+        "--kg {spec}: no such file or directory, and not an http(s):// SPARQL endpoint URL"
+    )))
+}
+
+pub(crate) fn literal_u64(t: &Term) -> Option<u64> {
+    match t {
+        Term::Literal(l) => l.value().parse().ok(),
+        _ => None,
+    }
+}
+
+/// The plain string of an IRI or literal term (no angle brackets or quotes).
+pub fn term_str(t: &Term) -> &str {
+    match t {
+        Term::NamedNode(n) => n.as_str(),
+        Term::BlankNode(b) => b.as_str(),
+        Term::Literal(l) => l.value(),
+        #[allow(unreachable_patterns)]
+        _ => "",
+    }
+}

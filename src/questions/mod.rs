@@ -1,1 +1,234 @@
-//! Question generation.
+//! Turning KG facts into questions, one module per question family.
+//!
+//! Every question carries a stable id: a hash of the KG fingerprint, the triple, the family,
+//! the format, the edit (which part of a negative was replaced) and the seed, so a resumed
+//! run recognises work it has already done.
+
+pub mod negatives;
+pub mod statements;
+pub mod templates;
+pub mod yesno;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::kg::index::{Fact, KgIndex};
+use crate::kg::{term_str, KgError};
+pub use templates::{Template, TemplateSet};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Task {
+    /// GraphEval: true/false statements with negatives.
+    Statement,
+    /// KGLens: yes/no questions, half about a wrong object.
+    Yesno,
+}
+
+impl Task {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Task::Statement => "statement",
+            Task::Yesno => "yesno",
+        }
+    }
+}
+
+/// Which part of a true triple a negative replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Corruption {
+    Head,
+    Relation,
+    Tail,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Question {
+    pub id: String,
+    pub task: Task,
+    /// The text the model judges or answers (the instruction is added when asking).
+    pub prompt: String,
+    /// "true"/"false" for statements, "yes"/"no" for yes/no questions.
+    pub gold: String,
+    /// The question's own triple (for a negative: the corrupted one), as IRIs or literal values.
+    pub subject: String,
+    pub predicate: String,
+    pub object: String,
+    pub subject_label: String,
+    pub object_label: String,
+    /// Label of `predicate`.
+    pub relation: String,
+    /// The most frequent head / tail type of `predicate` in the KG.
+    pub head_type: Option<String>,
+    pub tail_type: Option<String>,
+    pub year: Option<i32>,
+    /// `None` for a true triple; which position was replaced otherwise.
+    pub negative: Option<Corruption>,
+    /// The id of the true-triple question this one was derived from (its own id for positives).
+    pub positive_id: String,
+    /// How many questions share `positive_id` (1 + negatives actually generated).
+    pub group_size: usize,
+    /// Aliases of the subject, for display and disambiguation.
+    #[serde(default)]
+    pub subject_aliases: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct GenerateOptions {
+    pub task: Task,
+    /// Total number of questions wanted (for statements: whole groups of 1 + negatives).
+    pub limit: usize,
+    pub negatives: usize,
+    pub seed: u64,
+    /// Relation IRIs, labels or local names; empty = all.
+    pub relations: Vec<String>,
+    /// Restrict to facts whose subject or object is one of these entity IRIs (a neighbourhood).
+    pub entities: Vec<String>,
+}
+
+impl Default for GenerateOptions {
+    fn default() -> Self {
+        Self {
+            task: Task::Statement,
+            limit: 100,
+            negatives: 1,
+            seed: 42,
+            relations: vec![],
+            entities: vec![],
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct GenerateReport {
+    pub candidates: usize,
+    pub questions: usize,
+    /// Negatives that could not be made (every corruption tried was a KG triple).
+    pub negatives_missing: usize,
+}
+
+/// Stable question id.
+pub fn question_id(
+    fingerprint: &str,
+    fact: (&str, &str, &str),
+    task: Task,
+    format: &str,
+    edit: &str,
+    seed: u64,
+) -> String {
+    let mut h = Sha256::new();
+    for part in [fingerprint, fact.0, fact.1, fact.2, task.as_str(), format, edit] {
+        h.update(part.as_bytes());
+        h.update([0x1f]);
+    }
+    h.update(seed.to_le_bytes());
+    hex::encode(&h.finalize()[..8])
+}
+
+/// The facts questions may be drawn from, after the relation and entity filters.
+pub fn candidate_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Vec<usize>, KgError> {
+    let mut preds = Vec::new();
+    for r in &opts.relations {
+        preds.push(index.resolve_relation(r)?);
+    }
+    let mut entities = Vec::new();
+    for e in &opts.entities {
+        entities.push(
+            index
+                .iri_id(e)
+                .ok_or_else(|| KgError::NotFound(format!("entity <{e}> is not in the KG's facts")))?,
+        );
+    }
+    let keep = |f: &Fact| {
+        (preds.is_empty() || preds.contains(&f[1]))
+            && (entities.is_empty() || entities.contains(&f[0]) || entities.contains(&f[2]))
+    };
+    let all: Vec<usize> = if preds.len() == 1 && entities.is_empty() {
+        index.facts_of_predicate(preds[0]).to_vec()
+    } else {
+        (0..index.facts().len()).filter(|i| keep(&index.facts()[*i])).collect()
+    };
+    if all.is_empty() {
+        return Err(KgError::NotFound(if index.facts().is_empty() {
+            "the KG has no facts to ask about (only labels, types or nothing at all)".into()
+        } else {
+            "no fact matches the given --relation / entity filters".into()
+        }));
+    }
+    Ok(all)
+}
+
+/// Shared context for rendering a fact into a question.
+pub struct Renderer<'a> {
+    pub index: &'a KgIndex,
+    pub templates: &'a TemplateSet,
+    pub seed: u64,
+}
+
+impl Renderer<'_> {
+    pub fn template(&self, p: u32) -> Template {
+        self.templates.get(term_str(self.index.term(p)), &self.index.label(p))
+    }
+
+    /// A question's metadata for a fact, with empty id/prompt/gold to be filled in.
+    pub fn base(&self, fact: &Fact, task: Task) -> Question {
+        let ix = self.index;
+        let rel = ix.relation(fact[1]);
+        let year = crate::kg::index::date_year(ix.term(fact[2]))
+            .or_else(|| ix.year_of(fact[0]))
+            .or_else(|| ix.year_of(fact[2]));
+        Question {
+            id: String::new(),
+            task,
+            prompt: String::new(),
+            gold: String::new(),
+            subject: term_str(ix.term(fact[0])).to_string(),
+            predicate: term_str(ix.term(fact[1])).to_string(),
+            object: term_str(ix.term(fact[2])).to_string(),
+            subject_label: ix.label(fact[0]),
+            object_label: ix.label(fact[2]),
+            relation: ix.label(fact[1]),
+            head_type: rel.and_then(|r| r.head_type).map(|t| ix.label(t)),
+            tail_type: rel.and_then(|r| r.tail_type).map(|t| ix.label(t)),
+            year,
+            negative: None,
+            positive_id: String::new(),
+            group_size: 1,
+            subject_aliases: ix.aliases_of(fact[0]).to_vec(),
+        }
+    }
+
+    pub fn id(&self, fact: &Fact, task: Task, format: &str, edit: &str) -> String {
+        let ix = self.index;
+        // N-Triples forms keep an IRI and a same-spelled literal apart.
+        let s = ix.term(fact[0]).to_string();
+        let p = ix.term(fact[1]).to_string();
+        let o = ix.term(fact[2]).to_string();
+        question_id(ix.fingerprint(), (&s, &p, &o), task, format, edit, self.seed)
+    }
+}
+
+/// Generates questions for `opts.task`.
+pub fn generate(
+    index: &KgIndex,
+    templates: &TemplateSet,
+    opts: &GenerateOptions,
+) -> Result<(Vec<Question>, GenerateReport), KgError> {
+    let candidates = candidate_facts(index, opts)?;
+    let renderer = Renderer {
+        index,
+        templates,
+        seed: opts.seed,
+    };
+    let (questions, missing) = match opts.task {
+        Task::Statement => statements::generate(&renderer, &candidates, opts),
+        Task::Yesno => yesno::generate(&renderer, &candidates, opts),
+    };
+    let report = GenerateReport {
+        candidates: candidates.len(),
+        questions: questions.len(),
+        negatives_missing: missing,
+    };
+    Ok((questions, report))
+}

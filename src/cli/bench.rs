@@ -1,0 +1,172 @@
+//! `kgscope bench`: throughput figures, each next to a baseline measured in the same command,
+//! because the machines this runs on are shared and noisy.
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use kgscope::kg::load::{self, LoadOptions};
+use kgscope::kg::{local::LocalKg, KgIndex};
+use kgscope::questions::{self, GenerateOptions, Task, TemplateSet};
+use rand::{Rng, SeedableRng};
+
+#[derive(Subcommand)]
+pub enum BenchCommand {
+    /// Load and question-generation throughput on a synthetic KG.
+    Kg(KgBenchArgs),
+}
+
+#[derive(Args)]
+pub struct KgBenchArgs {
+    /// Size of the synthetic KG.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub triples: u64,
+    /// Questions to generate (statements with one negative each).
+    #[arg(long, default_value_t = 100_000)]
+    pub questions: usize,
+    /// Working directory (default: a fresh temporary directory, removed afterwards).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
+    match cmd {
+        BenchCommand::Kg(a) => kg(a),
+    }
+}
+
+/// Writes a synthetic KG shaped like a real one: every entity has a label and a type, and
+/// eight facts spread over 50 relations with skewed (Zipf-like) object popularity.
+pub fn synthetic_kg(path: &Path, triples: u64) -> anyhow::Result<u64> {
+    const RELATIONS: u64 = 50;
+    const CLASSES: u64 = 20;
+    const FACTS_PER_ENTITY: u64 = 8;
+    let entities = (triples / (FACTS_PER_ENTITY + 2)).max(10);
+    let mut w = BufWriter::new(std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let ns = "https://kgscope.dev/kg/bench/";
+    let label = "<http://www.w3.org/2000/01/rdf-schema#label>";
+    let typ = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>";
+    let mut n = 0u64;
+    for r in 0..RELATIONS {
+        writeln!(w, "<{ns}prop/r{r}> {label} \"relation {r}\"@en .")?;
+        n += 1;
+    }
+    for c in 0..CLASSES {
+        writeln!(w, "<{ns}class/C{c}> {label} \"class {c}\"@en .")?;
+        n += 1;
+    }
+    'outer: for e in 0..entities {
+        writeln!(w, "<{ns}entity/E{e}> {label} \"entity {e}\"@en .")?;
+        writeln!(w, "<{ns}entity/E{e}> {typ} <{ns}class/C{}> .", e % CLASSES)?;
+        n += 2;
+        for _ in 0..FACTS_PER_ENTITY {
+            if n >= triples {
+                break 'outer;
+            }
+            let r = rng.random_range(0..RELATIONS);
+            // Skewed objects: popular entities are objects far more often.
+            let o = (entities as f64 * rng.random::<f64>().powi(3)) as u64;
+            writeln!(w, "<{ns}entity/E{e}> <{ns}prop/r{r}> <{ns}entity/E{o}> .")?;
+            n += 1;
+        }
+    }
+    w.flush()?;
+    Ok(n)
+}
+
+fn kg(a: KgBenchArgs) -> anyhow::Result<ExitCode> {
+    let tmp;
+    let dir = match &a.dir {
+        Some(d) => {
+            std::fs::create_dir_all(d)?;
+            d.clone()
+        }
+        None => {
+            tmp = tempdir()?;
+            tmp.0.clone()
+        }
+    };
+    let file = dir.join("synthetic.nt");
+    eprintln!("writing a synthetic KG of {} triples to {}", a.triples, file.display());
+    let written = synthetic_kg(&file, a.triples)?;
+
+    // Baseline: parsing alone, no storage.
+    let t = Instant::now();
+    let parsed = load::count_statements(std::slice::from_ref(&file))?;
+    let parse_s = t.elapsed().as_secs_f64();
+
+    let store_dir = dir.join("store");
+    let _ = std::fs::remove_dir_all(&store_dir);
+    let store = oxigraph::store::Store::open(&store_dir)?;
+    let t = Instant::now();
+    let report = load::load_files(&store, std::slice::from_ref(&file), &LoadOptions::default(), &|_| {})?;
+    let load_s = t.elapsed().as_secs_f64();
+    drop(store);
+
+    let kg = LocalKg::open_dir(&store_dir)?;
+    let t = Instant::now();
+    let index = KgIndex::build(&kg, &|_| {})?;
+    let index_s = t.elapsed().as_secs_f64();
+
+    let templates = TemplateSet::builtin();
+    let opts = GenerateOptions {
+        task: Task::Statement,
+        limit: a.questions,
+        negatives: 1,
+        seed: 42,
+        ..Default::default()
+    };
+    let t = Instant::now();
+    let (qs, _) = questions::generate(&index, &templates, &opts)?;
+    let gen_s = t.elapsed().as_secs_f64();
+    // Baseline for generation: serialising the same questions to JSON Lines.
+    let t = Instant::now();
+    let mut sink = Vec::new();
+    for q in &qs {
+        serde_json::to_writer(&mut sink, q)?;
+        sink.push(b'\n');
+    }
+    let ser_s = t.elapsed().as_secs_f64();
+
+    let out = serde_json::json!({
+        "triples_written": written,
+        "triples_parsed": parsed,
+        "parse_triples_per_s": parsed as f64 / parse_s,
+        "load_triples_per_s": report.statements as f64 / load_s,
+        "load_vs_parse_ratio": parse_s / load_s,
+        "load_includes_validation_pass": true,
+        "index_build_s": index_s,
+        "index_facts": index.facts().len(),
+        "questions": qs.len(),
+        "questions_per_s": qs.len() as f64 / gen_s,
+        "generation_vs_json_serialisation_ratio": ser_s / gen_s,
+    });
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        println!("synthetic KG: {written} triples ({} facts indexed)", index.facts().len());
+        println!("parse only (baseline): {:>12.0} triples/s", parsed as f64 / parse_s);
+        println!("load into store:       {:>12.0} triples/s  ({:.2}× of parse-only; includes the validation pass)", report.statements as f64 / load_s, parse_s / load_s);
+        println!("index build:           {:>12.2} s", index_s);
+        println!("question generation:   {:>12.0} questions/s ({} questions; {:.2}× the speed of writing them as JSON)", qs.len() as f64 / gen_s, qs.len(), ser_s / gen_s);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+struct TempDir(PathBuf);
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+fn tempdir() -> anyhow::Result<TempDir> {
+    let d = std::env::temp_dir().join(format!("kgscope-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&d)?;
+    Ok(TempDir(d))
+}

@@ -1,0 +1,212 @@
+//! `kgscope kg load|stats|show|samples`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use clap::Args;
+use kgscope::kg::load::{self, LoadOptions, Phase};
+use kgscope::kg::{self, info, KgIndex, KnowledgeGraph};
+use kgscope::sanitize::line as clean;
+
+use super::progress;
+use super::KgArg;
+
+#[derive(Args)]
+pub struct LoadArgs {
+    /// RDF files: .ttl .nt .nq .trig .rdf/.xml/.owl .n3, each optionally .gz.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The store directory (created if missing; loading adds to what it holds).
+    #[arg(long)]
+    pub store: PathBuf,
+    /// Skip bad statements and report how many, instead of stopping at the first.
+    #[arg(long)]
+    pub lenient: bool,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn load(a: LoadArgs) -> anyhow::Result<ExitCode> {
+    for f in &a.files {
+        load::detect_format(f)?;
+        if !f.is_file() {
+            bail!("{}: no such file", f.display());
+        }
+    }
+    let store = oxigraph::store::Store::open(&a.store)
+        .with_context(|| format!("opening store {} (is another kgscope using it?)", a.store.display()))?;
+    let before = store.len().unwrap_or(0);
+    let started = Instant::now();
+    let bar = Mutex::new(None::<(Phase, indicatif::ProgressBar)>);
+    let report = load::load_files(&store, &a.files, &LoadOptions { lenient: a.lenient, ..Default::default() }, &|p| {
+        let mut slot = bar.lock().unwrap();
+        if slot.as_ref().map(|(ph, _)| *ph) != Some(p.phase) {
+            if let Some((_, old)) = slot.take() {
+                old.finish_and_clear();
+            }
+            let pb = progress::counter(p.total, "triples");
+            pb.set_message(match p.phase {
+                Phase::Checking => "checking",
+                Phase::Loading => "loading",
+            });
+            *slot = Some((p.phase, pb));
+        }
+        if let Some((_, pb)) = slot.as_ref() {
+            pb.set_position(p.done);
+        }
+    });
+    if let Some((_, pb)) = bar.lock().unwrap().take() {
+        pb.finish_and_clear();
+    }
+    let report = report.with_context(|| format!("nothing was loaded; store {} is unchanged", a.store.display()))?;
+    let secs = started.elapsed().as_secs_f64();
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!(
+            "loaded {} statements from {} file(s) in {:.1}s ({:.0} triples/s); store {} now holds {} triples (was {})",
+            report.statements,
+            report.files,
+            secs,
+            report.statements as f64 / secs.max(1e-9),
+            a.store.display(),
+            report.store_triples,
+            before
+        );
+        if report.skipped > 0 {
+            println!(
+                "skipped {} bad statement(s); first: {}",
+                report.skipped,
+                clean(report.first_skipped_error.as_deref().unwrap_or("?"))
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Opens a KG and builds its index, with a spinner.
+pub fn open_indexed(spec: &str) -> anyhow::Result<(Box<dyn KnowledgeGraph>, KgIndex)> {
+    let sp = progress::spinner(&format!("opening {spec}"));
+    let kg = kg::open(spec)?;
+    let index = KgIndex::build(kg.as_ref(), &|step| sp.set_message(format!("{spec}: {step}")))?;
+    sp.finish_and_clear();
+    Ok((kg, index))
+}
+
+#[derive(Args)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub kg: KgArg,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn stats(a: StatsArgs) -> anyhow::Result<ExitCode> {
+    let (kg, index) = open_indexed(&a.kg.kg)?;
+    let s = info::stats(kg.as_ref(), &index)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&s)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    println!("KG            {}", clean(&s.source));
+    println!("fingerprint   {}", s.fingerprint);
+    println!("triples       {}", s.triples);
+    println!("facts         {}  (triples other than labels, aliases, types, descriptions)", s.facts);
+    println!("entities      {}", s.entities);
+    println!("labelled      {} ({})", s.labelled_entities, pct(s.label_coverage));
+    println!("with aliases  {}", s.entities_with_aliases);
+    println!("typed         {}", s.typed_entities);
+    match s.year_range {
+        Some((lo, hi)) => println!("with dates    {} ({}), years {lo}..{hi}", s.entities_with_dates, pct(s.date_coverage)),
+        None => println!("with dates    0"),
+    }
+    println!("\nrelations ({}):", s.relations.len());
+    println!("  {:>7}  {:<28} {:<18} {:<18}", "facts", "relation", "head type", "tail type");
+    for r in &s.relations {
+        println!(
+            "  {:>7}  {:<28} {:<18} {:<18}",
+            r.count,
+            clean(&r.label),
+            clean(r.head_type.as_deref().unwrap_or("-")),
+            clean(r.tail_type.as_deref().unwrap_or("-"))
+        );
+    }
+    println!("\nmost common types:");
+    for t in &s.top_types {
+        println!("  {:>7}  {}", t.entities, clean(&t.label));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Args)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub kg: KgArg,
+    /// An IRI, or a label or alias (case-insensitive).
+    pub entity: String,
+    /// 1: the entity's own edges; 2: also its neighbours' edges.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub hops: u8,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn show(a: ShowArgs) -> anyhow::Result<ExitCode> {
+    let kg = kg::open(&a.kg.kg)?;
+    let found = info::find_entities(kg.as_ref(), &a.entity)?;
+    let iri = match found.as_slice() {
+        [] => bail!("no entity with IRI, label or alias '{}' in {}", clean(&a.entity), a.kg.kg),
+        [one] => one.clone(),
+        many => {
+            eprintln!("'{}' matches {} entities; showing the first. All:", clean(&a.entity), many.len());
+            for m in many {
+                eprintln!("  {}", clean(m));
+            }
+            many[0].clone()
+        }
+    };
+    let e = info::entity_info(kg.as_ref(), &iri, a.hops)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&e)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("{}  <{}>", clean(&e.label), clean(&e.iri));
+    if e.labels.len() > 1 {
+        println!("labels   {}", clean(&e.labels.join(" | ")));
+    }
+    println!("aliases  {}", if e.aliases.is_empty() { "-".into() } else { clean(&e.aliases.join(" | ")) });
+    println!("types    {}", if e.types.is_empty() { "-".into() } else { clean(&e.types.join(", ")) });
+    for (rel, value) in &e.dates {
+        println!("date     {}: {}", clean(rel), clean(value));
+    }
+    println!("degree   {} ({} out, {} in)", e.degree, e.outgoing.len(), e.incoming.len());
+    println!("\noutgoing:");
+    for ed in &e.outgoing {
+        println!("  {} → {}", clean(&ed.predicate_label), clean(&ed.other_label));
+    }
+    println!("\nincoming:");
+    for ed in &e.incoming {
+        println!("  {} ← {}", clean(&ed.predicate_label), clean(&ed.other_label));
+    }
+    for (n, edges) in &e.second_hop {
+        println!("\nvia {}:", clean(n));
+        for ed in edges {
+            println!("  {} → {}", clean(&ed.predicate_label), clean(&ed.other_label));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn samples() -> anyhow::Result<ExitCode> {
+    for name in kg::samples::names() {
+        let ttl = kg::samples::turtle(name).unwrap_or_default();
+        let source = ttl.lines().find(|l| l.starts_with('#')).unwrap_or("").trim_start_matches('#').trim();
+        println!("sample:{name:<12} {source}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

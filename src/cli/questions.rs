@@ -1,0 +1,87 @@
+//! `kgscope questions`: generate a question set and write it as JSON Lines.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Args;
+use kgscope::questions::{self, GenerateOptions, Task, TemplateSet};
+
+use super::KgArg;
+
+#[derive(Args)]
+pub struct QuestionsArgs {
+    #[command(flatten)]
+    pub kg: KgArg,
+    /// statement (GraphEval true/false with negatives) or yesno (KGLens).
+    #[arg(long, value_enum, default_value = "statement")]
+    pub task: Task,
+    /// Number of questions (statements: whole groups of a fact and its negatives).
+    #[arg(long, default_value_t = 100)]
+    pub limit: usize,
+    /// Negatives per true statement.
+    #[arg(long, default_value_t = 1)]
+    pub negatives: usize,
+    /// Seed for every random choice; the same seed and KG give the same questions.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Only these relations (IRI, label or local name); repeatable.
+    #[arg(long = "relation", value_name = "R")]
+    pub relations: Vec<String>,
+    /// Extra template files (.toml, GraphEval .tsv, LAMA .jsonl); later files win.
+    #[arg(long = "templates", value_name = "FILE")]
+    pub templates: Vec<PathBuf>,
+    /// Output file (JSON Lines); `-` for standard output.
+    #[arg(long, default_value = "-")]
+    pub out: String,
+}
+
+pub fn load_templates(extra: &[PathBuf]) -> anyhow::Result<TemplateSet> {
+    let mut set = TemplateSet::builtin();
+    for f in extra {
+        set.add_file(f).map_err(anyhow::Error::msg)?;
+    }
+    Ok(set)
+}
+
+pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
+    let templates = load_templates(&a.templates)?;
+    let (_kg, index) = super::kg::open_indexed(&a.kg.kg)?;
+    let opts = GenerateOptions {
+        task: a.task,
+        limit: a.limit,
+        negatives: a.negatives,
+        seed: a.seed,
+        relations: a.relations.clone(),
+        entities: vec![],
+    };
+    let (qs, report) = questions::generate(&index, &templates, &opts)?;
+    let mut buf = Vec::with_capacity(qs.len() * 512);
+    for q in &qs {
+        serde_json::to_writer(&mut buf, q)?;
+        buf.push(b'\n');
+    }
+    if a.out == "-" {
+        std::io::stdout().lock().write_all(&buf).context("writing to stdout")?;
+    } else {
+        super::write_atomically(&PathBuf::from(&a.out), &buf)?;
+    }
+    let wanted = a.limit;
+    eprintln!(
+        "{} {} questions from {} candidate facts{}{}",
+        report.questions,
+        a.task.as_str(),
+        report.candidates,
+        if a.out == "-" { String::new() } else { format!(" → {}", a.out) },
+        if report.questions < wanted {
+            format!(" (fewer than --limit {wanted}: the KG has only {} matching facts)", report.candidates)
+        } else {
+            String::new()
+        }
+    );
+    if report.negatives_missing > 0 {
+        eprintln!("note: {} negatives could not be made (every corruption tried was a KG triple)", report.negatives_missing);
+    }
+    Ok(ExitCode::SUCCESS)
+}

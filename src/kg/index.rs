@@ -1,0 +1,417 @@
+//! An interned, in-memory snapshot of the parts of a KG that question generation needs.
+//!
+//! It is built from four bulk SELECT queries (facts, labels, aliases, types), so it costs the
+//! same few round trips against a remote endpoint as against the embedded store. Terms are
+//! numbered in the order of their N-Triples form, and facts are sorted, so the index — and
+//! every question drawn from it with a given seed — is the same whichever source served the
+//! rows and in whatever order.
+
+use std::collections::HashMap;
+
+use sha2::{Digest, Sha256};
+
+use super::vocab::{self, iri_list};
+use super::{KgError, KnowledgeGraph, Result, Term};
+
+pub type Id = u32;
+
+/// A fact: subject, predicate, object term ids.
+pub type Fact = [Id; 3];
+
+#[derive(Debug, Clone)]
+pub struct RelationStat {
+    pub predicate: Id,
+    pub count: usize,
+    /// The most frequent type among the relation's heads / tails (GraphEval's definition of a
+    /// relation's head and tail entity type).
+    pub head_type: Option<Id>,
+    pub tail_type: Option<Id>,
+}
+
+pub struct KgIndex {
+    terms: Vec<Term>,
+    ids: HashMap<Term, Id>,
+    /// Sorted by (s, p, o); a binary search answers "is this a KG triple?".
+    facts: Vec<Fact>,
+    labels: HashMap<Id, String>,
+    aliases: HashMap<Id, Vec<String>>,
+    types: HashMap<Id, Vec<Id>>,
+    years: HashMap<Id, i32>,
+    /// Fact indices per predicate, in fact order.
+    by_predicate: HashMap<Id, Vec<usize>>,
+    /// Distinct objects seen with each predicate (KGLens' C_j), sorted.
+    objects_by_predicate: HashMap<Id, Vec<Id>>,
+    relations: Vec<RelationStat>,
+    /// IRIs that are subjects or objects of facts, or typed, minus classes and predicates.
+    entities: Vec<Id>,
+    /// Distinct fact objects, sorted.
+    objects: Vec<Id>,
+    fingerprint: String,
+}
+
+/// Picks the preferred label among candidates: English or untagged first, then the order of
+/// [`vocab::LABELS`], then the lexically smallest, so the choice never depends on row order.
+pub(crate) fn label_rank(pred: &str, lang: Option<&str>) -> (u8, usize) {
+    let lang_rank = match lang {
+        Some(l) if l.eq_ignore_ascii_case("en") || l.to_ascii_lowercase().starts_with("en-") => 0,
+        None => 1,
+        Some(_) => 2,
+    };
+    let pred_rank = vocab::LABELS.iter().position(|p| *p == pred).unwrap_or(9);
+    (lang_rank, pred_rank)
+}
+
+fn lang_of(t: &Term) -> Option<&str> {
+    match t {
+        Term::Literal(l) => l.language(),
+        _ => None,
+    }
+}
+
+impl KgIndex {
+    /// Builds the index. `progress` receives a short description of each step.
+    pub fn build(kg: &dyn KnowledgeGraph, progress: &dyn Fn(&str)) -> Result<Self> {
+        let meta: Vec<&str> = vocab::LABELS
+            .iter()
+            .chain(vocab::ALIASES.iter())
+            .chain(vocab::TYPES.iter())
+            .copied()
+            .chain([vocab::RDFS_COMMENT, vocab::SCHEMA_DESCRIPTION])
+            .collect();
+        progress("reading facts");
+        let fact_rows = kg.select(
+            &format!(
+                "SELECT ?s ?p ?o WHERE {{ ?s ?p ?o . FILTER(isIRI(?s) && !isBlank(?o) && ?p NOT IN ({})) }}",
+                iri_list(&meta).replace("> <", ">, <")
+            ),
+            &["s", "p", "o"],
+        )?;
+        progress("reading labels");
+        let label_rows = kg.select(
+            &format!(
+                "SELECT ?s ?p ?l WHERE {{ VALUES ?p {{ {} }} ?s ?p ?l . FILTER(isLiteral(?l)) }}",
+                iri_list(&vocab::LABELS)
+            ),
+            &["s", "p", "l"],
+        )?;
+        progress("reading aliases");
+        let alias_rows = kg.select(
+            &format!(
+                "SELECT ?s ?l WHERE {{ VALUES ?p {{ {} }} ?s ?p ?l . FILTER(isLiteral(?l)) }}",
+                iri_list(&vocab::ALIASES)
+            ),
+            &["s", "l"],
+        )?;
+        progress("reading types");
+        let type_rows = kg.select(
+            &format!(
+                "SELECT ?s ?t WHERE {{ VALUES ?p {{ {} }} ?s ?p ?t . FILTER(isIRI(?s) && isIRI(?t)) }}",
+                iri_list(&vocab::TYPES)
+            ),
+            &["s", "t"],
+        )?;
+        progress("indexing");
+        Ok(Self::from_rows(fact_rows, label_rows, alias_rows, type_rows))
+    }
+
+    fn from_rows(
+        fact_rows: Vec<super::Row>,
+        label_rows: Vec<super::Row>,
+        alias_rows: Vec<super::Row>,
+        type_rows: Vec<super::Row>,
+    ) -> Self {
+        let full = |r: &super::Row| r.iter().all(Option::is_some);
+        // Number terms in N-Triples order.
+        let mut distinct: HashMap<Term, ()> = HashMap::new();
+        for r in fact_rows.iter().chain(&type_rows).filter(|r| full(r)) {
+            for t in r.iter().flatten() {
+                if !distinct.contains_key(t) {
+                    distinct.insert(t.clone(), ());
+                }
+            }
+        }
+        for r in label_rows.iter().chain(&alias_rows).filter(|r| full(r)) {
+            if let Some(t) = &r[0] {
+                distinct.entry(t.clone()).or_default();
+            }
+        }
+        let mut keyed: Vec<(String, Term)> = distinct
+            .into_keys()
+            .map(|t| (t.to_string(), t))
+            .collect();
+        keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let terms: Vec<Term> = keyed.into_iter().map(|(_, t)| t).collect();
+        let ids: HashMap<Term, Id> = terms
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.clone(), i as Id))
+            .collect();
+        let id = |t: &Term| ids[t];
+
+        let mut facts: Vec<Fact> = fact_rows
+            .iter()
+            .filter(|r| full(r))
+            .map(|r| [id(r[0].as_ref().unwrap()), id(r[1].as_ref().unwrap()), id(r[2].as_ref().unwrap())])
+            .collect();
+        facts.sort_unstable();
+        facts.dedup();
+
+        let mut best_label: HashMap<Id, ((u8, usize), String)> = HashMap::new();
+        for r in label_rows.iter().filter(|r| full(r)) {
+            let (s, p, l) = (r[0].as_ref().unwrap(), r[1].as_ref().unwrap(), r[2].as_ref().unwrap());
+            let rank = label_rank(super::term_str(p), lang_of(l));
+            let text = super::term_str(l).to_string();
+            let e = best_label.entry(id(s)).or_insert((rank, text.clone()));
+            if (rank, &text) < (e.0, &e.1) {
+                *e = (rank, text);
+            }
+        }
+        let labels: HashMap<Id, String> = best_label.into_iter().map(|(k, (_, v))| (k, v)).collect();
+
+        let mut aliases: HashMap<Id, Vec<String>> = HashMap::new();
+        for r in alias_rows.iter().filter(|r| full(r)) {
+            let (s, l) = (r[0].as_ref().unwrap(), r[1].as_ref().unwrap());
+            if matches!(lang_of(l), Some(x) if !x.to_ascii_lowercase().starts_with("en")) {
+                continue;
+            }
+            aliases.entry(id(s)).or_default().push(super::term_str(l).to_string());
+        }
+        for (e, list) in aliases.iter_mut() {
+            list.sort();
+            list.dedup();
+            if let Some(label) = labels.get(e) {
+                list.retain(|a| a != label);
+            }
+        }
+
+        let mut types: HashMap<Id, Vec<Id>> = HashMap::new();
+        for r in type_rows.iter().filter(|r| full(r)) {
+            types.entry(id(r[0].as_ref().unwrap())).or_default().push(id(r[1].as_ref().unwrap()));
+        }
+        for list in types.values_mut() {
+            list.sort_unstable();
+            list.dedup();
+        }
+
+        // Years: the earliest date among an entity's date-valued facts.
+        let mut years: HashMap<Id, i32> = HashMap::new();
+        for f in &facts {
+            if let Some(y) = date_year(&terms[f[2] as usize]) {
+                years.entry(f[0]).and_modify(|v| *v = (*v).min(y)).or_insert(y);
+            }
+        }
+
+        let mut by_predicate: HashMap<Id, Vec<usize>> = HashMap::new();
+        let mut objects_by_predicate: HashMap<Id, Vec<Id>> = HashMap::new();
+        for (i, f) in facts.iter().enumerate() {
+            by_predicate.entry(f[1]).or_default().push(i);
+            objects_by_predicate.entry(f[1]).or_default().push(f[2]);
+        }
+        for list in objects_by_predicate.values_mut() {
+            list.sort_unstable();
+            list.dedup();
+        }
+
+        let most_frequent_type = |members: &mut dyn Iterator<Item = Id>| -> Option<Id> {
+            let mut counts: HashMap<Id, usize> = HashMap::new();
+            for m in members {
+                for t in types.get(&m).into_iter().flatten() {
+                    *counts.entry(*t).or_default() += 1;
+                }
+            }
+            // Ties go to the smaller id, i.e. the lexically first class IRI.
+            counts.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0))).map(|(t, _)| t)
+        };
+        let mut relations: Vec<RelationStat> = by_predicate
+            .iter()
+            .map(|(p, idx)| RelationStat {
+                predicate: *p,
+                count: idx.len(),
+                head_type: most_frequent_type(&mut idx.iter().map(|i| facts[*i][0])),
+                tail_type: most_frequent_type(&mut idx.iter().map(|i| facts[*i][2])),
+            })
+            .collect();
+        relations.sort_by(|a, b| b.count.cmp(&a.count).then(a.predicate.cmp(&b.predicate)));
+
+        let classes: std::collections::HashSet<Id> = types.values().flatten().copied().collect();
+        let predicates: std::collections::HashSet<Id> = by_predicate.keys().copied().collect();
+        let mut entities: Vec<Id> = facts
+            .iter()
+            .flat_map(|f| [f[0], f[2]])
+            .chain(types.keys().copied())
+            .filter(|e| terms[*e as usize].is_named_node())
+            .filter(|e| !classes.contains(e) && !predicates.contains(e))
+            .collect();
+        entities.sort_unstable();
+        entities.dedup();
+        let mut objects: Vec<Id> = facts.iter().map(|f| f[2]).collect();
+        objects.sort_unstable();
+        objects.dedup();
+
+        let fingerprint = fingerprint(&terms, &facts, &labels, &aliases, &types);
+        Self {
+            terms,
+            ids,
+            facts,
+            labels,
+            aliases,
+            types,
+            years,
+            by_predicate,
+            objects_by_predicate,
+            relations,
+            entities,
+            objects,
+            fingerprint,
+        }
+    }
+
+    pub fn term(&self, id: Id) -> &Term {
+        &self.terms[id as usize]
+    }
+    pub fn id(&self, term: &Term) -> Option<Id> {
+        self.ids.get(term).copied()
+    }
+    /// Looks up an IRI given as a plain string.
+    pub fn iri_id(&self, iri: &str) -> Option<Id> {
+        oxigraph::model::NamedNode::new(iri)
+            .ok()
+            .and_then(|n| self.id(&Term::NamedNode(n)))
+    }
+    pub fn facts(&self) -> &[Fact] {
+        &self.facts
+    }
+    pub fn contains(&self, fact: &Fact) -> bool {
+        self.facts.binary_search(fact).is_ok()
+    }
+    /// The objects of `(s, p)` in the KG (KGLens' T_j), sorted: facts are sorted by
+    /// (s, p, o), so they form one contiguous run.
+    pub fn objects_of(&self, s: Id, p: Id) -> Vec<Id> {
+        let start = self.facts.partition_point(|f| (f[0], f[1]) < (s, p));
+        let end = self.facts.partition_point(|f| (f[0], f[1]) <= (s, p));
+        self.facts[start..end].iter().map(|f| f[2]).collect()
+    }
+    /// Distinct objects ever seen with predicate `p` (KGLens' C_j).
+    pub fn objects_of_predicate(&self, p: Id) -> &[Id] {
+        self.objects_by_predicate.get(&p).map_or(&[], Vec::as_slice)
+    }
+    pub fn facts_of_predicate(&self, p: Id) -> &[usize] {
+        self.by_predicate.get(&p).map_or(&[], Vec::as_slice)
+    }
+    pub fn relations(&self) -> &[RelationStat] {
+        &self.relations
+    }
+    pub fn relation(&self, p: Id) -> Option<&RelationStat> {
+        self.relations.iter().find(|r| r.predicate == p)
+    }
+    pub fn entities(&self) -> &[Id] {
+        &self.entities
+    }
+    pub fn objects(&self) -> &[Id] {
+        &self.objects
+    }
+    pub fn types_of(&self, e: Id) -> &[Id] {
+        self.types.get(&e).map_or(&[], Vec::as_slice)
+    }
+    pub fn aliases_of(&self, e: Id) -> &[String] {
+        self.aliases.get(&e).map_or(&[], Vec::as_slice)
+    }
+    pub fn has_label(&self, e: Id) -> bool {
+        self.labels.contains_key(&e)
+    }
+    pub fn has_year(&self, e: Id) -> bool {
+        self.years.contains_key(&e)
+    }
+    /// The earliest year among the entity's date-valued facts.
+    pub fn year_of(&self, e: Id) -> Option<i32> {
+        self.years.get(&e).copied()
+    }
+    /// Human-readable name: the preferred label, a literal's value, or the IRI's last segment.
+    pub fn label(&self, id: Id) -> String {
+        if let Some(l) = self.labels.get(&id) {
+            return l.clone();
+        }
+        match self.term(id) {
+            Term::NamedNode(n) => vocab::local_name(n.as_str()),
+            t => super::term_str(t).to_string(),
+        }
+    }
+    /// Content hash of everything questions are made of (facts, labels, aliases, types).
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+    /// Resolves a relation given by IRI, by label or by local name (case-insensitive).
+    pub fn resolve_relation(&self, name: &str) -> Result<Id> {
+        if let Some(id) = self.iri_id(name) {
+            if self.by_predicate.contains_key(&id) {
+                return Ok(id);
+            }
+        }
+        let wanted = name.to_lowercase();
+        let found: Vec<Id> = self
+            .relations
+            .iter()
+            .map(|r| r.predicate)
+            .filter(|p| {
+                self.label(*p).to_lowercase() == wanted
+                    || vocab::local_name(super::term_str(self.term(*p))).to_lowercase() == wanted
+            })
+            .collect();
+        match found.as_slice() {
+            [one] => Ok(*one),
+            [] => {
+                let known: Vec<String> = self.relations.iter().take(30).map(|r| self.label(r.predicate)).collect();
+                Err(KgError::NotFound(format!(
+                    "unknown relation '{name}'; this KG has: {}{}",
+                    known.join(", "),
+                    if self.relations.len() > 30 { ", …" } else { "" }
+                )))
+            }
+            many => Err(KgError::Invalid(format!(
+                "relation '{name}' is ambiguous: {}; give the full IRI",
+                many.iter().map(|p| super::term_str(self.term(*p)).to_string()).collect::<Vec<_>>().join(", ")
+            ))),
+        }
+    }
+}
+
+/// The year of a date-typed literal, if the term is one.
+pub fn date_year(t: &Term) -> Option<i32> {
+    match t {
+        Term::Literal(l) if vocab::DATES.contains(&l.datatype().as_str()) => vocab::year_of(l.value()),
+        _ => None,
+    }
+}
+
+fn fingerprint(
+    terms: &[Term],
+    facts: &[Fact],
+    labels: &HashMap<Id, String>,
+    aliases: &HashMap<Id, Vec<String>>,
+    types: &HashMap<Id, Vec<Id>>,
+) -> String {
+    let mut h = Sha256::new();
+    for f in facts {
+        for t in f {
+            h.update(terms[*t as usize].to_string().as_bytes());
+            h.update(b" ");
+        }
+        h.update(b"\n");
+    }
+    let mut sorted: Vec<_> = labels.iter().collect();
+    sorted.sort();
+    for (id, l) in sorted {
+        h.update(format!("L {id} {l}\n").as_bytes());
+    }
+    let mut sorted: Vec<_> = aliases.iter().collect();
+    sorted.sort();
+    for (id, l) in sorted {
+        h.update(format!("A {id} {}\n", l.join("\u{1f}")).as_bytes());
+    }
+    let mut sorted: Vec<_> = types.iter().collect();
+    sorted.sort();
+    for (id, t) in sorted {
+        h.update(format!("T {id} {t:?}\n").as_bytes());
+    }
+    hex::encode(&h.finalize()[..8])
+}

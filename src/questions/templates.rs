@@ -1,0 +1,305 @@
+//! Relation templates: the project's own TOML files, plus importers for the GraphEval TSV
+//! layout and the LAMA JSONL layout, and a fallback built from the relation's label.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::kg::vocab;
+
+/// How one relation is put into words. Placeholders: `{head}` (subject) and `{tail}` (object).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Template {
+    /// A declarative sentence with `{head}` and `{tail}`.
+    pub statement: String,
+    /// A wh-question with `{head}`.
+    pub question: String,
+    /// A yes/no question with `{head}` and `{tail}`.
+    #[serde(default)]
+    pub yesno: Option<String>,
+}
+
+impl Template {
+    /// The fallback for a relation no template file knows, built from its label
+    /// (`birthPlace` → "birth place").
+    pub fn from_label(label: &str) -> Self {
+        let words = split_camel(label);
+        Self {
+            statement: format!("The {words} of {{head}} is {{tail}}."),
+            question: format!("What is the {words} of {{head}}?"),
+            yesno: Some(format!("Is {{tail}} the {words} of {{head}}?")),
+        }
+    }
+
+    /// The yes/no form; imported layouts have none, so derive it from the statement.
+    pub fn yesno(&self) -> String {
+        self.yesno.clone().unwrap_or_else(|| {
+            let s = self.statement.trim().trim_end_matches(['.', ' ']);
+            format!("Is it true that {}?", lower_first(s))
+        })
+    }
+
+    fn check(&self, what: &str) -> Result<(), String> {
+        let need = |t: &str, ph: &[&str], field: &str| -> Result<(), String> {
+            for p in ph {
+                if !t.contains(p) {
+                    return Err(format!("{what}: {field} template '{t}' lacks {p}"));
+                }
+            }
+            Ok(())
+        };
+        need(&self.statement, &["{head}", "{tail}"], "statement")?;
+        need(&self.question, &["{head}"], "question")?;
+        if let Some(y) = &self.yesno {
+            need(y, &["{head}", "{tail}"], "yesno")?;
+        }
+        Ok(())
+    }
+}
+
+/// Fills `{head}` and `{tail}`; the values are inserted verbatim (they are data, never
+/// re-scanned for placeholders).
+pub fn render(template: &str, head: &str, tail: &str) -> String {
+    let mut out = String::with_capacity(template.len() + head.len() + tail.len());
+    let mut rest = template;
+    while let Some(pos) = rest.find('{') {
+        out.push_str(&rest[..pos]);
+        let after = &rest[pos..];
+        if let Some(r) = after.strip_prefix("{head}") {
+            out.push_str(head);
+            rest = r;
+        } else if let Some(r) = after.strip_prefix("{tail}") {
+            out.push_str(tail);
+            rest = r;
+        } else {
+            out.push('{');
+            rest = &after[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Lower-cases a leading article so the statement reads well after "Is it true that";
+/// anything else (a name, an acronym, a placeholder) is kept as it is.
+fn lower_first(s: &str) -> String {
+    for article in ["The ", "A ", "An "] {
+        if let Some(rest) = s.strip_prefix(article) {
+            return format!("{}{rest}", article.to_lowercase());
+        }
+    }
+    s.to_string()
+}
+
+/// `birthPlace` → `birth place`; `date_of_birth` → `date of birth`.
+pub fn split_camel(label: &str) -> String {
+    let mut out = String::new();
+    let mut prev_lower = false;
+    for c in label.chars() {
+        if c == '_' || c == '-' {
+            out.push(' ');
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower {
+            out.push(' ');
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        out.extend(c.to_lowercase());
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[derive(Deserialize)]
+struct TomlFile {
+    #[serde(default)]
+    relation: Vec<TomlRelation>,
+}
+
+#[derive(Deserialize)]
+struct TomlRelation {
+    iri: Option<String>,
+    /// Matches a relation by label or local name when no IRI is given (or it differs).
+    label: Option<String>,
+    #[serde(flatten)]
+    template: Template,
+}
+
+/// Templates keyed by relation IRI and by lower-cased local name / label.
+#[derive(Debug, Clone, Default)]
+pub struct TemplateSet {
+    by_iri: HashMap<String, Template>,
+    by_name: HashMap<String, Template>,
+}
+
+static BUILTIN: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/builtin_templates.rs"));
+
+impl TemplateSet {
+    /// The templates shipped in `assets/templates/`.
+    pub fn builtin() -> Self {
+        let mut set = Self::default();
+        for (name, text) in BUILTIN {
+            set.add_toml(text, name).expect("built-in templates are valid");
+        }
+        set
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_iri.len().max(self.by_name.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_iri.is_empty() && self.by_name.is_empty()
+    }
+
+    /// Adds a template file: `.toml` (kgscope), `.tsv` (GraphEval) or `.jsonl` (LAMA).
+    pub fn add_file(&mut self, path: &Path) -> Result<usize, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let what = path.display().to_string();
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("toml") => self.add_toml(&text, &what),
+            Some("tsv") => self.add_grapheval_tsv(&text, &what),
+            Some("jsonl") => self.add_lama_jsonl(&text, &what),
+            _ => Err(format!("{what}: templates must be .toml, .tsv (GraphEval) or .jsonl (LAMA)")),
+        }
+    }
+
+    pub fn add_toml(&mut self, text: &str, what: &str) -> Result<usize, String> {
+        let file: TomlFile = toml::from_str(text).map_err(|e| {
+            let loc = e
+                .span()
+                .map(|s| {
+                    let line = text[..s.start].matches('\n').count() + 1;
+                    format!(":{line}")
+                })
+                .unwrap_or_default();
+            format!("{what}{loc}: {}", e.message())
+        })?;
+        let n = file.relation.len();
+        for (i, r) in file.relation.into_iter().enumerate() {
+            r.template.check(&format!("{what}: relation #{}", i + 1))?;
+            if r.iri.is_none() && r.label.is_none() {
+                return Err(format!("{what}: relation #{} has neither iri nor label", i + 1));
+            }
+            if let Some(iri) = &r.iri {
+                self.by_name.insert(vocab::local_name(iri).to_lowercase(), r.template.clone());
+                self.by_iri.insert(iri.clone(), r.template.clone());
+            }
+            if let Some(label) = &r.label {
+                self.by_name.entry(label.to_lowercase()).or_insert(r.template);
+            }
+        }
+        Ok(n)
+    }
+
+    /// GraphEval layout: `relation<TAB>question_template<TAB>statement_template`, with a header.
+    pub fn add_grapheval_tsv(&mut self, text: &str, what: &str) -> Result<usize, String> {
+        let mut n = 0;
+        for (i, line) in text.lines().enumerate() {
+            if i == 0 && line.starts_with("relation\t") || line.trim().is_empty() {
+                continue;
+            }
+            let cols: Vec<&str> = line.split('\t').collect();
+            if cols.len() < 3 {
+                return Err(format!("{what}:{}: expected 3 tab-separated columns, found {}", i + 1, cols.len()));
+            }
+            let t = Template {
+                statement: cols[2].trim().to_string(),
+                question: cols[1].trim().to_string(),
+                yesno: None,
+            };
+            t.check(&format!("{what}:{}", i + 1))?;
+            self.by_name.insert(cols[0].trim().to_lowercase(), t);
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// LAMA layout: one JSON object per line with `relation` (e.g. `P101`), a cloze `template`
+    /// with `[X]` and `[Y]`, and a `label`.
+    pub fn add_lama_jsonl(&mut self, text: &str, what: &str) -> Result<usize, String> {
+        #[derive(Deserialize)]
+        struct Lama {
+            relation: String,
+            template: String,
+            label: Option<String>,
+        }
+        let mut n = 0;
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let l: Lama = serde_json::from_str(line).map_err(|e| format!("{what}:{}: {e}", i + 1))?;
+            let statement = l
+                .template
+                .replace("[X]", "{head}")
+                .replace("[Y]", "{tail}")
+                .replace(" .", ".")
+                .trim()
+                .to_string();
+            let label = l.label.clone().unwrap_or_else(|| l.relation.clone());
+            let t = Template {
+                statement,
+                question: Template::from_label(&label).question,
+                yesno: None,
+            };
+            t.check(&format!("{what}:{}", i + 1))?;
+            self.by_name.insert(l.relation.to_lowercase(), t.clone());
+            if let Some(label) = l.label {
+                self.by_name.entry(label.to_lowercase()).or_insert(t);
+            }
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// The template for a relation: by IRI, then by local name, then by label, else built
+    /// from the label.
+    pub fn get(&self, iri: &str, label: &str) -> Template {
+        self.find(iri, label).cloned().unwrap_or_else(|| Template::from_label(label))
+    }
+
+    pub fn find(&self, iri: &str, label: &str) -> Option<&Template> {
+        self.by_iri
+            .get(iri)
+            .or_else(|| self.by_name.get(&vocab::local_name(iri).to_lowercase()))
+            .or_else(|| self.by_name.get(&label.to_lowercase()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_and_keeps_values_verbatim() {
+        assert_eq!(render("The capital of {head} is {tail}.", "France", "{tail}"), "The capital of France is {tail}.");
+        assert_eq!(render("a {b} {head}", "x", "y"), "a {b} x");
+    }
+
+    #[test]
+    fn fallback_from_label() {
+        let t = Template::from_label("birthPlace");
+        assert_eq!(render(&t.statement, "Ada", "London"), "The birth place of Ada is London.");
+        assert_eq!(render(&t.yesno(), "Ada", "London"), "Is London the birth place of Ada?");
+        assert_eq!(split_camel("date_of_birth"), "date of birth");
+    }
+
+    #[test]
+    fn derived_yesno() {
+        let t = Template { statement: "The capital of {head} is {tail}.".into(), question: "What is the capital of {head}?".into(), yesno: None };
+        assert_eq!(render(&t.yesno(), "France", "Paris"), "Is it true that the capital of France is Paris?");
+    }
+
+    #[test]
+    fn toml_errors_name_the_line() {
+        let mut set = TemplateSet::default();
+        let err = set.add_toml("[[relation]]\niri = \"x\"\nstatement = 3\n", "t.toml").unwrap_err();
+        assert!(err.starts_with("t.toml:"), "{err}");
+        let err = set
+            .add_toml("[[relation]]\niri = \"x\"\nstatement = \"no tail {head}\"\nquestion = \"{head}?\"\n", "t.toml")
+            .unwrap_err();
+        assert!(err.contains("lacks {tail}"), "{err}");
+    }
+}

@@ -1,0 +1,52 @@
+//! KGLens yes/no questions (METHODS.md §3): for a sampled edge (s, p, o), half the time ask
+//! about the true object (gold "yes"), half the time about an object o_x drawn from
+//! C_j − T_j — objects seen with p elsewhere in the KG but not with (s, p) — (gold "no").
+//! When C_j − T_j is empty the question asks about the true object.
+//!
+//! Aliases disambiguate the subject: "Is Paris the capital of France (also known as French
+//! Republic)?". Only the subject gets one, and only its first alias: the object already
+//! narrows the question, and more parentheses make the sentence harder to read.
+
+use rand::Rng;
+
+use super::templates::render;
+use super::{Corruption, GenerateOptions, Question, Renderer, Task};
+use crate::sampling;
+
+pub fn generate(r: &Renderer<'_>, candidates: &[usize], opts: &GenerateOptions) -> (Vec<Question>, usize) {
+    let picked = sampling::uniform(candidates, opts.limit, &mut sampling::rng(opts.seed));
+    let mut out = Vec::with_capacity(picked.len());
+    for fi in picked {
+        let fact = r.index.facts()[fi];
+        let true_id = r.id(&fact, Task::Yesno, "yesno", "yes");
+        let mut rng = sampling::item_rng(opts.seed, &true_id);
+        let truths = r.index.objects_of(fact[0], fact[1]);
+        let pool: Vec<u32> = r
+            .index
+            .objects_of_predicate(fact[1])
+            .iter()
+            .copied()
+            .filter(|o| truths.binary_search(o).is_err())
+            .collect();
+        let ask_no = rng.random_bool(0.5) && !pool.is_empty();
+        let (asked, id, gold, negative) = if ask_no {
+            let mut f = fact;
+            f[2] = pool[rng.random_range(0..pool.len())];
+            (f, r.id(&f, Task::Yesno, "yesno", &format!("no:{true_id}")), "no", Some(Corruption::Tail))
+        } else {
+            (fact, true_id, "yes", None)
+        };
+        let mut q = r.base(&asked, Task::Yesno);
+        let head = match q.subject_aliases.first() {
+            Some(alias) => format!("{} (also known as {alias})", q.subject_label),
+            None => q.subject_label.clone(),
+        };
+        q.prompt = render(&r.template(asked[1]).yesno(), &head, &q.object_label);
+        q.id = id;
+        q.gold = gold.into();
+        q.negative = negative;
+        q.positive_id = q.id.clone();
+        out.push(q);
+    }
+    (out, 0)
+}

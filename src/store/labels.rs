@@ -1,0 +1,61 @@
+//! Hand labels: what a person decided about one outcome. Append-only; the latest label of a
+//! question wins, so relabelling never rewrites history.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LabelVerdict {
+    /// The verifier's outcome is right.
+    Right,
+    /// The verifier's outcome is wrong.
+    Wrong,
+    /// The model abstained.
+    Abstained,
+    /// The question itself is bad (ungrammatical, ambiguous, unanswerable).
+    BadQuestion,
+    /// The KG's fact is wrong.
+    KgWrong,
+}
+
+/// KGLens' error taxonomy (METHODS.md §3), plus "other".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorType {
+    FactualError,
+    ObsoleteKnowledge,
+    SelfContradiction,
+    InconsistentResponse,
+    Other,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Label {
+    pub question_id: String,
+    pub label: LabelVerdict,
+    #[serde(default)]
+    pub error_type: Option<ErrorType>,
+    #[serde(default)]
+    pub note: Option<String>,
+    pub annotator: String,
+    /// RFC 3339.
+    pub time: String,
+}
+
+/// The latest label per question, from labels in file order.
+pub fn latest(labels: Vec<Label>) -> HashMap<String, Label> {
+    let mut out = HashMap::new();
+    for l in labels {
+        out.insert(l.question_id.clone(), l);
+    }
+    out
+}
+
+/// Who is labelling: `$KGSCOPE_ANNOTATOR`, else `$USER`, else "unknown".
+pub fn annotator() -> String {
+    std::env::var("KGSCOPE_ANNOTATOR")
+        .or_else(|_| std::env::var("USER"))
+        .unwrap_or_else(|_| "unknown".into())
+}

@@ -1,0 +1,8 @@
+//! The run directory: `manifest.json`, `results.jsonl` (one line per answered question) and
+//! `labels.jsonl` (hand labels, append-only, later lines supersede earlier ones).
+
+pub mod jsonl;
+pub mod labels;
+pub mod rundir;
+
+pub use rundir::RunDir;

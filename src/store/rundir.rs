@@ -1,0 +1,108 @@
+//! One run on disk: `runs/<run-id>/{manifest.json, results.jsonl, labels.jsonl}`.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::jsonl::{self, Appender, JsonlError};
+use super::labels::Label;
+
+pub const MANIFEST: &str = "manifest.json";
+pub const RESULTS: &str = "results.jsonl";
+pub const LABELS: &str = "labels.jsonl";
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error(transparent)]
+    Jsonl(#[from] JsonlError),
+    #[error("{path}: {message}")]
+    Other { path: PathBuf, message: String },
+    #[error("no run '{id}' in {dir} (runs there: {known})")]
+    NoSuchRun { id: String, dir: PathBuf, known: String },
+}
+
+#[derive(Debug, Clone)]
+pub struct RunDir {
+    pub id: String,
+    pub path: PathBuf,
+}
+
+/// Current time as RFC 3339 (UTC).
+pub fn now() -> String {
+    time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
+}
+
+impl RunDir {
+    /// A new run directory with an id made of the time, the task and a short random suffix.
+    pub fn create(runs_dir: &Path, task: &str) -> Result<Self, StoreError> {
+        let t = time::OffsetDateTime::now_utc();
+        let stamp = t
+            .format(time::macros::format_description!("[year][month][day]-[hour][minute][second]"))
+            .unwrap_or_default();
+        let suffix: u16 = rand::random();
+        let id = format!("{stamp}-{task}-{suffix:04x}");
+        let path = runs_dir.join(&id);
+        std::fs::create_dir_all(&path).map_err(|e| StoreError::Other { path: path.clone(), message: e.to_string() })?;
+        Ok(Self { id, path })
+    }
+
+    /// An existing run, by id or by path.
+    pub fn open(runs_dir: &Path, id: &str) -> Result<Self, StoreError> {
+        let direct = Path::new(id);
+        let path = if direct.join(MANIFEST).is_file() { direct.to_path_buf() } else { runs_dir.join(id) };
+        if !path.join(MANIFEST).is_file() {
+            let mut known: Vec<String> = std::fs::read_dir(runs_dir)
+                .map(|r| r.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+                .unwrap_or_default();
+            known.sort();
+            let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+            return Err(StoreError::NoSuchRun { id: id.into(), dir: runs_dir.to_path_buf(), known });
+        }
+        let id = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| id.to_string());
+        Ok(Self { id, path })
+    }
+
+    pub fn results_path(&self) -> PathBuf {
+        self.path.join(RESULTS)
+    }
+    pub fn labels_path(&self) -> PathBuf {
+        self.path.join(LABELS)
+    }
+
+    pub fn write_manifest<T: Serialize>(&self, manifest: &T) -> Result<(), StoreError> {
+        let path = self.path.join(MANIFEST);
+        let tmp = self.path.join(".manifest.json.tmp");
+        let err = |e: std::io::Error| StoreError::Other { path: path.clone(), message: e.to_string() };
+        let text = serde_json::to_vec_pretty(manifest).map_err(|e| err(e.into()))?;
+        std::fs::write(&tmp, text).map_err(err)?;
+        std::fs::rename(&tmp, &path).map_err(err)
+    }
+
+    pub fn read_manifest<T: for<'de> Deserialize<'de>>(&self) -> Result<T, StoreError> {
+        let path = self.path.join(MANIFEST);
+        let text = std::fs::read_to_string(&path).map_err(|e| StoreError::Other { path: path.clone(), message: e.to_string() })?;
+        serde_json::from_str(&text).map_err(|e| StoreError::Other { path, message: e.to_string() })
+    }
+
+    pub fn read_results<T: for<'de> Deserialize<'de>>(&self) -> Result<Vec<T>, StoreError> {
+        Ok(jsonl::read_all(&self.results_path())?)
+    }
+
+    pub fn results_appender(&self) -> Result<Appender, StoreError> {
+        Ok(Appender::open(&self.results_path())?)
+    }
+
+    pub fn read_labels(&self) -> Result<Vec<Label>, StoreError> {
+        Ok(jsonl::read_all(&self.labels_path())?)
+    }
+
+    /// Appends one label and flushes it at once.
+    pub fn append_label(&self, label: &Label) -> Result<(), StoreError> {
+        let mut a = Appender::open(&self.labels_path())?;
+        a.push(label)?;
+        a.sync()?;
+        Ok(())
+    }
+}

