@@ -6,7 +6,11 @@
 pub mod backends;
 pub mod kg;
 pub mod metrics;
+pub mod models;
 pub mod questions;
-pub mod sanitize;
-pub mod verify;
+pub mod report;
+pub mod run;
 pub mod sampling;
+pub mod sanitize;
+pub mod store;
+pub mod verify;

@@ -29,15 +29,35 @@ fn every_sample_kg_is_big_labelled_and_typed() {
         let kg = kg::open(file.to_str().unwrap()).unwrap();
         let ix = index(kg.as_ref());
         let s = info::stats(kg.as_ref(), &ix).unwrap();
-        assert!(s.triples >= 1000, "{}: {} triples", file.display(), s.triples);
-        assert_eq!(s.labelled_entities, s.entities, "{}: unlabelled entities", file.display());
-        assert_eq!(s.typed_entities, s.entities, "{}: untyped entities", file.display());
+        assert!(
+            s.triples >= 1000,
+            "{}: {} triples",
+            file.display(),
+            s.triples
+        );
+        assert_eq!(
+            s.labelled_entities,
+            s.entities,
+            "{}: unlabelled entities",
+            file.display()
+        );
+        assert_eq!(
+            s.typed_entities,
+            s.entities,
+            "{}: untyped entities",
+            file.display()
+        );
         assert!(!s.relations.is_empty());
         with_dates += usize::from(s.entities_with_dates > 0);
         // Every relation of a sample KG has a template written for it.
         let t = TemplateSet::builtin();
         for r in &s.relations {
-            assert!(t.find(&r.iri, &r.label).is_some(), "no template for {} in {}", r.iri, file.display());
+            assert!(
+                t.find(&r.iri, &r.label).is_some(),
+                "no template for {} in {}",
+                r.iri,
+                file.display()
+            );
         }
     }
     assert!(with_dates >= 1, "no sample KG has dates");
@@ -60,19 +80,42 @@ fn show_finds_entities_by_label_alias_and_iri() {
     let kg = kg::open("sample:countries").unwrap();
     let ix = index(kg.as_ref());
     // Pick an entity that has an alias, from the KG itself.
-    let e = *ix.entities().iter().find(|e| !ix.aliases_of(**e).is_empty()).expect("an entity with an alias");
+    let e = *ix
+        .entities()
+        .iter()
+        .find(|e| !ix.aliases_of(**e).is_empty())
+        .expect("an entity with an alias");
     let iri = kg::term_str(ix.term(e)).to_string();
     let label = ix.label(e);
     let alias = ix.aliases_of(e)[0].clone();
-    assert_eq!(info::find_entities(kg.as_ref(), &label.to_uppercase()).unwrap(), vec![iri.clone()]);
-    assert!(info::find_entities(kg.as_ref(), &alias.to_lowercase()).unwrap().contains(&iri));
+    assert_eq!(
+        info::find_entities(kg.as_ref(), &label.to_uppercase()).unwrap(),
+        vec![iri.clone()]
+    );
+    assert!(info::find_entities(kg.as_ref(), &alias.to_lowercase())
+        .unwrap()
+        .contains(&iri));
     let out = ok(&["kg", "show", "--kg", "sample:countries", &alias, "--json"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(v["degree"].as_u64().unwrap() > 0);
     assert!(!v["types"].as_array().unwrap().is_empty());
-    let two = ok(&["kg", "show", "--kg", "sample:countries", &iri, "--hops", "2"]);
+    let two = ok(&[
+        "kg",
+        "show",
+        "--kg",
+        "sample:countries",
+        &iri,
+        "--hops",
+        "2",
+    ]);
     assert!(two.contains("via "), "{two}");
-    let missing = run(&["kg", "show", "--kg", "sample:countries", "No Such Place Anywhere"]);
+    let missing = run(&[
+        "kg",
+        "show",
+        "--kg",
+        "sample:countries",
+        "No Such Place Anywhere",
+    ]);
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no entity"));
 }
@@ -80,7 +123,11 @@ fn show_finds_entities_by_label_alias_and_iri() {
 fn biggest_sample() -> String {
     sample_files()
         .into_iter()
-        .max_by_key(|f| index(kg::open(f.to_str().unwrap()).unwrap().as_ref()).facts().len())
+        .max_by_key(|f| {
+            index(kg::open(f.to_str().unwrap()).unwrap().as_ref())
+                .facts()
+                .len()
+        })
         .unwrap()
         .to_str()
         .unwrap()
@@ -93,7 +140,21 @@ fn ten_thousand_statements_are_deterministic_and_negatives_are_false() {
     let dir = tempfile::tempdir().unwrap();
     let out = |name: &str, seed: &str| {
         let p = dir.path().join(name);
-        ok(&["questions", "--kg", &file, "--task", "statement", "--limit", "10000", "--negatives", "1", "--seed", seed, "--out", p.to_str().unwrap()]);
+        ok(&[
+            "questions",
+            "--kg",
+            &file,
+            "--task",
+            "statement",
+            "--limit",
+            "10000",
+            "--negatives",
+            "1",
+            "--seed",
+            seed,
+            "--out",
+            p.to_str().unwrap(),
+        ]);
         std::fs::read(p).unwrap()
     };
     let a = out("a.jsonl", "7");
@@ -102,15 +163,29 @@ fn ten_thousand_statements_are_deterministic_and_negatives_are_false() {
     assert_eq!(a, b, "same seed must give byte-identical files");
     assert_ne!(a, c, "another seed must give another file");
 
-    let qs: Vec<Question> = a.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| serde_json::from_slice(l).unwrap()).collect();
+    let qs: Vec<Question> = a
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
     assert_eq!(qs.len(), 10_000);
     let ids: HashSet<&str> = qs.iter().map(|q| q.id.as_str()).collect();
     assert_eq!(ids.len(), qs.len(), "question ids are unique");
     // Ask the store itself, not the index the generator used.
     let kg = kg::open(&file).unwrap();
+    let objects = object_terms(kg.as_ref());
     let mut negatives = 0;
     for q in &qs {
-        let present = kg.contains(&term(&q.subject), &term(&q.predicate), &obj_term(&kg, q)).unwrap();
+        // A value such as "10" may stand for several typed literals: the triple is in the KG
+        // when any of them completes it.
+        let candidates = objects
+            .get(&q.object)
+            .cloned()
+            .unwrap_or_else(|| vec![term(&q.object)]);
+        let present = candidates.iter().any(|o| {
+            kg.contains(&term(&q.subject), &term(&q.predicate), o)
+                .unwrap()
+        });
         match q.negative {
             None => {
                 assert!(present, "positive not in KG: {q:?}");
@@ -125,18 +200,25 @@ fn ten_thousand_statements_are_deterministic_and_negatives_are_false() {
     }
     assert_eq!(negatives, 5_000);
     let positions: HashSet<_> = qs.iter().filter_map(|q| q.negative).collect();
-    assert_eq!(positions.len(), 3, "head, relation and tail are all replaced sometimes");
+    assert_eq!(
+        positions.len(),
+        3,
+        "head, relation and tail are all replaced sometimes"
+    );
 }
 
-/// Objects may be literals with datatypes; find the exact term through the index.
-fn obj_term(kg: &Box<dyn KnowledgeGraph>, q: &Question) -> Term {
-    let ix = index(kg.as_ref());
-    ix.facts()
-        .iter()
-        .map(|f| ix.term(f[2]))
-        .find(|t| kg::term_str(t) == q.object)
-        .cloned()
-        .unwrap_or_else(|| term(&q.object))
+/// Objects may be literals with datatypes: the exact term of each object value, through the index.
+fn object_terms(kg: &dyn KnowledgeGraph) -> std::collections::HashMap<String, Vec<Term>> {
+    let ix = index(kg);
+    let mut map: std::collections::HashMap<String, Vec<Term>> = Default::default();
+    for f in ix.facts() {
+        let t = ix.term(f[2]);
+        let same = map.entry(kg::term_str(t).to_string()).or_default();
+        if !same.contains(t) {
+            same.push(t.clone());
+        }
+    }
+    map
 }
 
 #[test]
@@ -145,7 +227,13 @@ fn syntax_error_names_the_line_and_leaves_the_store_unchanged() {
     let store = dir.path().join("store");
     let good = dir.path().join("good.ttl");
     std::fs::write(&good, "@prefix ex: <http://example.org/> .\nex:a ex:p ex:b .\nex:a <http://www.w3.org/2000/01/rdf-schema#label> \"A\" .\n").unwrap();
-    ok(&["kg", "load", good.to_str().unwrap(), "--store", store.to_str().unwrap()]);
+    ok(&[
+        "kg",
+        "load",
+        good.to_str().unwrap(),
+        "--store",
+        store.to_str().unwrap(),
+    ]);
 
     let mut bad = String::from("@prefix ex: <http://example.org/> .\n");
     for i in 2..37 {
@@ -157,16 +245,40 @@ fn syntax_error_names_the_line_and_leaves_the_store_unchanged() {
     }
     let bad_path = dir.path().join("bad.ttl");
     std::fs::write(&bad_path, bad).unwrap();
-    let out = run(&["kg", "load", bad_path.to_str().unwrap(), "--store", store.to_str().unwrap()]);
+    let out = run(&[
+        "kg",
+        "load",
+        bad_path.to_str().unwrap(),
+        "--store",
+        store.to_str().unwrap(),
+    ]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(err.contains("bad.ttl:37:"), "{err}");
     assert!(err.contains("unchanged"), "{err}");
-    let stats: serde_json::Value = serde_json::from_str(&ok(&["kg", "stats", "--kg", store.to_str().unwrap(), "--json"])).unwrap();
-    assert_eq!(stats["triples"], 2, "store must hold only the good file's triples");
+    let stats: serde_json::Value = serde_json::from_str(&ok(&[
+        "kg",
+        "stats",
+        "--kg",
+        store.to_str().unwrap(),
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(
+        stats["triples"], 2,
+        "store must hold only the good file's triples"
+    );
 
     // --lenient skips the bad statement and loads the rest.
-    let out = ok(&["kg", "load", bad_path.to_str().unwrap(), "--store", store.to_str().unwrap(), "--lenient", "--json"]);
+    let out = ok(&[
+        "kg",
+        "load",
+        bad_path.to_str().unwrap(),
+        "--store",
+        store.to_str().unwrap(),
+        "--lenient",
+        "--json",
+    ]);
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(report["skipped"], 1, "{out}");
     assert_eq!(report["statements"], 47, "{out}");
@@ -191,8 +303,12 @@ fn loads_every_format_and_gzip() {
         paths.push(p.to_str().unwrap().to_string());
     }
     let gz = dir.path().join("y.ttl.gz");
-    let mut enc = flate2::write::GzEncoder::new(std::fs::File::create(&gz).unwrap(), flate2::Compression::default());
-    enc.write_all(b"@prefix ex: <http://example.org/> . ex:a ex:p ex:f .").unwrap();
+    let mut enc = flate2::write::GzEncoder::new(
+        std::fs::File::create(&gz).unwrap(),
+        flate2::Compression::default(),
+    );
+    enc.write_all(b"@prefix ex: <http://example.org/> . ex:a ex:p ex:f .")
+        .unwrap();
     enc.finish().unwrap();
     paths.push(gz.to_str().unwrap().to_string());
     let store = dir.path().join("store");
@@ -206,7 +322,13 @@ fn loads_every_format_and_gzip() {
 
     let unknown = dir.path().join("x.csv");
     std::fs::write(&unknown, "a,b").unwrap();
-    let out = run(&["kg", "load", unknown.to_str().unwrap(), "--store", store.to_str().unwrap()]);
+    let out = run(&[
+        "kg",
+        "load",
+        unknown.to_str().unwrap(),
+        "--store",
+        store.to_str().unwrap(),
+    ]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown RDF extension"));
 }
@@ -218,8 +340,18 @@ fn empty_kg_and_unknown_relation_give_clear_errors() {
     std::fs::write(&empty, "# nothing here\n").unwrap();
     let out = run(&["questions", "--kg", empty.to_str().unwrap()]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no facts"), "{}", String::from_utf8_lossy(&out.stderr));
-    let out = run(&["questions", "--kg", "sample:countries", "--relation", "noSuchRelation"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no facts"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(&[
+        "questions",
+        "--kg",
+        "sample:countries",
+        "--relation",
+        "noSuchRelation",
+    ]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown relation 'noSuchRelation'"));
     let out = run(&["kg", "stats", "--kg", "/no/such/file.ttl"]);
@@ -230,18 +362,34 @@ fn empty_kg_and_unknown_relation_give_clear_errors() {
 fn yesno_questions_follow_kglens() {
     let kg = kg::open("sample:countries").unwrap();
     let ix = index(kg.as_ref());
-    let opts = GenerateOptions { task: Task::Yesno, limit: 400, seed: 3, ..Default::default() };
+    let opts = GenerateOptions {
+        task: Task::Yesno,
+        limit: 400,
+        seed: 3,
+        ..Default::default()
+    };
     let (qs, _) = questions::generate(&ix, &TemplateSet::builtin(), &opts).unwrap();
     assert_eq!(qs.len(), 400);
     let no = qs.iter().filter(|q| q.gold == "no").count();
-    assert!((120..=280).contains(&no), "about half should be No questions, got {no}");
+    assert!(
+        (120..=280).contains(&no),
+        "about half should be No questions, got {no}"
+    );
     for q in &qs {
         let s = ix.iri_id(&q.subject).unwrap();
         let p = ix.iri_id(&q.predicate).unwrap();
-        let truths: Vec<String> = ix.objects_of(s, p).iter().map(|o| kg::term_str(ix.term(*o)).to_string()).collect();
+        let truths: Vec<String> = ix
+            .objects_of(s, p)
+            .iter()
+            .map(|o| kg::term_str(ix.term(*o)).to_string())
+            .collect();
         assert_eq!(q.gold == "yes", truths.contains(&q.object), "{q:?}");
         if let Some(alias) = q.subject_aliases.first() {
-            assert!(q.prompt.contains(&format!("(also known as {alias})")), "{}", q.prompt);
+            assert!(
+                q.prompt.contains(&format!("(also known as {alias})")),
+                "{}",
+                q.prompt
+            );
         }
         assert!(q.prompt.ends_with('?'));
     }
@@ -249,36 +397,71 @@ fn yesno_questions_follow_kglens() {
 
 #[test]
 fn file_store_and_sparql_endpoint_agree() {
-    let file = sample_files().into_iter().find(|f| f.to_str().unwrap().contains("countries")).unwrap_or_else(|| sample_files()[0].clone());
+    let file = sample_files()
+        .into_iter()
+        .find(|f| f.to_str().unwrap().contains("countries"))
+        .unwrap_or_else(|| sample_files()[0].clone());
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store");
-    ok(&["kg", "load", file.to_str().unwrap(), "--store", store.to_str().unwrap()]);
+    ok(&[
+        "kg",
+        "load",
+        file.to_str().unwrap(),
+        "--store",
+        store.to_str().unwrap(),
+    ]);
     let server = oxigraph_server(&file);
     let endpoint = format!("{}/query", server.base);
-    let specs = [file.to_str().unwrap().to_string(), store.to_str().unwrap().to_string(), endpoint];
+    let specs = [
+        file.to_str().unwrap().to_string(),
+        store.to_str().unwrap().to_string(),
+        endpoint,
+    ];
     let mut stats = vec![];
     let mut question_sets = vec![];
     for spec in &specs {
-        let mut s: serde_json::Value = serde_json::from_str(&ok(&["kg", "stats", "--kg", spec, "--json"])).unwrap();
+        let mut s: serde_json::Value =
+            serde_json::from_str(&ok(&["kg", "stats", "--kg", spec, "--json"])).unwrap();
         s.as_object_mut().unwrap().remove("source");
         stats.push(s);
         let mut q = ok(&["questions", "--kg", spec, "--limit", "300", "--seed", "5"]);
-        q.push_str(&ok(&["questions", "--kg", spec, "--task", "yesno", "--limit", "200", "--seed", "5"]));
+        q.push_str(&ok(&[
+            "questions",
+            "--kg",
+            spec,
+            "--task",
+            "yesno",
+            "--limit",
+            "200",
+            "--seed",
+            "5",
+        ]));
         question_sets.push(q);
     }
     assert_eq!(stats[0], stats[1], "file vs store");
     assert_eq!(stats[0], stats[2], "file vs endpoint");
     assert_eq!(question_sets[0], question_sets[1], "file vs store");
     assert_eq!(question_sets[0], question_sets[2], "file vs endpoint");
-    let show: Vec<String> = specs.iter().map(|s| {
-        let kg = kg::open(s).unwrap();
-        let ix = index(kg.as_ref());
-        let e = ix.entities()[0];
-        serde_json::to_string(&info::entity_info(kg.as_ref(), kg::term_str(ix.term(e)), 1).unwrap()).unwrap()
-    }).collect();
+    let show: Vec<String> = specs
+        .iter()
+        .map(|s| {
+            let kg = kg::open(s).unwrap();
+            let ix = index(kg.as_ref());
+            let e = ix.entities()[0];
+            serde_json::to_string(
+                &info::entity_info(kg.as_ref(), kg::term_str(ix.term(e)), 1).unwrap(),
+            )
+            .unwrap()
+        })
+        .collect();
     assert_eq!(show[0], show[2], "entity info, file vs endpoint");
 
-    let bad = run(&["kg", "stats", "--kg", &format!("http://127.0.0.1:{}/query", free_port())]);
+    let bad = run(&[
+        "kg",
+        "stats",
+        "--kg",
+        &format!("http://127.0.0.1:{}/query", free_port()),
+    ]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("SPARQL endpoint"));
 }
@@ -286,21 +469,43 @@ fn file_store_and_sparql_endpoint_agree() {
 #[test]
 fn reference_template_tables_import_and_render() {
     let mut set = TemplateSet::default();
-    let n = set.add_file(&shared("data/grapheval/relation_templates.tsv")).unwrap();
+    let n = set
+        .add_file(&shared("data/grapheval/relation_templates.tsv"))
+        .unwrap();
     assert_eq!(n, 633);
     let text = std::fs::read_to_string(shared("data/grapheval/relation_templates.tsv")).unwrap();
     for line in text.lines().skip(1) {
         let rel = line.split('\t').next().unwrap();
-        let t = set.find(&format!("http://dbpedia.org/ontology/{rel}"), rel).expect("imported");
+        let t = set
+            .find(&format!("http://dbpedia.org/ontology/{rel}"), rel)
+            .expect("imported");
         let s = questions::templates::render(&t.statement, "HEAD", "TAIL");
-        assert!(s.contains("HEAD") && s.contains("TAIL") && !s.contains("{head}") && !s.contains("{tail}"), "{rel}: {s}");
+        assert!(
+            s.contains("HEAD")
+                && s.contains("TAIL")
+                && !s.contains("{head}")
+                && !s.contains("{tail}"),
+            "{rel}: {s}"
+        );
         let q = questions::templates::render(&t.question, "HEAD", "TAIL");
         assert!(q.contains("HEAD") && !q.contains("{head}"), "{rel}: {q}");
         let y = questions::templates::render(&t.yesno(), "HEAD", "TAIL");
         assert!(y.ends_with('?') && y.contains("TAIL"), "{rel}: {y}");
     }
     let mut lama = TemplateSet::default();
-    assert_eq!(lama.add_file(&shared("data/lama/trex_relations.jsonl")).unwrap(), 41);
-    let t = lama.find("http://www.wikidata.org/prop/direct/P103", "native language").unwrap();
-    assert_eq!(questions::templates::render(&t.statement, "Ada", "English"), "The native language of Ada is English.");
+    assert_eq!(
+        lama.add_file(&shared("data/lama/trex_relations.jsonl"))
+            .unwrap(),
+        41
+    );
+    let t = lama
+        .find(
+            "http://www.wikidata.org/prop/direct/P103",
+            "native language",
+        )
+        .unwrap();
+    assert_eq!(
+        questions::templates::render(&t.statement, "Ada", "English"),
+        "The native language of Ada is English."
+    );
 }

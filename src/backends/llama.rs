@@ -1,1 +1,293 @@
 //! Local GGUF models through llama.cpp (llama-cpp-2).
+//!
+//! [`LlamaCppBackend`] owns one dedicated worker thread holding the model and a llama.cpp
+//! context. [`Backend::ask`] only queues the request and returns a stream at once; the worker
+//! keeps up to [`LlamaOptions::parallel`] requests active and decodes them **together**: every
+//! step is one `llama_decode` call on one batch holding the next token of every generating
+//! request (plus the prompt tokens of requests that just joined). A request joins as soon as a
+//! slot frees up (continuous batching).
+//!
+//! Prompt prefix caching: a prompt is rendered as `prefix + suffix`, where the prefix depends
+//! only on the instruction and the shots and ends right after a newline (see [`PromptStyle`]).
+//! The prefix is evaluated once into KV sequence 0; each request copies sequence 0 into its own
+//! sequence (cells are shared, nothing is recomputed) and decodes only its suffix. A different
+//! instruction or shot list re-evaluates the prefix.
+//!
+//! Dropping a request's stream frees its slot at the next step. Dropping the backend cancels
+//! queued and running requests (they end with [`BackendError::Cancelled`]) and joins the worker.
+//!
+//! llama.cpp's own log is silenced; set `KGSCOPE_LLAMA_LOG=1` to route it to `tracing`.
+//!
+//! Determinism: temperature 0 is greedy decoding. With `parallel = 1` every request is decoded
+//! in the same KV layout whatever ran before it, so a run (and a resumed run) is reproducible
+//! to the token. With `parallel > 1` it is not quite: llama.cpp's CPU kernels are not
+//! batch-invariant (batched and single-row matmul kernels, and attention over a shared KV
+//! cache, sum in different orders), so a near-tie between two tokens can go either way
+//! depending on which requests share a batch. Seen on the default model: 3 of 60 yes/no
+//! answers flipped between two runs at `parallel = 4`.
+
+mod prompt;
+mod text;
+mod worker;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use futures::stream::{self, BoxStream, StreamExt};
+
+pub use prompt::PromptStyle;
+
+use crate::backends::{Backend, BackendError, Capabilities, Chunk, Request};
+use worker::{Job, WorkerConfig};
+
+/// Whether this build offloads to a GPU (a `cuda`, `vulkan` or `metal` feature).
+const GPU_BUILD: bool = cfg!(any(feature = "cuda", feature = "vulkan", feature = "metal"));
+
+/// How to load and run a GGUF model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LlamaOptions {
+    /// Path of the `.gguf` file.
+    pub model_path: PathBuf,
+    /// Layers to offload to the GPU. `None`: all of them in a GPU build, none otherwise.
+    pub gpu_layers: Option<u32>,
+    /// Requests decoded together (KV sequences besides the shared prefix). At least 1.
+    pub parallel: usize,
+    /// Context length of each request: prompt (prefix included) plus generated tokens.
+    pub ctx_per_seq: u32,
+    /// CPU threads for llama.cpp. `None`: all available cores.
+    pub threads: Option<i32>,
+    /// How prompts are rendered; see [`PromptStyle`].
+    pub prompt_style: PromptStyle,
+}
+
+impl Default for LlamaOptions {
+    fn default() -> Self {
+        Self {
+            model_path: PathBuf::new(),
+            gpu_layers: None,
+            parallel: 4,
+            ctx_per_seq: 1024,
+            threads: None,
+            prompt_style: PromptStyle::Auto,
+        }
+    }
+}
+
+impl LlamaOptions {
+    /// Options for this model file with every other setting at its default.
+    pub fn new(model_path: impl Into<PathBuf>) -> Self {
+        Self {
+            model_path: model_path.into(),
+            ..Self::default()
+        }
+    }
+}
+
+/// A local GGUF model run by llama.cpp on a dedicated worker thread, with continuous batching
+/// and a KV-cached shared prompt prefix.
+pub struct LlamaCppBackend {
+    jobs: Option<mpsc::Sender<Job>>,
+    worker: Option<JoinHandle<()>>,
+    model_id: String,
+    style: PromptStyle,
+    general_name: Option<String>,
+    parallel: usize,
+}
+
+impl std::fmt::Debug for LlamaCppBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlamaCppBackend")
+            .field("model_id", &self.model_id)
+            .field("style", &self.style)
+            .field("parallel", &self.parallel)
+            .finish()
+    }
+}
+
+impl LlamaCppBackend {
+    /// Loads the model and starts the worker. Fails with [`BackendError::Model`] when the file
+    /// is missing, is not a GGUF file, or llama.cpp cannot load it.
+    pub fn load(opts: LlamaOptions) -> Result<Self, BackendError> {
+        let path = &opts.model_path;
+        let size = check_gguf(path)?;
+        if opts.parallel == 0 || opts.parallel > 255 {
+            return Err(BackendError::Model(format!(
+                "parallel must be between 1 and 255, got {}",
+                opts.parallel
+            )));
+        }
+        if opts.ctx_per_seq < 8 {
+            return Err(BackendError::Model(format!(
+                "ctx_per_seq must be at least 8 tokens, got {}",
+                opts.ctx_per_seq
+            )));
+        }
+        let file_name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string());
+        let threads = opts
+            .threads
+            .filter(|&t| t > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(4, |n| n.get() as i32));
+        let gpu_layers = opts
+            .gpu_layers
+            .unwrap_or(if GPU_BUILD { u32::MAX } else { 0 });
+        let cfg = WorkerConfig {
+            model_path: path.clone(),
+            file_name: file_name.clone(),
+            gpu_layers,
+            parallel: opts.parallel,
+            ctx_per_seq: opts.ctx_per_seq,
+            threads,
+            style: opts.prompt_style,
+        };
+        let (job_tx, job_rx) = mpsc::channel();
+        let (ready_tx, ready_rx) = mpsc::sync_channel(1);
+        let handle = std::thread::Builder::new()
+            .name("kgscope-llama".into())
+            .spawn(move || worker::run(cfg, job_rx, ready_tx))
+            .map_err(|e| BackendError::Model(format!("could not start the llama worker: {e}")))?;
+        let loaded = match ready_rx.recv() {
+            Ok(Ok(loaded)) => loaded,
+            Ok(Err(e)) => {
+                let _ = handle.join();
+                return Err(e);
+            }
+            Err(_) => {
+                let _ = handle.join();
+                return Err(BackendError::Model(format!(
+                    "the llama worker stopped while loading {}",
+                    path.display()
+                )));
+            }
+        };
+        tracing::info!(
+            model = %file_name,
+            style = %loaded.style,
+            parallel = opts.parallel,
+            ctx_per_seq = opts.ctx_per_seq,
+            threads,
+            "llama.cpp model loaded"
+        );
+        Ok(Self {
+            jobs: Some(job_tx),
+            worker: Some(handle),
+            model_id: format!("{file_name} ({size} bytes)"),
+            style: loaded.style,
+            general_name: loaded.general_name,
+            parallel: opts.parallel,
+        })
+    }
+
+    /// The prompt style in use (`Auto` resolved to `Chat` or `Completion`).
+    pub fn prompt_style(&self) -> PromptStyle {
+        self.style
+    }
+
+    /// The model's `general.name` from the GGUF metadata, if any.
+    pub fn general_name(&self) -> Option<&str> {
+        self.general_name.as_deref()
+    }
+
+    /// How many requests are decoded together.
+    pub fn parallel(&self) -> usize {
+        self.parallel
+    }
+}
+
+/// Checks that `path` is a readable GGUF file; returns its size in bytes.
+fn check_gguf(path: &Path) -> Result<u64, BackendError> {
+    let meta = std::fs::metadata(path).map_err(|e| {
+        BackendError::Model(format!(
+            "model file {}: {e}; pass the path of a .gguf model file",
+            path.display()
+        ))
+    })?;
+    if !meta.is_file() {
+        return Err(BackendError::Model(format!(
+            "model path {} is not a file; pass the path of a .gguf model file",
+            path.display()
+        )));
+    }
+    let mut magic = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .map_err(|e| {
+            BackendError::Model(format!(
+                "model file {} could not be read as GGUF: {e}",
+                path.display()
+            ))
+        })?;
+    if &magic != b"GGUF" {
+        return Err(BackendError::Model(format!(
+            "model file {} is not a GGUF file (it starts with {:?}, not \"GGUF\"); llama.cpp \
+             needs a model converted to GGUF",
+            path.display(),
+            String::from_utf8_lossy(&magic)
+        )));
+    }
+    Ok(meta.len())
+}
+
+impl Backend for LlamaCppBackend {
+    fn model_id(&self) -> String {
+        self.model_id.clone()
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            streaming: true,
+            logprobs: false,
+            hidden_states: false,
+            batching: true,
+        }
+    }
+
+    fn ask(&self, req: Request) -> BoxStream<'static, Result<Chunk, BackendError>> {
+        let (tx, rx) = futures::channel::mpsc::unbounded();
+        let job = Job {
+            req,
+            tx,
+            submitted: Instant::now(),
+        };
+        let sent = self.jobs.as_ref().is_some_and(|j| j.send(job).is_ok());
+        if !sent {
+            return stream::once(async {
+                Err(BackendError::Model(
+                    "the llama worker is not running".into(),
+                ))
+            })
+            .boxed();
+        }
+        // Ends after Done or an error; a channel closed without either (the worker died)
+        // becomes an error instead of a silently short stream.
+        stream::unfold(Some(rx), |state| async move {
+            let mut rx = state?;
+            match rx.next().await {
+                Some(Ok(Chunk::Token(t))) => Some((Ok(Chunk::Token(t)), Some(rx))),
+                Some(last) => Some((last, None)),
+                None => Some((
+                    Err(BackendError::Model(
+                        "the llama worker stopped before finishing the request".into(),
+                    )),
+                    None,
+                )),
+            }
+        })
+        .boxed()
+    }
+}
+
+impl Drop for LlamaCppBackend {
+    fn drop(&mut self) {
+        // Closing the job channel tells the worker to cancel what is left and exit.
+        self.jobs.take();
+        if let Some(handle) = self.worker.take() {
+            let _ = handle.join();
+        }
+    }
+}

@@ -115,3 +115,51 @@ pub trait Backend: Send + Sync {
     fn capabilities(&self) -> Capabilities;
     fn ask(&self, req: Request) -> BoxStream<'static, Result<Chunk, BackendError>>;
 }
+
+/// The model identity recorded in a run's manifest (never a key).
+pub fn model_identity(spec: &crate::run::ModelSpec) -> String {
+    match spec {
+        crate::run::ModelSpec::Llama { path } => {
+            let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+            format!(
+                "llama:{} ({size} bytes)",
+                path.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            )
+        }
+        crate::run::ModelSpec::Openai {
+            model, base_url, ..
+        } => format!("openai:{model}@{base_url}"),
+    }
+}
+
+/// Starts the backend a model spec names.
+pub fn from_spec(
+    spec: &crate::run::ModelSpec,
+    parallel: usize,
+    concurrency: usize,
+    gpu_layers: Option<u32>,
+) -> Result<std::sync::Arc<dyn Backend>, BackendError> {
+    Ok(match spec {
+        crate::run::ModelSpec::Llama { path } => {
+            let mut opts = llama::LlamaOptions::new(path);
+            opts.parallel = parallel.max(1);
+            opts.gpu_layers = gpu_layers;
+            std::sync::Arc::new(llama::LlamaCppBackend::load(opts)?)
+        }
+        crate::run::ModelSpec::Openai {
+            model,
+            base_url,
+            api_key_env,
+        } => {
+            let mut opts = openai::OpenAiOptions::new(base_url.clone(), model.clone());
+            // The default variable may be unset (a local server needs no key); a variable
+            // named explicitly must be set.
+            opts.api_key_env =
+                (api_key_env != openai::DEFAULT_API_KEY_ENV).then(|| api_key_env.clone());
+            opts.concurrency = concurrency.max(1);
+            std::sync::Arc::new(openai::OpenAiBackend::new(opts)?)
+        }
+    })
+}

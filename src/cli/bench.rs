@@ -17,6 +17,8 @@ use rand::{Rng, SeedableRng};
 pub enum BenchCommand {
     /// Load and question-generation throughput on a synthetic KG.
     Kg(KgBenchArgs),
+    /// Questions/s of the llama backend: --parallel N vs 1, and vs llama.cpp's server.
+    Llama(super::bench_llama::LlamaBenchArgs),
 }
 
 #[derive(Args)]
@@ -37,6 +39,7 @@ pub struct KgBenchArgs {
 pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
     match cmd {
         BenchCommand::Kg(a) => kg(a),
+        BenchCommand::Llama(a) => super::bench_llama::run(a),
     }
 }
 
@@ -47,7 +50,9 @@ pub fn synthetic_kg(path: &Path, triples: u64) -> anyhow::Result<u64> {
     const CLASSES: u64 = 20;
     const FACTS_PER_ENTITY: u64 = 8;
     let entities = (triples / (FACTS_PER_ENTITY + 2)).max(10);
-    let mut w = BufWriter::new(std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?);
+    let mut w = BufWriter::new(
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
+    );
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     let ns = "https://kgscope.dev/kg/bench/";
     let label = "<http://www.w3.org/2000/01/rdf-schema#label>";
@@ -93,7 +98,11 @@ fn kg(a: KgBenchArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let file = dir.join("synthetic.nt");
-    eprintln!("writing a synthetic KG of {} triples to {}", a.triples, file.display());
+    eprintln!(
+        "writing a synthetic KG of {} triples to {}",
+        a.triples,
+        file.display()
+    );
     let written = synthetic_kg(&file, a.triples)?;
 
     // Baseline: parsing alone, no storage.
@@ -105,7 +114,12 @@ fn kg(a: KgBenchArgs) -> anyhow::Result<ExitCode> {
     let _ = std::fs::remove_dir_all(&store_dir);
     let store = oxigraph::store::Store::open(&store_dir)?;
     let t = Instant::now();
-    let report = load::load_files(&store, std::slice::from_ref(&file), &LoadOptions::default(), &|_| {})?;
+    let report = load::load_files(
+        &store,
+        std::slice::from_ref(&file),
+        &LoadOptions::default(),
+        &|_| {},
+    )?;
     let load_s = t.elapsed().as_secs_f64();
     drop(store);
 
@@ -150,8 +164,14 @@ fn kg(a: KgBenchArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        println!("synthetic KG: {written} triples ({} facts indexed)", index.facts().len());
-        println!("parse only (baseline): {:>12.0} triples/s", parsed as f64 / parse_s);
+        println!(
+            "synthetic KG: {written} triples ({} facts indexed)",
+            index.facts().len()
+        );
+        println!(
+            "parse only (baseline): {:>12.0} triples/s",
+            parsed as f64 / parse_s
+        );
         println!("load into store:       {:>12.0} triples/s  ({:.2}× of parse-only; includes the validation pass)", report.statements as f64 / load_s, parse_s / load_s);
         println!("index build:           {:>12.2} s", index_s);
         println!("question generation:   {:>12.0} questions/s ({} questions; {:.2}× the speed of writing them as JSON)", qs.len() as f64 / gen_s, qs.len(), ser_s / gen_s);

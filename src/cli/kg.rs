@@ -37,32 +37,49 @@ pub fn load(a: LoadArgs) -> anyhow::Result<ExitCode> {
             bail!("{}: no such file", f.display());
         }
     }
-    let store = oxigraph::store::Store::open(&a.store)
-        .with_context(|| format!("opening store {} (is another kgscope using it?)", a.store.display()))?;
+    let store = oxigraph::store::Store::open(&a.store).with_context(|| {
+        format!(
+            "opening store {} (is another kgscope using it?)",
+            a.store.display()
+        )
+    })?;
     let before = store.len().unwrap_or(0);
     let started = Instant::now();
     let bar = Mutex::new(None::<(Phase, indicatif::ProgressBar)>);
-    let report = load::load_files(&store, &a.files, &LoadOptions { lenient: a.lenient, ..Default::default() }, &|p| {
-        let mut slot = bar.lock().unwrap();
-        if slot.as_ref().map(|(ph, _)| *ph) != Some(p.phase) {
-            if let Some((_, old)) = slot.take() {
-                old.finish_and_clear();
+    let report = load::load_files(
+        &store,
+        &a.files,
+        &LoadOptions {
+            lenient: a.lenient,
+            ..Default::default()
+        },
+        &|p| {
+            let mut slot = bar.lock().unwrap();
+            if slot.as_ref().map(|(ph, _)| *ph) != Some(p.phase) {
+                if let Some((_, old)) = slot.take() {
+                    old.finish_and_clear();
+                }
+                let pb = progress::counter(p.total, "triples");
+                pb.set_message(match p.phase {
+                    Phase::Checking => "checking",
+                    Phase::Loading => "loading",
+                });
+                *slot = Some((p.phase, pb));
             }
-            let pb = progress::counter(p.total, "triples");
-            pb.set_message(match p.phase {
-                Phase::Checking => "checking",
-                Phase::Loading => "loading",
-            });
-            *slot = Some((p.phase, pb));
-        }
-        if let Some((_, pb)) = slot.as_ref() {
-            pb.set_position(p.done);
-        }
-    });
+            if let Some((_, pb)) = slot.as_ref() {
+                pb.set_position(p.done);
+            }
+        },
+    );
     if let Some((_, pb)) = bar.lock().unwrap().take() {
         pb.finish_and_clear();
     }
-    let report = report.with_context(|| format!("nothing was loaded; store {} is unchanged", a.store.display()))?;
+    let report = report.with_context(|| {
+        format!(
+            "nothing was loaded; store {} is unchanged",
+            a.store.display()
+        )
+    })?;
     let secs = started.elapsed().as_secs_f64();
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -92,7 +109,9 @@ pub fn load(a: LoadArgs) -> anyhow::Result<ExitCode> {
 pub fn open_indexed(spec: &str) -> anyhow::Result<(Box<dyn KnowledgeGraph>, KgIndex)> {
     let sp = progress::spinner(&format!("opening {spec}"));
     let kg = kg::open(spec)?;
-    let index = KgIndex::build(kg.as_ref(), &|step| sp.set_message(format!("{spec}: {step}")))?;
+    let index = KgIndex::build(kg.as_ref(), &|step| {
+        sp.set_message(format!("{spec}: {step}"))
+    })?;
     sp.finish_and_clear();
     Ok((kg, index))
 }
@@ -116,17 +135,31 @@ pub fn stats(a: StatsArgs) -> anyhow::Result<ExitCode> {
     println!("KG            {}", clean(&s.source));
     println!("fingerprint   {}", s.fingerprint);
     println!("triples       {}", s.triples);
-    println!("facts         {}  (triples other than labels, aliases, types, descriptions)", s.facts);
+    println!(
+        "facts         {}  (triples other than labels, aliases, types, descriptions)",
+        s.facts
+    );
     println!("entities      {}", s.entities);
-    println!("labelled      {} ({})", s.labelled_entities, pct(s.label_coverage));
+    println!(
+        "labelled      {} ({})",
+        s.labelled_entities,
+        pct(s.label_coverage)
+    );
     println!("with aliases  {}", s.entities_with_aliases);
     println!("typed         {}", s.typed_entities);
     match s.year_range {
-        Some((lo, hi)) => println!("with dates    {} ({}), years {lo}..{hi}", s.entities_with_dates, pct(s.date_coverage)),
+        Some((lo, hi)) => println!(
+            "with dates    {} ({}), years {lo}..{hi}",
+            s.entities_with_dates,
+            pct(s.date_coverage)
+        ),
         None => println!("with dates    0"),
     }
     println!("\nrelations ({}):", s.relations.len());
-    println!("  {:>7}  {:<28} {:<18} {:<18}", "facts", "relation", "head type", "tail type");
+    println!(
+        "  {:>7}  {:<28} {:<18} {:<18}",
+        "facts", "relation", "head type", "tail type"
+    );
     for r in &s.relations {
         println!(
             "  {:>7}  {:<28} {:<18} {:<18}",
@@ -160,10 +193,18 @@ pub fn show(a: ShowArgs) -> anyhow::Result<ExitCode> {
     let kg = kg::open(&a.kg.kg)?;
     let found = info::find_entities(kg.as_ref(), &a.entity)?;
     let iri = match found.as_slice() {
-        [] => bail!("no entity with IRI, label or alias '{}' in {}", clean(&a.entity), a.kg.kg),
+        [] => bail!(
+            "no entity with IRI, label or alias '{}' in {}",
+            clean(&a.entity),
+            a.kg.kg
+        ),
         [one] => one.clone(),
         many => {
-            eprintln!("'{}' matches {} entities; showing the first. All:", clean(&a.entity), many.len());
+            eprintln!(
+                "'{}' matches {} entities; showing the first. All:",
+                clean(&a.entity),
+                many.len()
+            );
             for m in many {
                 eprintln!("  {}", clean(m));
             }
@@ -179,24 +220,55 @@ pub fn show(a: ShowArgs) -> anyhow::Result<ExitCode> {
     if e.labels.len() > 1 {
         println!("labels   {}", clean(&e.labels.join(" | ")));
     }
-    println!("aliases  {}", if e.aliases.is_empty() { "-".into() } else { clean(&e.aliases.join(" | ")) });
-    println!("types    {}", if e.types.is_empty() { "-".into() } else { clean(&e.types.join(", ")) });
+    println!(
+        "aliases  {}",
+        if e.aliases.is_empty() {
+            "-".into()
+        } else {
+            clean(&e.aliases.join(" | "))
+        }
+    );
+    println!(
+        "types    {}",
+        if e.types.is_empty() {
+            "-".into()
+        } else {
+            clean(&e.types.join(", "))
+        }
+    );
     for (rel, value) in &e.dates {
         println!("date     {}: {}", clean(rel), clean(value));
     }
-    println!("degree   {} ({} out, {} in)", e.degree, e.outgoing.len(), e.incoming.len());
+    println!(
+        "degree   {} ({} out, {} in)",
+        e.degree,
+        e.outgoing.len(),
+        e.incoming.len()
+    );
     println!("\noutgoing:");
     for ed in &e.outgoing {
-        println!("  {} → {}", clean(&ed.predicate_label), clean(&ed.other_label));
+        println!(
+            "  {} → {}",
+            clean(&ed.predicate_label),
+            clean(&ed.other_label)
+        );
     }
     println!("\nincoming:");
     for ed in &e.incoming {
-        println!("  {} ← {}", clean(&ed.predicate_label), clean(&ed.other_label));
+        println!(
+            "  {} ← {}",
+            clean(&ed.predicate_label),
+            clean(&ed.other_label)
+        );
     }
     for (n, edges) in &e.second_hop {
         println!("\nvia {}:", clean(n));
         for ed in edges {
-            println!("  {} → {}", clean(&ed.predicate_label), clean(&ed.other_label));
+            println!(
+                "  {} → {}",
+                clean(&ed.predicate_label),
+                clean(&ed.other_label)
+            );
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -205,7 +277,12 @@ pub fn show(a: ShowArgs) -> anyhow::Result<ExitCode> {
 pub fn samples() -> anyhow::Result<ExitCode> {
     for name in kg::samples::names() {
         let ttl = kg::samples::turtle(name).unwrap_or_default();
-        let source = ttl.lines().find(|l| l.starts_with('#')).unwrap_or("").trim_start_matches('#').trim();
+        let source = ttl
+            .lines()
+            .find(|l| l.starts_with('#'))
+            .unwrap_or("")
+            .trim_start_matches('#')
+            .trim();
         println!("sample:{name:<12} {source}");
     }
     Ok(ExitCode::SUCCESS)

@@ -1,9 +1,11 @@
 //! Command-line parsing and the headless commands.
 
 mod bench;
+mod bench_llama;
 mod kg;
 mod progress;
 mod questions;
+mod run;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,6 +34,13 @@ pub enum Command {
     Kg(KgCommand),
     /// Generate questions from a KG and write them as JSON Lines.
     Questions(questions::QuestionsArgs),
+    /// Ask a model the questions of a KG, verify the answers and record everything.
+    Run(Box<run::RunArgs>),
+    /// Print the metrics of a run (finished or not) from its results.jsonl.
+    Report(run::ReportArgs),
+    /// The bundled default model.
+    #[command(subcommand)]
+    Model(run::ModelCommand),
     /// Benchmarks (throughput figures, measured against a baseline in the same command).
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -64,6 +73,9 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Kg(KgCommand::Show(a)) => kg::show(a),
         Command::Kg(KgCommand::Samples) => kg::samples(),
         Command::Questions(a) => questions::run(a),
+        Command::Run(a) => run::run(*a),
+        Command::Report(a) => run::report_cmd(a),
+        Command::Model(m) => run::model(m),
         Command::Bench(b) => bench::run(b),
     }
 }
@@ -72,7 +84,10 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
 /// leaves a half-written output behind.
 pub fn write_atomically(path: &PathBuf, bytes: &[u8]) -> anyhow::Result<()> {
     use anyhow::Context;
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let tmp = dir.join(format!(
         ".{}.tmp{}",

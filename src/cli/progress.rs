@@ -18,11 +18,17 @@ pub fn counter(total: Option<u64>, unit: &str) -> ProgressBar {
         None => ProgressBar::no_length(),
     };
     let template = if total.is_some() {
-        format!("{{msg}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} ({{per_sec}}, ETA {{eta}})")
+        format!(
+            "{{msg}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} ({{per_sec}}, ETA {{eta}})"
+        )
     } else {
         format!("{{msg}} {{human_pos}} {unit} ({{per_sec}}, {{elapsed}})")
     };
-    pb.set_style(ProgressStyle::with_template(&template).unwrap().progress_chars("=> "));
+    pb.set_style(
+        ProgressStyle::with_template(&template)
+            .unwrap()
+            .progress_chars("=> "),
+    );
     pb.enable_steady_tick(Duration::from_millis(200));
     pb
 }

@@ -63,7 +63,10 @@ pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
         buf.push(b'\n');
     }
     if a.out == "-" {
-        std::io::stdout().lock().write_all(&buf).context("writing to stdout")?;
+        std::io::stdout()
+            .lock()
+            .write_all(&buf)
+            .context("writing to stdout")?;
     } else {
         super::write_atomically(&PathBuf::from(&a.out), &buf)?;
     }
@@ -73,15 +76,25 @@ pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
         report.questions,
         a.task.as_str(),
         report.candidates,
-        if a.out == "-" { String::new() } else { format!(" → {}", a.out) },
+        if a.out == "-" {
+            String::new()
+        } else {
+            format!(" → {}", a.out)
+        },
         if report.questions < wanted {
-            format!(" (fewer than --limit {wanted}: the KG has only {} matching facts)", report.candidates)
+            format!(
+                " (fewer than --limit {wanted}: the KG has only {} matching facts)",
+                report.candidates
+            )
         } else {
             String::new()
         }
     );
     if report.negatives_missing > 0 {
-        eprintln!("note: {} negatives could not be made (every corruption tried was a KG triple)", report.negatives_missing);
+        eprintln!(
+            "note: {} negatives could not be made (every corruption tried was a KG triple)",
+            report.negatives_missing
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -111,7 +111,9 @@ impl KgIndex {
             &["s", "t"],
         )?;
         progress("indexing");
-        Ok(Self::from_rows(fact_rows, label_rows, alias_rows, type_rows))
+        Ok(Self::from_rows(
+            fact_rows, label_rows, alias_rows, type_rows,
+        ))
     }
 
     fn from_rows(
@@ -135,10 +137,8 @@ impl KgIndex {
                 distinct.entry(t.clone()).or_default();
             }
         }
-        let mut keyed: Vec<(String, Term)> = distinct
-            .into_keys()
-            .map(|t| (t.to_string(), t))
-            .collect();
+        let mut keyed: Vec<(String, Term)> =
+            distinct.into_keys().map(|t| (t.to_string(), t)).collect();
         keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let terms: Vec<Term> = keyed.into_iter().map(|(_, t)| t).collect();
         let ids: HashMap<Term, Id> = terms
@@ -151,14 +151,24 @@ impl KgIndex {
         let mut facts: Vec<Fact> = fact_rows
             .iter()
             .filter(|r| full(r))
-            .map(|r| [id(r[0].as_ref().unwrap()), id(r[1].as_ref().unwrap()), id(r[2].as_ref().unwrap())])
+            .map(|r| {
+                [
+                    id(r[0].as_ref().unwrap()),
+                    id(r[1].as_ref().unwrap()),
+                    id(r[2].as_ref().unwrap()),
+                ]
+            })
             .collect();
         facts.sort_unstable();
         facts.dedup();
 
         let mut best_label: HashMap<Id, ((u8, usize), String)> = HashMap::new();
         for r in label_rows.iter().filter(|r| full(r)) {
-            let (s, p, l) = (r[0].as_ref().unwrap(), r[1].as_ref().unwrap(), r[2].as_ref().unwrap());
+            let (s, p, l) = (
+                r[0].as_ref().unwrap(),
+                r[1].as_ref().unwrap(),
+                r[2].as_ref().unwrap(),
+            );
             let rank = label_rank(super::term_str(p), lang_of(l));
             let text = super::term_str(l).to_string();
             let e = best_label.entry(id(s)).or_insert((rank, text.clone()));
@@ -166,7 +176,8 @@ impl KgIndex {
                 *e = (rank, text);
             }
         }
-        let labels: HashMap<Id, String> = best_label.into_iter().map(|(k, (_, v))| (k, v)).collect();
+        let labels: HashMap<Id, String> =
+            best_label.into_iter().map(|(k, (_, v))| (k, v)).collect();
 
         let mut aliases: HashMap<Id, Vec<String>> = HashMap::new();
         for r in alias_rows.iter().filter(|r| full(r)) {
@@ -174,7 +185,10 @@ impl KgIndex {
             if matches!(lang_of(l), Some(x) if !x.to_ascii_lowercase().starts_with("en")) {
                 continue;
             }
-            aliases.entry(id(s)).or_default().push(super::term_str(l).to_string());
+            aliases
+                .entry(id(s))
+                .or_default()
+                .push(super::term_str(l).to_string());
         }
         for (e, list) in aliases.iter_mut() {
             list.sort();
@@ -186,7 +200,10 @@ impl KgIndex {
 
         let mut types: HashMap<Id, Vec<Id>> = HashMap::new();
         for r in type_rows.iter().filter(|r| full(r)) {
-            types.entry(id(r[0].as_ref().unwrap())).or_default().push(id(r[1].as_ref().unwrap()));
+            types
+                .entry(id(r[0].as_ref().unwrap()))
+                .or_default()
+                .push(id(r[1].as_ref().unwrap()));
         }
         for list in types.values_mut() {
             list.sort_unstable();
@@ -197,7 +214,10 @@ impl KgIndex {
         let mut years: HashMap<Id, i32> = HashMap::new();
         for f in &facts {
             if let Some(y) = date_year(&terms[f[2] as usize]) {
-                years.entry(f[0]).and_modify(|v| *v = (*v).min(y)).or_insert(y);
+                years
+                    .entry(f[0])
+                    .and_modify(|v| *v = (*v).min(y))
+                    .or_insert(y);
             }
         }
 
@@ -220,7 +240,10 @@ impl KgIndex {
                 }
             }
             // Ties go to the smaller id, i.e. the lexically first class IRI.
-            counts.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0))).map(|(t, _)| t)
+            counts
+                .into_iter()
+                .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+                .map(|(t, _)| t)
         };
         let mut relations: Vec<RelationStat> = by_predicate
             .iter()
@@ -360,16 +383,28 @@ impl KgIndex {
         match found.as_slice() {
             [one] => Ok(*one),
             [] => {
-                let known: Vec<String> = self.relations.iter().take(30).map(|r| self.label(r.predicate)).collect();
+                let known: Vec<String> = self
+                    .relations
+                    .iter()
+                    .take(30)
+                    .map(|r| self.label(r.predicate))
+                    .collect();
                 Err(KgError::NotFound(format!(
                     "unknown relation '{name}'; this KG has: {}{}",
                     known.join(", "),
-                    if self.relations.len() > 30 { ", …" } else { "" }
+                    if self.relations.len() > 30 {
+                        ", …"
+                    } else {
+                        ""
+                    }
                 )))
             }
             many => Err(KgError::Invalid(format!(
                 "relation '{name}' is ambiguous: {}; give the full IRI",
-                many.iter().map(|p| super::term_str(self.term(*p)).to_string()).collect::<Vec<_>>().join(", ")
+                many.iter()
+                    .map(|p| super::term_str(self.term(*p)).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))),
         }
     }
@@ -378,7 +413,9 @@ impl KgIndex {
 /// The year of a date-typed literal, if the term is one.
 pub fn date_year(t: &Term) -> Option<i32> {
     match t {
-        Term::Literal(l) if vocab::DATES.contains(&l.datatype().as_str()) => vocab::year_of(l.value()),
+        Term::Literal(l) if vocab::DATES.contains(&l.datatype().as_str()) => {
+            vocab::year_of(l.value())
+        }
         _ => None,
     }
 }

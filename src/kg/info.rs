@@ -62,8 +62,14 @@ pub fn stats(kg: &dyn KnowledgeGraph, index: &KgIndex) -> Result<KgStats> {
     let n = entities.len();
     let ratio = |k: usize| if n == 0 { 0.0 } else { k as f64 / n as f64 };
     let labelled = entities.iter().filter(|e| index.has_label(**e)).count();
-    let with_aliases = entities.iter().filter(|e| !index.aliases_of(**e).is_empty()).count();
-    let typed = entities.iter().filter(|e| !index.types_of(**e).is_empty()).count();
+    let with_aliases = entities
+        .iter()
+        .filter(|e| !index.aliases_of(**e).is_empty())
+        .count();
+    let typed = entities
+        .iter()
+        .filter(|e| !index.types_of(**e).is_empty())
+        .count();
     let dated: Vec<i32> = entities.iter().filter_map(|e| index.year_of(*e)).collect();
     let mut type_counts: HashMap<u32, usize> = HashMap::new();
     for e in entities {
@@ -85,7 +91,11 @@ pub fn stats(kg: &dyn KnowledgeGraph, index: &KgIndex) -> Result<KgStats> {
         typed_entities: typed,
         entities_with_dates: dated.len(),
         date_coverage: ratio(dated.len()),
-        year_range: dated.iter().min().zip(dated.iter().max()).map(|(a, b)| (*a, *b)),
+        year_range: dated
+            .iter()
+            .min()
+            .zip(dated.iter().max())
+            .map(|(a, b)| (*a, *b)),
         relations: relation_infos(index),
         top_types: top
             .into_iter()
@@ -151,7 +161,11 @@ pub fn find_entities(kg: &dyn KnowledgeGraph, text: &str) -> Result<Vec<String>>
             vec![trimmed.to_string()]
         });
     }
-    let names: Vec<&str> = vocab::LABELS.iter().chain(vocab::ALIASES.iter()).copied().collect();
+    let names: Vec<&str> = vocab::LABELS
+        .iter()
+        .chain(vocab::ALIASES.iter())
+        .copied()
+        .collect();
     let q = format!(
         "SELECT DISTINCT ?e WHERE {{ VALUES ?p {{ {} }} ?e ?p ?l . FILTER(isIRI(?e) && LCASE(STR(?l)) = {}) }}",
         iri_list(&names),
@@ -176,14 +190,18 @@ pub fn labels_for(kg: &dyn KnowledgeGraph, iris: &[String]) -> Result<HashMap<St
             iri_list(&vocab::LABELS)
         );
         for r in kg.select(&q, &["x", "p", "l"])? {
-            let (Some(x), Some(p), Some(l)) = (&r[0], &r[1], &r[2]) else { continue };
+            let (Some(x), Some(p), Some(l)) = (&r[0], &r[1], &r[2]) else {
+                continue;
+            };
             let lang = match l {
                 Term::Literal(lit) => lit.language(),
                 _ => None,
             };
             let rank = super::index::label_rank(term_str(p), lang);
             let text = term_str(l).to_string();
-            let e = best.entry(term_str(x).to_string()).or_insert((rank, text.clone()));
+            let e = best
+                .entry(term_str(x).to_string())
+                .or_insert((rank, text.clone()));
             if (rank, &text) < (e.0, &e.1) {
                 *e = (rank, text);
             }
@@ -192,7 +210,12 @@ pub fn labels_for(kg: &dyn KnowledgeGraph, iris: &[String]) -> Result<HashMap<St
     Ok(best.into_iter().map(|(k, (_, v))| (k, v)).collect())
 }
 
-fn edges(kg: &dyn KnowledgeGraph, iri: &str, outgoing: bool, limit: usize) -> Result<Vec<(Term, Term)>> {
+fn edges(
+    kg: &dyn KnowledgeGraph,
+    iri: &str,
+    outgoing: bool,
+    limit: usize,
+) -> Result<Vec<(Term, Term)>> {
     let q = if outgoing {
         format!("SELECT ?p ?x WHERE {{ <{iri}> ?p ?x }} ORDER BY ?p ?x LIMIT {limit}")
     } else {
@@ -266,7 +289,11 @@ pub fn entity_info(kg: &dyn KnowledgeGraph, iri: &str, hops: u8) -> Result<Entit
     let incoming = to_edges(&inc, &labels);
     let mut second_hop = BTreeMap::new();
     if hops >= 2 {
-        let mut neighbours: Vec<&Edge> = outgoing.iter().chain(&incoming).filter(|e| !e.other_is_literal).collect();
+        let mut neighbours: Vec<&Edge> = outgoing
+            .iter()
+            .chain(&incoming)
+            .filter(|e| !e.other_is_literal)
+            .collect();
         neighbours.sort_by(|a, b| a.other.cmp(&b.other));
         neighbours.dedup_by(|a, b| a.other == b.other);
         for n in neighbours.into_iter().take(200) {
@@ -274,7 +301,10 @@ pub fn entity_info(kg: &dyn KnowledgeGraph, iri: &str, hops: u8) -> Result<Entit
                 .into_iter()
                 .filter(|(_, x)| !x.is_literal() && term_str(x) != iri)
                 .collect();
-            let mut more: Vec<String> = pairs.iter().flat_map(|(p, x)| [term_str(p).to_string(), term_str(x).to_string()]).collect();
+            let mut more: Vec<String> = pairs
+                .iter()
+                .flat_map(|(p, x)| [term_str(p).to_string(), term_str(x).to_string()])
+                .collect();
             more.sort();
             more.dedup();
             let l2 = labels_for(kg, &more)?;
@@ -283,12 +313,26 @@ pub fn entity_info(kg: &dyn KnowledgeGraph, iri: &str, hops: u8) -> Result<Entit
     }
     let types = type_iris
         .iter()
-        .map(|t| labels_for(kg, std::slice::from_ref(t)).map(|m| m.get(t).cloned().unwrap_or_else(|| vocab::local_name(t))))
+        .map(|t| {
+            labels_for(kg, std::slice::from_ref(t))
+                .map(|m| m.get(t).cloned().unwrap_or_else(|| vocab::local_name(t)))
+        })
         .collect::<Result<Vec<_>>>()?;
-    let label = labels.get(iri).cloned().unwrap_or_else(|| vocab::local_name(iri));
+    let label = labels
+        .get(iri)
+        .cloned()
+        .unwrap_or_else(|| vocab::local_name(iri));
     let dates = dates
         .into_iter()
-        .map(|(p, v)| (labels.get(&p).cloned().unwrap_or_else(|| vocab::local_name(&p)), v))
+        .map(|(p, v)| {
+            (
+                labels
+                    .get(&p)
+                    .cloned()
+                    .unwrap_or_else(|| vocab::local_name(&p)),
+                v,
+            )
+        })
         .collect();
     labels_list.sort();
     labels_list.dedup();

@@ -101,6 +101,9 @@ pub fn quads(
         })?;
     let path = path.to_path_buf();
     let mut failed = false;
+    // The parsers may report several errors while recovering from one bad statement; errors
+    // on the line of the previous one are counted as the same skipped statement.
+    let mut last_error_line = None;
     Ok(parser.for_reader(reader).filter_map(move |r| {
         if failed {
             return None;
@@ -111,7 +114,14 @@ pub fn quads(
                 let e = parse_error(&path, e);
                 let io = matches!(e, KgError::File { .. });
                 if lenient && !io {
-                    skipped.fetch_add(1, Ordering::Relaxed);
+                    let line = match &e {
+                        KgError::Syntax { line, .. } => Some(*line),
+                        _ => None,
+                    };
+                    if line.is_none() || line != last_error_line {
+                        skipped.fetch_add(1, Ordering::Relaxed);
+                    }
+                    last_error_line = line;
                     let mut first = first_error.lock().unwrap();
                     if first.is_none() {
                         *first = Some(e.to_string());

@@ -79,7 +79,11 @@ pub fn open(spec: &str) -> Result<Box<dyn KnowledgeGraph>> {
         let text = samples::turtle(name).ok_or_else(|| {
             KgError::NotFound(format!(
                 "--kg {spec}: no such sample KG; the samples are: {}",
-                samples::names().iter().map(|n| format!("sample:{n}")).collect::<Vec<_>>().join(", ")
+                samples::names()
+                    .iter()
+                    .map(|n| format!("sample:{n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
         })?;
         return Ok(Box::new(local::LocalKg::from_turtle(text, spec)?));
@@ -92,7 +96,10 @@ pub fn open(spec: &str) -> Result<Box<dyn KnowledgeGraph>> {
         return Ok(Box::new(local::LocalKg::open_dir(path)?));
     }
     if path.is_file() {
-        return Ok(Box::new(local::LocalKg::from_files(&[path.to_path_buf()], false)?));
+        return Ok(Box::new(local::LocalKg::from_files(
+            &[path.to_path_buf()],
+            false,
+        )?));
     }
     Err(KgError::NotFound(format!(
         "--kg {spec}: no such file or directory, and not an http(s):// SPARQL endpoint URL"

@@ -4,7 +4,10 @@ static SAMPLES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/sample_kgs
 
 /// Names of the embedded sample KGs (file names without `.ttl`).
 pub fn names() -> Vec<&'static str> {
-    SAMPLES.iter().map(|(f, _)| f.trim_end_matches(".ttl")).collect()
+    SAMPLES
+        .iter()
+        .map(|(f, _)| f.trim_end_matches(".ttl"))
+        .collect()
 }
 
 /// The Turtle text of a sample KG.

@@ -31,7 +31,10 @@ pub fn is_meta(predicate: &str) -> bool {
 
 /// `VALUES`/`IN` list of IRIs for a SPARQL query.
 pub fn iri_list(iris: &[&str]) -> String {
-    iris.iter().map(|i| format!("<{i}>")).collect::<Vec<_>>().join(" ")
+    iris.iter()
+        .map(|i| format!("<{i}>"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Display name for an IRI without a label: the last path or fragment segment, `_` as spaces.
@@ -65,8 +68,14 @@ mod tests {
 
     #[test]
     fn local_names() {
-        assert_eq!(local_name("http://dbpedia.org/resource/New_York_City"), "New York City");
-        assert_eq!(local_name("http://example.org/onto#birthPlace"), "birthPlace");
+        assert_eq!(
+            local_name("http://dbpedia.org/resource/New_York_City"),
+            "New York City"
+        );
+        assert_eq!(
+            local_name("http://example.org/onto#birthPlace"),
+            "birthPlace"
+        );
         assert_eq!(local_name("http://example.org/x/"), "x");
     }
 

@@ -1,1 +1,16 @@
-//! Metrics of the five methods, grouped and with intervals.
+//! Metrics of the methods, grouped and with intervals.
+//!
+//! Pure arithmetic, no I/O: [`interval`] (Wilson score intervals), [`counts`] (accuracy,
+//! abstain/invalid rates, Luo et al.'s P/R/F1), [`grapheval`] (per-triple correctness,
+//! truthfulness, informativeness), [`kglens`] (edge win / zero-sense, Beta update), and
+//! [`aggregate`] (incremental group-by over scored outcomes, with serialisable snapshots).
+
+pub mod aggregate;
+pub mod counts;
+pub mod grapheval;
+pub mod interval;
+pub mod kglens;
+
+pub use aggregate::{Aggregates, GroupStats, Scored, Snapshot, Task};
+pub use counts::Counts;
+pub use interval::{wilson, Rate};

@@ -57,9 +57,10 @@ pub struct Question {
     pub object: String,
     pub subject_label: String,
     pub object_label: String,
-    /// Label of `predicate`.
+    /// The keys metrics are grouped by: the label, head / tail type (the most frequent type
+    /// of the relation's heads / tails) and year of the TRUE fact the question tests. For a
+    /// negative they are its positive's, whatever was corrupted.
     pub relation: String,
-    /// The most frequent head / tail type of `predicate` in the KG.
     pub head_type: Option<String>,
     pub tail_type: Option<String>,
     pub year: Option<i32>,
@@ -118,7 +119,15 @@ pub fn question_id(
     seed: u64,
 ) -> String {
     let mut h = Sha256::new();
-    for part in [fingerprint, fact.0, fact.1, fact.2, task.as_str(), format, edit] {
+    for part in [
+        fingerprint,
+        fact.0,
+        fact.1,
+        fact.2,
+        task.as_str(),
+        format,
+        edit,
+    ] {
         h.update(part.as_bytes());
         h.update([0x1f]);
     }
@@ -135,9 +144,9 @@ pub fn candidate_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Vec<us
     let mut entities = Vec::new();
     for e in &opts.entities {
         entities.push(
-            index
-                .iri_id(e)
-                .ok_or_else(|| KgError::NotFound(format!("entity <{e}> is not in the KG's facts")))?,
+            index.iri_id(e).ok_or_else(|| {
+                KgError::NotFound(format!("entity <{e}> is not in the KG's facts"))
+            })?,
         );
     }
     let keep = |f: &Fact| {
@@ -147,7 +156,9 @@ pub fn candidate_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Vec<us
     let all: Vec<usize> = if preds.len() == 1 && entities.is_empty() {
         index.facts_of_predicate(preds[0]).to_vec()
     } else {
-        (0..index.facts().len()).filter(|i| keep(&index.facts()[*i])).collect()
+        (0..index.facts().len())
+            .filter(|i| keep(&index.facts()[*i]))
+            .collect()
     };
     if all.is_empty() {
         return Err(KgError::NotFound(if index.facts().is_empty() {
@@ -168,7 +179,8 @@ pub struct Renderer<'a> {
 
 impl Renderer<'_> {
     pub fn template(&self, p: u32) -> Template {
-        self.templates.get(term_str(self.index.term(p)), &self.index.label(p))
+        self.templates
+            .get(term_str(self.index.term(p)), &self.index.label(p))
     }
 
     /// A question's metadata for a fact, with empty id/prompt/gold to be filled in.
@@ -205,7 +217,14 @@ impl Renderer<'_> {
         let s = ix.term(fact[0]).to_string();
         let p = ix.term(fact[1]).to_string();
         let o = ix.term(fact[2]).to_string();
-        question_id(ix.fingerprint(), (&s, &p, &o), task, format, edit, self.seed)
+        question_id(
+            ix.fingerprint(),
+            (&s, &p, &o),
+            task,
+            format,
+            edit,
+            self.seed,
+        )
     }
 }
 

@@ -16,7 +16,12 @@ use crate::sampling::SeededRng;
 /// Draws per negative before giving up on it (a tiny or near-complete KG may have none).
 const ATTEMPTS: usize = 64;
 
-pub fn corrupt(index: &KgIndex, fact: &Fact, k: usize, rng: &mut SeededRng) -> Vec<(Fact, Corruption)> {
+pub fn corrupt(
+    index: &KgIndex,
+    fact: &Fact,
+    k: usize,
+    rng: &mut SeededRng,
+) -> Vec<(Fact, Corruption)> {
     let entities = index.entities();
     let relations = index.relations();
     let objects = index.objects();

@@ -5,18 +5,26 @@ use super::{negatives, GenerateOptions, Question, Renderer, Task};
 use crate::sampling;
 
 /// Returns the questions and the number of negatives that could not be made.
-pub fn generate(r: &Renderer<'_>, candidates: &[usize], opts: &GenerateOptions) -> (Vec<Question>, usize) {
-    let group = 1 + opts.negatives;
+pub fn generate(
+    r: &Renderer<'_>,
+    candidates: &[usize],
+    opts: &GenerateOptions,
+) -> (Vec<Question>, usize) {
+    let per_positive = 1 + opts.negatives;
     // `limit` counts questions; a positive always comes with all its negatives.
-    let positives = (opts.limit / group).max(1);
+    let positives = (opts.limit / per_positive).max(1);
     let picked = sampling::uniform(candidates, positives, &mut sampling::rng(opts.seed));
-    let mut out = Vec::with_capacity(picked.len() * group);
+    let mut out = Vec::with_capacity(picked.len() * per_positive);
     let mut missing = 0;
     for fi in picked {
         let fact = r.index.facts()[fi];
         let mut pos = r.base(&fact, Task::Statement);
         pos.id = r.id(&fact, Task::Statement, "statement", "none");
-        pos.prompt = render(&r.template(fact[1]).statement, &pos.subject_label, &pos.object_label);
+        pos.prompt = render(
+            &r.template(fact[1]).statement,
+            &pos.subject_label,
+            &pos.object_label,
+        );
         pos.gold = "true".into();
         pos.positive_id = pos.id.clone();
         // Negatives depend only on the seed and this fact, not on what was drawn before.
@@ -26,15 +34,34 @@ pub fn generate(r: &Renderer<'_>, candidates: &[usize], opts: &GenerateOptions) 
         pos.group_size = 1 + negs.len();
         let group_size = pos.group_size;
         let positive_id = pos.id.clone();
+        let keys = (
+            pos.relation.clone(),
+            pos.head_type.clone(),
+            pos.tail_type.clone(),
+            pos.year,
+        );
         out.push(pos);
         for (nf, how) in negs {
             let mut q = r.base(&nf, Task::Statement);
             // The positive's id is part of the edit: two positives may corrupt to the same triple.
-            let edit = format!("{}:{positive_id}", serde_json::to_value(how).unwrap().as_str().unwrap());
+            let edit = format!(
+                "{}:{positive_id}",
+                serde_json::to_value(how).unwrap().as_str().unwrap()
+            );
             q.id = r.id(&nf, Task::Statement, "statement", &edit);
-            q.prompt = render(&r.template(nf[1]).statement, &q.subject_label, &q.object_label);
+            q.prompt = render(
+                &r.template(nf[1]).statement,
+                &q.subject_label,
+                &q.object_label,
+            );
             q.gold = "false".into();
             q.negative = Some(how);
+            // A negative is scored as part of its positive's triple (METHODS.md §1), so it is
+            // grouped under the positive's relation, types and year.
+            q.relation.clone_from(&keys.0);
+            q.head_type.clone_from(&keys.1);
+            q.tail_type.clone_from(&keys.2);
+            q.year = keys.3;
             q.positive_id = positive_id.clone();
             q.group_size = group_size;
             out.push(q);

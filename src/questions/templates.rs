@@ -140,7 +140,8 @@ impl TemplateSet {
     pub fn builtin() -> Self {
         let mut set = Self::default();
         for (name, text) in BUILTIN {
-            set.add_toml(text, name).expect("built-in templates are valid");
+            set.add_toml(text, name)
+                .expect("built-in templates are valid");
         }
         set
     }
@@ -161,7 +162,9 @@ impl TemplateSet {
             Some("toml") => self.add_toml(&text, &what),
             Some("tsv") => self.add_grapheval_tsv(&text, &what),
             Some("jsonl") => self.add_lama_jsonl(&text, &what),
-            _ => Err(format!("{what}: templates must be .toml, .tsv (GraphEval) or .jsonl (LAMA)")),
+            _ => Err(format!(
+                "{what}: templates must be .toml, .tsv (GraphEval) or .jsonl (LAMA)"
+            )),
         }
     }
 
@@ -180,14 +183,20 @@ impl TemplateSet {
         for (i, r) in file.relation.into_iter().enumerate() {
             r.template.check(&format!("{what}: relation #{}", i + 1))?;
             if r.iri.is_none() && r.label.is_none() {
-                return Err(format!("{what}: relation #{} has neither iri nor label", i + 1));
+                return Err(format!(
+                    "{what}: relation #{} has neither iri nor label",
+                    i + 1
+                ));
             }
             if let Some(iri) = &r.iri {
-                self.by_name.insert(vocab::local_name(iri).to_lowercase(), r.template.clone());
+                self.by_name
+                    .insert(vocab::local_name(iri).to_lowercase(), r.template.clone());
                 self.by_iri.insert(iri.clone(), r.template.clone());
             }
             if let Some(label) = &r.label {
-                self.by_name.entry(label.to_lowercase()).or_insert(r.template);
+                self.by_name
+                    .entry(label.to_lowercase())
+                    .or_insert(r.template);
             }
         }
         Ok(n)
@@ -202,7 +211,11 @@ impl TemplateSet {
             }
             let cols: Vec<&str> = line.split('\t').collect();
             if cols.len() < 3 {
-                return Err(format!("{what}:{}: expected 3 tab-separated columns, found {}", i + 1, cols.len()));
+                return Err(format!(
+                    "{what}:{}: expected 3 tab-separated columns, found {}",
+                    i + 1,
+                    cols.len()
+                ));
             }
             let t = Template {
                 statement: cols[2].trim().to_string(),
@@ -230,7 +243,8 @@ impl TemplateSet {
             if line.trim().is_empty() {
                 continue;
             }
-            let l: Lama = serde_json::from_str(line).map_err(|e| format!("{what}:{}: {e}", i + 1))?;
+            let l: Lama =
+                serde_json::from_str(line).map_err(|e| format!("{what}:{}: {e}", i + 1))?;
             let statement = l
                 .template
                 .replace("[X]", "{head}")
@@ -257,7 +271,9 @@ impl TemplateSet {
     /// The template for a relation: by IRI, then by local name, then by label, else built
     /// from the label.
     pub fn get(&self, iri: &str, label: &str) -> Template {
-        self.find(iri, label).cloned().unwrap_or_else(|| Template::from_label(label))
+        self.find(iri, label)
+            .cloned()
+            .unwrap_or_else(|| Template::from_label(label))
     }
 
     pub fn find(&self, iri: &str, label: &str) -> Option<&Template> {
@@ -274,28 +290,46 @@ mod tests {
 
     #[test]
     fn renders_and_keeps_values_verbatim() {
-        assert_eq!(render("The capital of {head} is {tail}.", "France", "{tail}"), "The capital of France is {tail}.");
+        assert_eq!(
+            render("The capital of {head} is {tail}.", "France", "{tail}"),
+            "The capital of France is {tail}."
+        );
         assert_eq!(render("a {b} {head}", "x", "y"), "a {b} x");
     }
 
     #[test]
     fn fallback_from_label() {
         let t = Template::from_label("birthPlace");
-        assert_eq!(render(&t.statement, "Ada", "London"), "The birth place of Ada is London.");
-        assert_eq!(render(&t.yesno(), "Ada", "London"), "Is London the birth place of Ada?");
+        assert_eq!(
+            render(&t.statement, "Ada", "London"),
+            "The birth place of Ada is London."
+        );
+        assert_eq!(
+            render(&t.yesno(), "Ada", "London"),
+            "Is London the birth place of Ada?"
+        );
         assert_eq!(split_camel("date_of_birth"), "date of birth");
     }
 
     #[test]
     fn derived_yesno() {
-        let t = Template { statement: "The capital of {head} is {tail}.".into(), question: "What is the capital of {head}?".into(), yesno: None };
-        assert_eq!(render(&t.yesno(), "France", "Paris"), "Is it true that the capital of France is Paris?");
+        let t = Template {
+            statement: "The capital of {head} is {tail}.".into(),
+            question: "What is the capital of {head}?".into(),
+            yesno: None,
+        };
+        assert_eq!(
+            render(&t.yesno(), "France", "Paris"),
+            "Is it true that the capital of France is Paris?"
+        );
     }
 
     #[test]
     fn toml_errors_name_the_line() {
         let mut set = TemplateSet::default();
-        let err = set.add_toml("[[relation]]\niri = \"x\"\nstatement = 3\n", "t.toml").unwrap_err();
+        let err = set
+            .add_toml("[[relation]]\niri = \"x\"\nstatement = 3\n", "t.toml")
+            .unwrap_err();
         assert!(err.starts_with("t.toml:"), "{err}");
         let err = set
             .add_toml("[[relation]]\niri = \"x\"\nstatement = \"no tail {head}\"\nquestion = \"{head}?\"\n", "t.toml")

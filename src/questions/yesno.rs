@@ -13,7 +13,11 @@ use super::templates::render;
 use super::{Corruption, GenerateOptions, Question, Renderer, Task};
 use crate::sampling;
 
-pub fn generate(r: &Renderer<'_>, candidates: &[usize], opts: &GenerateOptions) -> (Vec<Question>, usize) {
+pub fn generate(
+    r: &Renderer<'_>,
+    candidates: &[usize],
+    opts: &GenerateOptions,
+) -> (Vec<Question>, usize) {
     let picked = sampling::uniform(candidates, opts.limit, &mut sampling::rng(opts.seed));
     let mut out = Vec::with_capacity(picked.len());
     for fi in picked {
@@ -32,11 +36,18 @@ pub fn generate(r: &Renderer<'_>, candidates: &[usize], opts: &GenerateOptions) 
         let (asked, id, gold, negative) = if ask_no {
             let mut f = fact;
             f[2] = pool[rng.random_range(0..pool.len())];
-            (f, r.id(&f, Task::Yesno, "yesno", &format!("no:{true_id}")), "no", Some(Corruption::Tail))
+            (
+                f,
+                r.id(&f, Task::Yesno, "yesno", &format!("no:{true_id}")),
+                "no",
+                Some(Corruption::Tail),
+            )
         } else {
             (fact, true_id, "yes", None)
         };
         let mut q = r.base(&asked, Task::Yesno);
+        // Grouped by the true fact: a wrong object must not move the question to another year.
+        q.year = r.base(&fact, Task::Yesno).year;
         let head = match q.subject_aliases.first() {
             Some(alias) => format!("{} (also known as {alias})", q.subject_label),
             None => q.subject_label.clone(),

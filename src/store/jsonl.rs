@@ -11,13 +11,23 @@ use serde::Serialize;
 #[derive(Debug, thiserror::Error)]
 pub enum JsonlError {
     #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{path}:{line}: {message}")]
-    Corrupt { path: PathBuf, line: usize, message: String },
+    Corrupt {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> JsonlError + '_ {
-    move |source| JsonlError::Io { path: path.to_path_buf(), source }
+    move |source| JsonlError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// Reads every complete record. A last line without its newline (a write cut short) is
@@ -99,8 +109,10 @@ impl Appender {
 
     pub fn push<T: Serialize>(&mut self, record: &T) -> Result<(), JsonlError> {
         let path = self.path.clone();
-        serde_json::to_writer(&mut self.out, record)
-            .map_err(|e| JsonlError::Io { path: path.clone(), source: e.into() })?;
+        serde_json::to_writer(&mut self.out, record).map_err(|e| JsonlError::Io {
+            path: path.clone(),
+            source: e.into(),
+        })?;
         self.out.write_all(b"\n").map_err(io(&path))
     }
 
@@ -132,7 +144,10 @@ mod tests {
         let mut w = Appender::open(&p).unwrap();
         w.push(&serde_json::json!({"a": 3})).unwrap();
         w.flush().unwrap();
-        assert_eq!(std::fs::read_to_string(&p).unwrap(), "{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n");
+        assert_eq!(
+            std::fs::read_to_string(&p).unwrap(),
+            "{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n"
+        );
     }
 
     #[test]

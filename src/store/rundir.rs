@@ -18,7 +18,11 @@ pub enum StoreError {
     #[error("{path}: {message}")]
     Other { path: PathBuf, message: String },
     #[error("no run '{id}' in {dir} (runs there: {known})")]
-    NoSuchRun { id: String, dir: PathBuf, known: String },
+    NoSuchRun {
+        id: String,
+        dir: PathBuf,
+        known: String,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -39,28 +43,52 @@ impl RunDir {
     pub fn create(runs_dir: &Path, task: &str) -> Result<Self, StoreError> {
         let t = time::OffsetDateTime::now_utc();
         let stamp = t
-            .format(time::macros::format_description!("[year][month][day]-[hour][minute][second]"))
+            .format(time::macros::format_description!(
+                "[year][month][day]-[hour][minute][second]"
+            ))
             .unwrap_or_default();
         let suffix: u16 = rand::random();
         let id = format!("{stamp}-{task}-{suffix:04x}");
         let path = runs_dir.join(&id);
-        std::fs::create_dir_all(&path).map_err(|e| StoreError::Other { path: path.clone(), message: e.to_string() })?;
+        std::fs::create_dir_all(&path).map_err(|e| StoreError::Other {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
         Ok(Self { id, path })
     }
 
     /// An existing run, by id or by path.
     pub fn open(runs_dir: &Path, id: &str) -> Result<Self, StoreError> {
         let direct = Path::new(id);
-        let path = if direct.join(MANIFEST).is_file() { direct.to_path_buf() } else { runs_dir.join(id) };
+        let path = if direct.join(MANIFEST).is_file() {
+            direct.to_path_buf()
+        } else {
+            runs_dir.join(id)
+        };
         if !path.join(MANIFEST).is_file() {
             let mut known: Vec<String> = std::fs::read_dir(runs_dir)
-                .map(|r| r.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+                .map(|r| {
+                    r.filter_map(|e| e.ok())
+                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .collect()
+                })
                 .unwrap_or_default();
             known.sort();
-            let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-            return Err(StoreError::NoSuchRun { id: id.into(), dir: runs_dir.to_path_buf(), known });
+            let known = if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            };
+            return Err(StoreError::NoSuchRun {
+                id: id.into(),
+                dir: runs_dir.to_path_buf(),
+                known,
+            });
         }
-        let id = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| id.to_string());
+        let id = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| id.to_string());
         Ok(Self { id, path })
     }
 
@@ -74,7 +102,10 @@ impl RunDir {
     pub fn write_manifest<T: Serialize>(&self, manifest: &T) -> Result<(), StoreError> {
         let path = self.path.join(MANIFEST);
         let tmp = self.path.join(".manifest.json.tmp");
-        let err = |e: std::io::Error| StoreError::Other { path: path.clone(), message: e.to_string() };
+        let err = |e: std::io::Error| StoreError::Other {
+            path: path.clone(),
+            message: e.to_string(),
+        };
         let text = serde_json::to_vec_pretty(manifest).map_err(|e| err(e.into()))?;
         std::fs::write(&tmp, text).map_err(err)?;
         std::fs::rename(&tmp, &path).map_err(err)
@@ -82,8 +113,14 @@ impl RunDir {
 
     pub fn read_manifest<T: for<'de> Deserialize<'de>>(&self) -> Result<T, StoreError> {
         let path = self.path.join(MANIFEST);
-        let text = std::fs::read_to_string(&path).map_err(|e| StoreError::Other { path: path.clone(), message: e.to_string() })?;
-        serde_json::from_str(&text).map_err(|e| StoreError::Other { path, message: e.to_string() })
+        let text = std::fs::read_to_string(&path).map_err(|e| StoreError::Other {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        serde_json::from_str(&text).map_err(|e| StoreError::Other {
+            path,
+            message: e.to_string(),
+        })
     }
 
     pub fn read_results<T: for<'de> Deserialize<'de>>(&self) -> Result<Vec<T>, StoreError> {

@@ -1,1 +1,26 @@
 //! Verdict parsing, abstention detection and voting.
+//!
+//! A model's free-text answer becomes a [`Verdict`] (what it claimed) in three steps: strip what is
+//! not the answer ([`clean`]), pick the sentence that carries the answer, then read it
+//! ([`parse`]). Abstention is checked before yes/no everywhere ([`abstention`]), so an answer that
+//! hedges is never counted as a claim. A verdict is then judged against the KG's gold label
+//! ([`judge`]); repeats of one question are combined by [`vote`].
+//!
+//! `Invalid` (nothing readable) stays distinct from `Idk` (the model declined): the first is a
+//! parsing or instruction-following failure, the second is a behaviour the methods score.
+
+pub mod abstention;
+pub mod clean;
+pub mod judge;
+pub mod parse;
+pub mod verdict;
+pub mod vote;
+
+#[cfg(test)]
+mod parse_table;
+
+pub use abstention::is_abstention;
+pub use judge::judge;
+pub use parse::{parse_statement_verdict, parse_yesno_verdict, Parsed};
+pub use verdict::{OutcomeKind, Verdict};
+pub use vote::vote;

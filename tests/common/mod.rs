@@ -37,18 +37,29 @@ pub fn sample_files() -> Vec<PathBuf> {
         .filter(|p| p.extension().is_some_and(|e| e == "ttl"))
         .collect();
     v.sort();
-    assert!(v.len() >= 3, "expected at least three sample KGs, found {v:?}");
+    assert!(
+        v.len() >= 3,
+        "expected at least three sample KGs, found {v:?}"
+    );
     v
 }
 
 pub fn shared(rel: &str) -> PathBuf {
     let p = root().join("../shared").join(rel);
-    assert!(p.exists(), "reference file {} is missing (shared/ must sit beside the repository)", p.display());
+    assert!(
+        p.exists(),
+        "reference file {} is missing (shared/ must sit beside the repository)",
+        p.display()
+    );
     p
 }
 
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 /// Finds a tool installed by `.ci/run` / `tools/setup.sh`: an env var, PATH, then the venv.
@@ -64,8 +75,12 @@ pub fn tool(env_var: &str, name: &str) -> PathBuf {
             }
         }
     }
-    let venv_dir = std::env::var("KGSCOPE_VENV")
-        .unwrap_or_else(|_| format!("{}/.cache/kgscope/venv", std::env::var("HOME").unwrap_or_default()));
+    let venv_dir = std::env::var("KGSCOPE_VENV").unwrap_or_else(|_| {
+        format!(
+            "{}/.cache/kgscope/venv",
+            std::env::var("HOME").unwrap_or_default()
+        )
+    });
     let venv = Path::new(&venv_dir).join("bin").join(name);
     assert!(
         venv.is_file(),
@@ -91,7 +106,11 @@ pub fn wait_http(url: &str, timeout: Duration) {
     let start = Instant::now();
     let client = reqwest::blocking::Client::new();
     while start.elapsed() < timeout {
-        if client.get(url).send().is_ok_and(|r| r.status().as_u16() < 500) {
+        if client
+            .get(url)
+            .send()
+            .is_ok_and(|r| r.status().as_u16() < 500)
+        {
             return;
         }
         std::thread::sleep(Duration::from_millis(100));
@@ -104,14 +123,25 @@ pub fn wait_http(url: &str, timeout: Duration) {
 pub fn oxigraph_server(turtle: &Path) -> ServerGuard {
     let port = free_port();
     let child = Command::new(tool("KGSCOPE_OXIGRAPH", "oxigraph"))
-        .args(["serve", "--bind", &format!("127.0.0.1:{port}"), "--union-default-graph"])
+        .args([
+            "serve",
+            "--bind",
+            &format!("127.0.0.1:{port}"),
+            "--union-default-graph",
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("oxigraph serve starts");
     let base = format!("http://127.0.0.1:{port}");
-    let guard = ServerGuard { child, base: base.clone() };
-    wait_http(&format!("{base}/query?query=ASK%7B%7D"), Duration::from_secs(30));
+    let guard = ServerGuard {
+        child,
+        base: base.clone(),
+    };
+    wait_http(
+        &format!("{base}/query?query=ASK%7B%7D"),
+        Duration::from_secs(30),
+    );
     let body = std::fs::read(turtle).unwrap();
     let r = reqwest::blocking::Client::new()
         .post(format!("{base}/store?default"))
@@ -119,6 +149,10 @@ pub fn oxigraph_server(turtle: &Path) -> ServerGuard {
         .body(body)
         .send()
         .unwrap();
-    assert!(r.status().is_success(), "upload to oxigraph failed: {}", r.status());
+    assert!(
+        r.status().is_success(),
+        "upload to oxigraph failed: {}",
+        r.status()
+    );
     guard
 }

@@ -1,0 +1,682 @@
+//! The worker thread: owns the llama.cpp model and context and decodes every active sequence
+//! together, one batch per step (continuous batching).
+//!
+//! KV cache layout (unified cache, `parallel + 1` sequences):
+//! * sequence 0 holds the shared prompt prefix (instruction + shots), evaluated once;
+//! * sequences `1..=parallel` are slots. A request entering a slot gets the prefix cells by
+//!   `copy_kv_cache_seq(0, slot)` (a metadata-only copy in a unified cache: the cells are shared)
+//!   and only its own suffix tokens are decoded. When the prefix changes, sequence 0 is cleared
+//!   and the new prefix evaluated; slots still running keep the old prefix cells until they end.
+//!
+//! Each step builds one `LlamaBatch` with one token for every generating slot plus the pending
+//! prompt tokens of newly joined slots (as many as fit), calls `decode` once, then samples one
+//! token for every slot whose last pending token was in the batch.
+
+use std::collections::VecDeque;
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, SyncSender, TryRecvError};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use futures::channel::mpsc::UnboundedSender;
+use llama_cpp_2::context::params::LlamaContextParams;
+use llama_cpp_2::context::LlamaContext;
+use llama_cpp_2::llama_backend::LlamaBackend;
+use llama_cpp_2::llama_batch::LlamaBatch;
+use llama_cpp_2::model::params::LlamaModelParams;
+use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
+use llama_cpp_2::sampling::LlamaSampler;
+use llama_cpp_2::token::LlamaToken;
+use llama_cpp_2::{send_logs_to_tracing, LogOptions};
+
+use super::prompt::{
+    completion_prefix, completion_suffix, prefix_before_sentinel, resolve_style, PromptStyle,
+    INPUT_SENTINEL,
+};
+use super::text::{Scan, StopText, Utf8Decoder};
+use crate::backends::{BackendError, Chunk, Completion, GenParams, Prompt, Request, Shot};
+
+pub(super) type ChunkSender = UnboundedSender<Result<Chunk, BackendError>>;
+
+/// One request handed to the worker.
+pub(super) struct Job {
+    pub req: Request,
+    pub tx: ChunkSender,
+    pub submitted: Instant,
+}
+
+/// Everything the worker needs to load the model.
+pub(super) struct WorkerConfig {
+    pub model_path: PathBuf,
+    pub file_name: String,
+    pub gpu_layers: u32,
+    pub parallel: usize,
+    pub ctx_per_seq: u32,
+    pub threads: i32,
+    pub style: PromptStyle,
+}
+
+/// What the worker reports once the model is loaded.
+#[derive(Debug, Clone)]
+pub(super) struct Loaded {
+    pub style: PromptStyle,
+    pub general_name: Option<String>,
+}
+
+fn model_err(msg: impl Into<String>) -> BackendError {
+    BackendError::Model(msg.into())
+}
+
+/// llama.cpp's process-wide backend: initialised once, never freed. Its log output is silenced
+/// unless `KGSCOPE_LLAMA_LOG` is set (then it goes to `tracing`).
+fn runtime() -> Result<&'static LlamaBackend, BackendError> {
+    static RT: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
+    RT.get_or_init(|| {
+        let enabled =
+            std::env::var_os("KGSCOPE_LLAMA_LOG").is_some_and(|v| !v.is_empty() && v != "0");
+        send_logs_to_tracing(LogOptions::default().with_logs_enabled(enabled));
+        LlamaBackend::init().map_err(|e| format!("could not initialise llama.cpp: {e}"))
+    })
+    .as_ref()
+    .map_err(|e| model_err(e.clone()))
+}
+
+/// Runs on the worker thread: loads the model, reports through `ready`, then serves jobs until
+/// the job channel closes.
+pub(super) fn run(
+    cfg: WorkerConfig,
+    jobs: Receiver<Job>,
+    ready: SyncSender<Result<Loaded, BackendError>>,
+) {
+    let model = match load_model(&cfg) {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = ready.send(Err(e));
+            return;
+        }
+    };
+    let worker = match Worker::new(&cfg, &model) {
+        Ok(w) => w,
+        Err(e) => {
+            let _ = ready.send(Err(e));
+            return;
+        }
+    };
+    let loaded = Loaded {
+        style: worker.style,
+        general_name: worker.general_name.clone(),
+    };
+    if ready.send(Ok(loaded)).is_err() {
+        return;
+    }
+    worker.serve(jobs);
+}
+
+fn load_model(cfg: &WorkerConfig) -> Result<LlamaModel, BackendError> {
+    let backend = runtime()?;
+    let params = LlamaModelParams::default().with_n_gpu_layers(cfg.gpu_layers);
+    LlamaModel::load_from_file(backend, &cfg.model_path, &params).map_err(|e| {
+        model_err(format!(
+            "llama.cpp could not load the model {} ({e}): the file may be corrupt, truncated, or \
+             use an architecture this llama.cpp build does not support; set KGSCOPE_LLAMA_LOG=1 \
+             to see llama.cpp's own log",
+            cfg.model_path.display()
+        ))
+    })
+}
+
+/// The evaluated shared prefix in sequence 0.
+struct PrefixCache {
+    instruction: String,
+    shots: Vec<Shot>,
+    text: String,
+    tokens: Vec<LlamaToken>,
+}
+
+/// One active request.
+struct Slot {
+    seq: i32,
+    id: String,
+    tx: ChunkSender,
+    submitted: Instant,
+    sampler: LlamaSampler,
+    /// Tokens still to be fed to the model (prompt suffix, then each sampled token).
+    pending: Vec<LlamaToken>,
+    /// Position of the next token to feed.
+    n_past: u32,
+    /// Batch index of this slot's logits after the current decode.
+    logits_at: Option<i32>,
+    prompt_tokens: u32,
+    completion_tokens: u32,
+    max_tokens: u32,
+    first_token_ms: Option<u64>,
+    decoder: Utf8Decoder,
+    stop: StopText,
+}
+
+enum Outcome {
+    Continue,
+    Finished(&'static str),
+    /// The receiver is gone: free the slot silently.
+    Abandoned,
+}
+
+struct Worker<'m> {
+    model: &'m LlamaModel,
+    ctx: LlamaContext<'m>,
+    batch: LlamaBatch<'static>,
+    n_batch: usize,
+    ctx_per_seq: u32,
+    style: PromptStyle,
+    general_name: Option<String>,
+    template: Option<LlamaChatTemplate>,
+    /// Whether the chat template rejected a system message (then the instruction is merged
+    /// into the first user message).
+    merge_system: bool,
+    prefix: Option<PrefixCache>,
+    slots: Vec<Option<Slot>>,
+}
+
+impl<'m> Worker<'m> {
+    fn new(cfg: &WorkerConfig, model: &'m LlamaModel) -> Result<Self, BackendError> {
+        let backend = runtime()?;
+        let n_seq = cfg.parallel + 1;
+        let n_ctx = cfg.ctx_per_seq.saturating_mul(n_seq as u32);
+        let n_batch = (cfg.parallel as u32).max(512);
+        let params = LlamaContextParams::default()
+            .with_n_ctx(NonZeroU32::new(n_ctx))
+            .with_n_batch(n_batch)
+            .with_n_ubatch(n_batch.min(512))
+            .with_n_seq_max(n_seq as u32)
+            // One cell pool shared by all sequences: prefix cells are shared without copying
+            // and a batch mixing any sequences is decoded in one pass.
+            .with_kv_unified(true)
+            .with_n_threads(cfg.threads)
+            .with_n_threads_batch(cfg.threads);
+        let ctx = model.new_context(backend, params).map_err(|e| {
+            model_err(format!(
+                "llama.cpp could not create a context of {n_ctx} tokens ({} sequences x \
+                 {} tokens) for {} ({e}); lower --parallel or --ctx-per-seq",
+                n_seq,
+                cfg.ctx_per_seq,
+                cfg.model_path.display()
+            ))
+        })?;
+        let general_name = model.meta_val_str("general.name").ok();
+        let template = model.chat_template(None).ok();
+        let style = resolve_style(
+            cfg.style,
+            general_name.as_deref(),
+            &cfg.file_name,
+            template.is_some(),
+        );
+        if style == PromptStyle::Chat && template.is_none() {
+            return Err(model_err(format!(
+                "prompt style chat needs a chat template, but {} has none \
+                 (tokenizer.chat_template is missing); use the completion prompt style",
+                cfg.model_path.display()
+            )));
+        }
+        Ok(Self {
+            model,
+            ctx,
+            batch: LlamaBatch::new(n_batch as usize, 1),
+            n_batch: n_batch as usize,
+            ctx_per_seq: cfg.ctx_per_seq,
+            style,
+            general_name,
+            template,
+            merge_system: false,
+            prefix: None,
+            slots: (0..cfg.parallel).map(|_| None).collect(),
+        })
+    }
+
+    fn active(&self) -> usize {
+        self.slots.iter().filter(|s| s.is_some()).count()
+    }
+
+    fn serve(mut self, jobs: Receiver<Job>) {
+        let mut queue: VecDeque<Job> = VecDeque::new();
+        loop {
+            if self.active() == 0 && queue.is_empty() {
+                match jobs.recv() {
+                    Ok(job) => queue.push_back(job),
+                    Err(_) => return,
+                }
+            }
+            loop {
+                match jobs.try_recv() {
+                    Ok(job) => queue.push_back(job),
+                    Err(TryRecvError::Empty) => break,
+                    Err(TryRecvError::Disconnected) => {
+                        // The backend was dropped: cancel what is left and stop.
+                        for job in queue.drain(..) {
+                            let _ = job.tx.unbounded_send(Err(BackendError::Cancelled));
+                        }
+                        for i in 0..self.slots.len() {
+                            if let Some(slot) = self.slots[i].take() {
+                                let _ = slot.tx.unbounded_send(Err(BackendError::Cancelled));
+                                self.free_seq(slot.seq);
+                            }
+                        }
+                        return;
+                    }
+                }
+            }
+            // Fill free slots.
+            while let Some(free) = self.slots.iter().position(|s| s.is_none()) {
+                let Some(job) = queue.pop_front() else { break };
+                if job.tx.is_closed() {
+                    continue;
+                }
+                let seq = free as i32 + 1;
+                match self.admit(seq, &job) {
+                    Ok(Some(slot)) => self.slots[free] = Some(slot),
+                    Ok(None) => {}
+                    Err(e) => {
+                        tracing::debug!(id = %job.req.id, error = %e, "llama request failed");
+                        self.free_seq(seq);
+                        let _ = job.tx.unbounded_send(Err(e));
+                    }
+                }
+            }
+            if self.active() > 0 {
+                self.step();
+            }
+        }
+    }
+
+    fn free_seq(&mut self, seq: i32) {
+        let _ = self.ctx.clear_kv_cache_seq(Some(seq as u32), None, None);
+    }
+
+    fn tokenize(&self, text: &str, add_bos: bool) -> Vec<LlamaToken> {
+        // Chat templates contain special tokens written as text; user text in the completion
+        // layout must never be read as control tokens.
+        let parse_special = self.style == PromptStyle::Chat;
+        self.model
+            .vocab()
+            .tokenize(text.as_bytes(), add_bos, parse_special)
+    }
+
+    fn render_chat(
+        &mut self,
+        instruction: &str,
+        shots: &[Shot],
+        input: &str,
+    ) -> Result<String, BackendError> {
+        let template = self
+            .template
+            .as_ref()
+            .ok_or_else(|| model_err("the model has no chat template"))?;
+        let build = |merge: bool| -> Result<Vec<LlamaChatMessage>, BackendError> {
+            let mut turns: Vec<(&str, String)> = Vec::new();
+            let instruction = instruction.trim_end();
+            let mut pending_instruction = None;
+            if !instruction.is_empty() {
+                if merge {
+                    pending_instruction = Some(instruction);
+                } else {
+                    turns.push(("system", instruction.to_string()));
+                }
+            }
+            let mut user = |text: &str, turns: &mut Vec<(&str, String)>| {
+                let content = match pending_instruction.take() {
+                    Some(instr) => format!("{instr}\n\n{text}"),
+                    None => text.to_string(),
+                };
+                turns.push(("user", content));
+            };
+            for shot in shots {
+                user(&shot.input, &mut turns);
+                turns.push(("assistant", shot.output.clone()));
+            }
+            user(input, &mut turns);
+            turns
+                .into_iter()
+                .map(|(role, content)| {
+                    LlamaChatMessage::new(role.to_string(), content)
+                        .map_err(|e| model_err(format!("bad chat message: {e}")))
+                })
+                .collect()
+        };
+        if !self.merge_system {
+            let msgs = build(false)?;
+            match self.model.apply_chat_template(template, &msgs, true) {
+                Ok(s) => return Ok(s),
+                Err(_) if !instruction.trim().is_empty() => self.merge_system = true,
+                Err(e) => {
+                    return Err(model_err(format!(
+                        "the model's chat template could not be applied by llama.cpp ({e}); \
+                         use the completion prompt style"
+                    )))
+                }
+            }
+        }
+        let msgs = build(true)?;
+        self.model
+            .apply_chat_template(template, &msgs, true)
+            .map_err(|e| {
+                model_err(format!(
+                    "the model's chat template could not be applied by llama.cpp ({e}); use the \
+                     completion prompt style"
+                ))
+            })
+    }
+
+    /// Makes sure sequence 0 holds the prefix for this prompt's instruction and shots.
+    fn ensure_prefix(&mut self, prompt: &Prompt) -> Result<(), BackendError> {
+        if let Some(p) = &self.prefix {
+            if p.instruction == prompt.instruction && p.shots == prompt.shots {
+                return Ok(());
+            }
+        }
+        self.prefix = None;
+        let text = match self.style {
+            PromptStyle::Chat => {
+                let rendered =
+                    self.render_chat(&prompt.instruction, &prompt.shots, INPUT_SENTINEL)?;
+                prefix_before_sentinel(&rendered).unwrap_or("").to_string()
+            }
+            _ => completion_prefix(&prompt.instruction, &prompt.shots),
+        };
+        let tokens = self.tokenize(&text, true);
+        if tokens.len() as u32 >= self.ctx_per_seq {
+            return Err(model_err(format!(
+                "the shared prompt prefix (instruction and shots) is {} tokens, which does not \
+                 fit ctx_per_seq = {}; raise --ctx-per-seq or use fewer shots",
+                tokens.len(),
+                self.ctx_per_seq
+            )));
+        }
+        self.free_seq(0);
+        for (chunk_no, chunk) in tokens.chunks(self.n_batch).enumerate() {
+            self.batch.clear();
+            let base = chunk_no * self.n_batch;
+            for (i, &tok) in chunk.iter().enumerate() {
+                let pos = (base + i) as i32;
+                let last = base + i + 1 == tokens.len();
+                self.batch
+                    .add(tok, pos, &[0], last)
+                    .map_err(|e| model_err(format!("llama batch: {e}")))?;
+            }
+            if let Err(e) = self.ctx.decode(&mut self.batch) {
+                self.free_seq(0);
+                return Err(model_err(format!(
+                    "llama.cpp failed to evaluate the prompt prefix: {e}"
+                )));
+            }
+        }
+        tracing::debug!(tokens = tokens.len(), "llama prompt prefix evaluated");
+        self.prefix = Some(PrefixCache {
+            instruction: prompt.instruction.clone(),
+            shots: prompt.shots.clone(),
+            text,
+            tokens,
+        });
+        Ok(())
+    }
+
+    /// Prepares a slot for `job` in sequence `seq`. `Ok(None)` when the request finished
+    /// without decoding (max_tokens = 0).
+    fn admit(&mut self, seq: i32, job: &Job) -> Result<Option<Slot>, BackendError> {
+        let prompt = &job.req.prompt;
+        self.ensure_prefix(prompt)?;
+        let full = match self.style {
+            PromptStyle::Chat => {
+                self.render_chat(&prompt.instruction, &prompt.shots, &prompt.input)?
+            }
+            _ => {
+                let prefix = self.prefix.as_ref().map_or("", |p| p.text.as_str());
+                format!("{prefix}{}", completion_suffix(&prompt.input))
+            }
+        };
+        let prefix = self.prefix.as_ref().expect("prefix was just ensured");
+        let full_tokens = self.tokenize(&full, true);
+        let n_prefix = prefix.tokens.len();
+        // Prefer the tokenisation of the whole prompt; it agrees with prefix + suffix whenever
+        // no token spans the boundary (which sits right after a newline). Otherwise tokenise
+        // the suffix alone so the cached prefix stays valid.
+        let (shared, suffix) = if n_prefix > 0 && full.starts_with(&prefix.text) {
+            if full_tokens.len() > n_prefix && full_tokens.starts_with(&prefix.tokens) {
+                (n_prefix, full_tokens[n_prefix..].to_vec())
+            } else {
+                let alone = self.tokenize(&full[prefix.text.len()..], false);
+                if alone.is_empty() {
+                    (0, full_tokens)
+                } else {
+                    (n_prefix, alone)
+                }
+            }
+        } else {
+            (0, full_tokens)
+        };
+        let prompt_tokens = (shared + suffix.len()) as u32;
+        if prompt_tokens >= self.ctx_per_seq {
+            return Err(model_err(format!(
+                "request {}: the prompt is {prompt_tokens} tokens, which does not fit \
+                 ctx_per_seq = {}; raise --ctx-per-seq",
+                job.req.id, self.ctx_per_seq
+            )));
+        }
+        self.free_seq(seq);
+        let params = &job.req.params;
+        if params.max_tokens == 0 {
+            let now = job.submitted.elapsed().as_millis() as u64;
+            let _ = job.tx.unbounded_send(Ok(Chunk::Done(Completion {
+                text: String::new(),
+                prompt_tokens,
+                completion_tokens: 0,
+                first_token_ms: now,
+                total_ms: now,
+                finish_reason: "length".into(),
+            })));
+            return Ok(None);
+        }
+        if shared > 0 {
+            self.ctx
+                .copy_kv_cache_seq(0, seq, None, None)
+                .map_err(|e| model_err(format!("llama KV cache copy: {e}")))?;
+        }
+        Ok(Some(Slot {
+            seq,
+            id: job.req.id.clone(),
+            tx: job.tx.clone(),
+            submitted: job.submitted,
+            sampler: make_sampler(params),
+            pending: suffix,
+            n_past: shared as u32,
+            logits_at: None,
+            prompt_tokens,
+            completion_tokens: 0,
+            max_tokens: params.max_tokens,
+            first_token_ms: None,
+            decoder: Utf8Decoder::default(),
+            stop: StopText::new(&params.stop),
+        }))
+    }
+
+    /// One decode for all active slots.
+    fn step(&mut self) {
+        // Drop slots whose receiver is gone.
+        for i in 0..self.slots.len() {
+            if self.slots[i].as_ref().is_some_and(|s| s.tx.is_closed()) {
+                let slot = self.slots[i].take().expect("checked");
+                self.free_seq(slot.seq);
+            }
+        }
+        self.batch.clear();
+        let mut budget = self.n_batch;
+        // Generating slots (one pending token) first, then prompt suffixes in slot order.
+        let mut order: Vec<usize> = (0..self.slots.len())
+            .filter(|&i| {
+                self.slots[i]
+                    .as_ref()
+                    .is_some_and(|s| !s.pending.is_empty())
+            })
+            .collect();
+        order.sort_by_key(|&i| {
+            self.slots[i]
+                .as_ref()
+                .map_or(false, |s| s.pending.len() > 1)
+        });
+        let mut failed: Option<String> = None;
+        for i in order {
+            if budget == 0 {
+                break;
+            }
+            let slot = self.slots[i].as_mut().expect("filtered");
+            let take = slot.pending.len().min(budget);
+            let complete = take == slot.pending.len();
+            for (k, &tok) in slot.pending[..take].iter().enumerate() {
+                let logits = complete && k + 1 == take;
+                if let Err(e) =
+                    self.batch
+                        .add(tok, (slot.n_past as usize + k) as i32, &[slot.seq], logits)
+                {
+                    failed = Some(format!("llama batch: {e}"));
+                }
+            }
+            if complete {
+                slot.logits_at = Some(self.batch.n_tokens() - 1);
+            }
+            slot.pending.drain(..take);
+            slot.n_past += take as u32;
+            budget -= take;
+        }
+        if failed.is_none() && self.batch.n_tokens() > 0 {
+            if let Err(e) = self.ctx.decode(&mut self.batch) {
+                failed = Some(match e {
+                    llama_cpp_2::DecodeError::NoKvCacheSlot => format!(
+                        "llama.cpp KV cache is full ({} cells); lower --parallel or raise \
+                         --ctx-per-seq",
+                        self.ctx.n_ctx()
+                    ),
+                    other => format!("llama.cpp decode failed: {other}"),
+                });
+            }
+        }
+        if let Some(msg) = failed {
+            for i in 0..self.slots.len() {
+                if let Some(slot) = self.slots[i].take() {
+                    tracing::debug!(id = %slot.id, error = %msg, "llama request failed");
+                    let _ = slot
+                        .tx
+                        .unbounded_send(Err(model_err(format!("request {}: {msg}", slot.id))));
+                    self.free_seq(slot.seq);
+                }
+            }
+            return;
+        }
+        for i in 0..self.slots.len() {
+            let Some(slot) = self.slots[i].as_mut() else {
+                continue;
+            };
+            let Some(at) = slot.logits_at.take() else {
+                continue;
+            };
+            let token = slot.sampler.sample(&self.ctx, at);
+            match on_token(self.model, self.ctx_per_seq, slot, token) {
+                Outcome::Continue => {}
+                Outcome::Finished(reason) => {
+                    let slot = self.slots[i].take().expect("present");
+                    finish(slot, reason);
+                    self.free_seq(i as i32 + 1);
+                }
+                Outcome::Abandoned => {
+                    self.slots[i] = None;
+                    self.free_seq(i as i32 + 1);
+                }
+            }
+        }
+    }
+}
+
+/// Handles one sampled token: decode, stop check, stream out.
+fn on_token(model: &LlamaModel, ctx_per_seq: u32, slot: &mut Slot, token: LlamaToken) -> Outcome {
+    if slot.first_token_ms.is_none() {
+        slot.first_token_ms = Some(slot.submitted.elapsed().as_millis() as u64);
+    }
+    let vocab = model.vocab();
+    if vocab.is_eog(token) {
+        return flush(slot, "stop");
+    }
+    slot.completion_tokens += 1;
+    let bytes = vocab.token_to_piece(token, false, None);
+    let piece = slot.decoder.push(&bytes);
+    match slot.stop.push(&piece) {
+        Scan::Stop(out) => {
+            if !send_text(slot, out) {
+                return Outcome::Abandoned;
+            }
+            return Outcome::Finished("stop");
+        }
+        Scan::Emit(out) => {
+            if !send_text(slot, out) {
+                return Outcome::Abandoned;
+            }
+        }
+    }
+    if slot.completion_tokens >= slot.max_tokens || slot.n_past >= ctx_per_seq {
+        return flush(slot, "length");
+    }
+    slot.pending.push(token);
+    Outcome::Continue
+}
+
+/// Ends generation: releases buffered bytes and the held-back tail.
+fn flush(slot: &mut Slot, reason: &'static str) -> Outcome {
+    let rest = slot.decoder.finish();
+    let mut out = String::new();
+    let mut reason = reason;
+    match slot.stop.push(&rest) {
+        Scan::Stop(s) => {
+            out.push_str(&s);
+            reason = "stop";
+        }
+        Scan::Emit(s) => {
+            out.push_str(&s);
+            out.push_str(&slot.stop.finish());
+        }
+    }
+    if !send_text(slot, out) {
+        return Outcome::Abandoned;
+    }
+    Outcome::Finished(reason)
+}
+
+/// Sends a text piece; false when the receiver is gone.
+fn send_text(slot: &Slot, text: String) -> bool {
+    if text.is_empty() {
+        return !slot.tx.is_closed();
+    }
+    slot.tx.unbounded_send(Ok(Chunk::Token(text))).is_ok()
+}
+
+fn finish(slot: Slot, reason: &str) {
+    let completion = Completion {
+        text: slot.stop.text().to_string(),
+        prompt_tokens: slot.prompt_tokens,
+        completion_tokens: slot.completion_tokens,
+        first_token_ms: slot.first_token_ms.unwrap_or(0),
+        total_ms: slot.submitted.elapsed().as_millis() as u64,
+        finish_reason: reason.to_string(),
+    };
+    let _ = slot.tx.unbounded_send(Ok(Chunk::Done(completion)));
+}
+
+fn make_sampler(params: &GenParams) -> LlamaSampler {
+    if params.temperature <= 0.0 {
+        return LlamaSampler::greedy();
+    }
+    let seed = (params.seed ^ (params.seed >> 32)) as u32;
+    let mut chain = Vec::new();
+    if params.top_p > 0.0 && params.top_p < 1.0 {
+        chain.push(LlamaSampler::top_p(params.top_p, 1));
+    }
+    chain.push(LlamaSampler::temp(params.temperature));
+    chain.push(LlamaSampler::dist(seed));
+    LlamaSampler::chain_simple(chain)
+}

@@ -1,0 +1,345 @@
+//! `kgscope run`, `kgscope report` and `kgscope model`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use clap::{Args, Subcommand};
+use kgscope::backends::{self, GenParams};
+use kgscope::questions::Task;
+use kgscope::report::{self, Tally};
+use kgscope::run::session::{self, Prepared};
+use kgscope::run::{config, EngineOptions, ModelSpec, RunConfig, RunEvent};
+use kgscope::sanitize::line as clean;
+
+use super::progress;
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// Continue an interrupted run (its id or directory); every other option comes from its manifest.
+    #[arg(long, value_name = "RUN_ID", conflicts_with_all = ["kg", "model", "task"])]
+    pub resume: Option<String>,
+    /// The KG: file, store directory, SPARQL endpoint URL, or sample:NAME.
+    #[arg(long, default_value = "sample:countries")]
+    pub kg: String,
+    /// `default` (the bundled Gemma 3 270M, fetched when missing), a .gguf path, or openai:MODEL.
+    #[arg(long, default_value = "default")]
+    pub model: String,
+    #[arg(long, value_enum, default_value = "statement")]
+    pub task: Task,
+    /// Questions to ask (statements: whole groups of a fact and its negatives).
+    #[arg(long, default_value_t = 100)]
+    pub limit: usize,
+    #[arg(long, default_value_t = 1)]
+    pub negatives: usize,
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    #[arg(long = "relation", value_name = "R")]
+    pub relations: Vec<String>,
+    #[arg(long = "templates", value_name = "FILE")]
+    pub templates: Vec<PathBuf>,
+    /// Ask each question R times and take the majority verdict (GraphEval and KG-FPQ use 3).
+    #[arg(long, default_value_t = 1)]
+    pub repeats: usize,
+    /// llama backend: sequences decoded together in one batch.
+    #[arg(long, default_value_t = 8)]
+    pub parallel: usize,
+    /// Questions in flight at once (default: --parallel for llama, 8 for openai).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// llama backend: layers offloaded to the GPU (default: all in a GPU build).
+    #[arg(long)]
+    pub gpu_layers: Option<u32>,
+    /// openai backend: the API root, e.g. http://127.0.0.1:8080/v1.
+    #[arg(long)]
+    pub base_url: Option<String>,
+    /// openai backend: environment variable holding the API key (never stored or logged).
+    #[arg(long, default_value = "OPENAI_API_KEY")]
+    pub api_key_env: String,
+    #[arg(long, default_value_t = 0.0)]
+    pub temperature: f32,
+    #[arg(long, default_value_t = 1.0)]
+    pub top_p: f32,
+    #[arg(long, default_value_t = 24)]
+    pub max_tokens: u32,
+    /// Where runs are kept.
+    #[arg(long, default_value = "runs", env = "KGSCOPE_RUNS")]
+    pub runs_dir: PathBuf,
+    /// Print the final metrics as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct ReportArgs {
+    /// Run id (or run directory).
+    pub run: String,
+    #[arg(long, default_value = "runs", env = "KGSCOPE_RUNS")]
+    pub runs_dir: PathBuf,
+    #[arg(long)]
+    pub json: bool,
+    /// How many of the worst relations to list.
+    #[arg(long, default_value_t = 10)]
+    pub worst: usize,
+}
+
+#[derive(Subcommand)]
+pub enum ModelCommand {
+    /// Download the default model (Gemma 3 270M Q4_K_M) with pip and check its sha256.
+    Fetch {
+        /// Download again even if a verified copy is present.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Print where the default model lives.
+    Path,
+}
+
+pub fn model(cmd: ModelCommand) -> anyhow::Result<ExitCode> {
+    let path = config::default_model_path();
+    match cmd {
+        ModelCommand::Path => println!("{}", path.display()),
+        ModelCommand::Fetch { force } => {
+            if !force && kgscope::models::is_present(&path) {
+                eprintln!(
+                    "the default model is in place and verified: {}",
+                    path.display()
+                );
+            } else {
+                kgscope::models::fetch_default(&path, &|m| eprintln!("model: {m}"))?;
+                eprintln!("the default model is ready: {}", path.display());
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Makes sure a llama model file exists, fetching the default one when it is missing.
+fn ensure_model(spec: &ModelSpec) -> anyhow::Result<()> {
+    if let ModelSpec::Llama { path } = spec {
+        if path.is_file() {
+            return Ok(());
+        }
+        if *path == config::default_model_path() {
+            eprintln!("the default model is not here yet; fetching it (about 240 MB)");
+            kgscope::models::fetch_default(path, &|m| eprintln!("model: {m}"))?;
+        } else {
+            bail!("model file {} does not exist", path.display());
+        }
+    }
+    Ok(())
+}
+
+fn engine_options(c: &RunConfig) -> EngineOptions {
+    EngineOptions {
+        repeats: c.repeats.max(1),
+        concurrency: c.concurrency.max(1),
+        params: c.params.clone(),
+    }
+}
+
+pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
+    let rt = tokio::runtime::Runtime::new()?;
+    let sp = progress::spinner("preparing");
+    let say = |m: &str| sp.set_message(m.to_string());
+    let prepared = match &a.resume {
+        Some(id) => session::prepare_resume(&a.runs_dir, id, &say)?,
+        None => {
+            let model = ModelSpec::parse(&a.model, a.base_url.as_deref(), &a.api_key_env)
+                .map_err(anyhow::Error::msg)?;
+            let concurrency = a.concurrency.unwrap_or(match model {
+                ModelSpec::Llama { .. } => a.parallel,
+                ModelSpec::Openai { .. } => 8,
+            });
+            let cfg = RunConfig {
+                kg: a.kg.clone(),
+                model,
+                task: a.task,
+                limit: a.limit,
+                negatives: a.negatives,
+                seed: a.seed,
+                relations: a.relations.clone(),
+                entities: vec![],
+                templates: a.templates.clone(),
+                repeats: a.repeats,
+                parallel: a.parallel,
+                concurrency,
+                gpu_layers: a.gpu_layers,
+                params: GenParams {
+                    temperature: a.temperature,
+                    top_p: a.top_p,
+                    seed: a.seed,
+                    max_tokens: a.max_tokens,
+                    stop: vec!["\n".into()],
+                },
+            };
+            sp.finish_and_clear();
+            ensure_model(&cfg.model)?;
+            let model_id = backends::model_identity(&cfg.model);
+            session::prepare_new(cfg, &model_id, &a.runs_dir, &say)?
+        }
+    };
+    let cfg = prepared.manifest.config.clone();
+    ensure_model(&cfg.model)?;
+    sp.set_message(format!("loading model {}", cfg.model.describe()));
+    let backend = backends::from_spec(&cfg.model, cfg.parallel, cfg.concurrency, cfg.gpu_layers)
+        .with_context(|| format!("starting the model {}", cfg.model.describe()))?;
+    sp.finish_and_clear();
+    eprintln!(
+        "run {} in {}: {} {} questions from {} with {}; {} already answered",
+        prepared.run.id,
+        prepared.run.path.display(),
+        prepared.questions.len(),
+        cfg.task.as_str(),
+        clean(&cfg.kg),
+        clean(&cfg.model.describe()),
+        prepared.done.len()
+    );
+    let outcome = rt.block_on(drive(&prepared, backend, engine_options(&cfg)))?;
+    let snapshot = outcome.tally.snapshot();
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "run_id": prepared.run.id,
+                "run_dir": prepared.run.path,
+                "answered": outcome.tally.answered,
+                "failed": outcome.failed,
+                "cancelled": outcome.cancelled,
+                "metrics": snapshot,
+            }))?
+        );
+    } else {
+        print!("{}", report::table::summary(&snapshot, 10));
+    }
+    if outcome.failed > 0 {
+        eprintln!(
+            "{} question(s) failed (last error: {}); `kgscope run --resume {}` asks them again",
+            outcome.failed,
+            clean(&outcome.last_error),
+            prepared.run.id
+        );
+    }
+    if outcome.cancelled {
+        eprintln!(
+            "interrupted: {} of {} answered and saved. Resume with: kgscope run --resume {} --runs-dir {}",
+            outcome.tally.answered,
+            prepared.questions.len(),
+            prepared.run.id,
+            a.runs_dir.display()
+        );
+        return Ok(ExitCode::from(130));
+    }
+    Ok(if outcome.failed > 0 {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+struct Outcome {
+    tally: Tally,
+    failed: u64,
+    last_error: String,
+    cancelled: bool,
+}
+
+async fn drive(
+    prepared: &Prepared,
+    backend: Arc<dyn backends::Backend>,
+    opts: EngineOptions,
+) -> anyhow::Result<Outcome> {
+    let mut tally = Tally::default();
+    for r in &prepared.done {
+        tally.add(r);
+    }
+    let total = prepared.questions.len() as u64;
+    let (mut events, control, recorder) = session::start(prepared, backend, opts);
+    let bar = progress::counter(Some(total), "questions");
+    bar.set_position(tally.answered);
+    bar.reset_eta();
+    let started = Instant::now();
+    let start_tokens = tally.completion_tokens;
+    let mut failed = 0u64;
+    let mut last_error = String::new();
+    let mut cancelled = false;
+    let ctrl_c = tokio::signal::ctrl_c();
+    tokio::pin!(ctrl_c);
+    loop {
+        tokio::select! {
+            _ = &mut ctrl_c, if !control.is_cancelled() => {
+                bar.println("stopping: in-flight questions are dropped, answered ones are saved");
+                control.cancel();
+            }
+            ev = events.recv() => {
+                let Some(ev) = ev else { break };
+                match ev {
+                    RunEvent::Answered(r) => {
+                        tally.add(&r);
+                        bar.set_position(tally.answered);
+                        let secs = started.elapsed().as_secs_f64().max(1e-3);
+                        bar.set_message(format!(
+                            "{:.0} tok/s · {} errors",
+                            (tally.completion_tokens - start_tokens) as f64 / secs,
+                            failed
+                        ));
+                    }
+                    RunEvent::Failed { error, .. } => {
+                        failed += 1;
+                        last_error = error;
+                    }
+                    RunEvent::Finished { cancelled: c } => cancelled = c,
+                    _ => {}
+                }
+            }
+        }
+    }
+    bar.finish_and_clear();
+    recorder
+        .await
+        .context("the run log writer stopped")?
+        .map_err(anyhow::Error::msg)
+        .context("writing results.jsonl")?;
+    Ok(Outcome {
+        tally,
+        failed,
+        last_error,
+        cancelled,
+    })
+}
+
+pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
+    let (run, manifest, records) = session::open_results(&a.runs_dir, &a.run)?;
+    let snapshot = report::snapshot_of(&records);
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "run_id": run.id,
+                "run_dir": run.path,
+                "answered": records.len(),
+                "questions": manifest.questions,
+                "metrics": snapshot,
+            }))?
+        );
+    } else {
+        println!(
+            "run {} ({} on {}, model {}): {} of {} questions answered{}",
+            run.id,
+            manifest.config.task.as_str(),
+            clean(&manifest.config.kg),
+            clean(&manifest.model_id),
+            records.len(),
+            manifest.questions,
+            if manifest.finished_at.is_some() {
+                ""
+            } else {
+                " (unfinished: `kgscope run --resume` continues it)"
+            }
+        );
+        print!("{}", report::table::summary(&snapshot, a.worst));
+    }
+    Ok(ExitCode::SUCCESS)
+}

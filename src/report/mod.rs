@@ -1,0 +1,63 @@
+//! Metrics of a run, from its records: the same code serves the live summary and
+//! `kgscope report`, so the two always agree.
+
+pub mod table;
+
+use crate::metrics::{Aggregates, Scored, Snapshot};
+use crate::questions::Task;
+use crate::run::ResultRecord;
+
+/// The aggregator's view of one record. Group keys come from the question (for a negative,
+/// they are its positive's: see `Question::relation`).
+pub fn scored(r: &ResultRecord) -> Scored {
+    let q = &r.question;
+    Scored {
+        question_id: q.id.clone(),
+        task: match q.task {
+            Task::Statement => crate::metrics::Task::Statement,
+            Task::Yesno => crate::metrics::Task::Yesno,
+        },
+        positive_id: q.positive_id.clone(),
+        expected_members: q.group_size,
+        is_positive: q.negative.is_none(),
+        verdict: r.verdict,
+        outcome: r.outcome,
+        relation: q.relation.clone(),
+        head_type: q.head_type.clone().unwrap_or_else(|| "-".into()),
+        tail_type: q.tail_type.clone().unwrap_or_else(|| "-".into()),
+        year: q.year,
+        edge_key: (q.task == Task::Yesno).then(|| format!("{} {}", q.subject, q.predicate)),
+    }
+}
+
+/// Running totals of a run: metrics plus throughput counters.
+#[derive(Default)]
+pub struct Tally {
+    pub aggregates: Aggregates,
+    pub answered: u64,
+    pub completion_tokens: u64,
+}
+
+impl Tally {
+    pub fn add(&mut self, r: &ResultRecord) {
+        self.aggregates.add(&scored(r));
+        self.answered += 1;
+        self.completion_tokens += r
+            .attempts
+            .iter()
+            .map(|a| u64::from(a.completion_tokens))
+            .sum::<u64>();
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        self.aggregates.snapshot()
+    }
+}
+
+pub fn snapshot_of(records: &[ResultRecord]) -> Snapshot {
+    let mut t = Tally::default();
+    for r in records {
+        t.add(r);
+    }
+    t.snapshot()
+}

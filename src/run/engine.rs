@@ -1,0 +1,215 @@
+//! The pipeline: questions → backend (streamed) → verifier → events.
+//!
+//! Questions run `concurrency` at a time; each is asked `repeats` times and the verdicts are
+//! majority-voted. Pausing stops new questions from starting; cancelling also drops the
+//! in-flight streams (those questions stay unanswered and a resumed run asks them again).
+
+use std::sync::Arc;
+
+use futures::StreamExt;
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
+
+use super::events::RunEvent;
+use super::prompts::prompt_for;
+use super::record::{Attempt, ResultRecord};
+use crate::backends::{Backend, Chunk, GenParams, Request};
+use crate::questions::{Question, Task};
+use crate::verify::{self, Verdict};
+
+#[derive(Debug, Clone)]
+pub struct EngineOptions {
+    pub repeats: usize,
+    pub concurrency: usize,
+    pub params: GenParams,
+}
+
+/// Pause / resume / cancel for a running evaluation.
+#[derive(Clone)]
+pub struct Control {
+    paused: watch::Sender<bool>,
+    cancel: CancellationToken,
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Self {
+            paused: watch::channel(false).0,
+            cancel: CancellationToken::new(),
+        }
+    }
+}
+
+impl Control {
+    pub fn pause(&self) {
+        self.paused.send_replace(true);
+    }
+    pub fn resume(&self) {
+        self.paused.send_replace(false);
+    }
+    pub fn cancel(&self) {
+        self.cancel.cancel();
+    }
+    pub fn is_paused(&self) -> bool {
+        *self.paused.borrow()
+    }
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+}
+
+/// Asks every question and reports through `events`; returns when all are answered or the
+/// run is cancelled. A `Finished` event is always the last one sent.
+pub async fn run(
+    backend: Arc<dyn Backend>,
+    questions: Vec<Question>,
+    opts: EngineOptions,
+    events: mpsc::Sender<RunEvent>,
+    control: Control,
+) {
+    let concurrency = opts.concurrency.max(1);
+    let opts = Arc::new(opts);
+    let mut answers = futures::stream::iter(questions.into_iter().map(|q| {
+        let (backend, opts, events, control) = (
+            backend.clone(),
+            opts.clone(),
+            events.clone(),
+            control.clone(),
+        );
+        async move { ask_question(backend.as_ref(), q, &opts, &events, &control).await }
+    }))
+    .buffer_unordered(concurrency);
+    loop {
+        tokio::select! {
+            _ = control.cancel.cancelled() => break,
+            next = answers.next() => if next.is_none() { break },
+        }
+    }
+    let _ = events
+        .send(RunEvent::Finished {
+            cancelled: control.is_cancelled(),
+        })
+        .await;
+}
+
+async fn wait_while_paused(control: &Control) {
+    let mut rx = control.paused.subscribe();
+    while *rx.borrow_and_update() {
+        tokio::select! {
+            _ = control.cancel.cancelled() => return,
+            r = rx.changed() => if r.is_err() { return },
+        }
+    }
+}
+
+fn parse(task: Task, text: &str) -> verify::Parsed {
+    match task {
+        Task::Statement => verify::parse_statement_verdict(text),
+        Task::Yesno => verify::parse_yesno_verdict(text),
+    }
+}
+
+async fn ask_question(
+    backend: &dyn Backend,
+    q: Question,
+    opts: &EngineOptions,
+    events: &mpsc::Sender<RunEvent>,
+    control: &Control,
+) {
+    wait_while_paused(control).await;
+    if control.is_cancelled() {
+        return;
+    }
+    let prompt = prompt_for(&q);
+    let mut attempts = Vec::with_capacity(opts.repeats);
+    for repeat in 0..opts.repeats.max(1) {
+        let _ = events
+            .send(RunEvent::Asked {
+                qid: q.id.clone(),
+                repeat,
+            })
+            .await;
+        let mut params = opts.params.clone();
+        // Repeats are independent samples: each gets its own seed.
+        params.seed = params.seed.wrapping_add(repeat as u64);
+        let mut stream = backend.ask(Request {
+            id: q.id.clone(),
+            prompt: prompt.clone(),
+            params,
+        });
+        let mut completion = None;
+        while let Some(chunk) = stream.next().await {
+            match chunk {
+                Ok(Chunk::Token(text)) => {
+                    let _ = events
+                        .send(RunEvent::Token {
+                            qid: q.id.clone(),
+                            text,
+                        })
+                        .await;
+                }
+                Ok(Chunk::Done(c)) => completion = Some(c),
+                Err(e) => {
+                    let _ = events
+                        .send(RunEvent::Failed {
+                            qid: q.id.clone(),
+                            error: e.to_string(),
+                        })
+                        .await;
+                    return;
+                }
+            }
+        }
+        let Some(c) = completion else {
+            let _ = events
+                .send(RunEvent::Failed {
+                    qid: q.id.clone(),
+                    error: "the model's stream ended without a completion".into(),
+                })
+                .await;
+            return;
+        };
+        let parsed = parse(q.task, &c.text);
+        attempts.push(Attempt {
+            response: c.text,
+            verdict: parsed.verdict,
+            rule: parsed.rule,
+            prompt_tokens: c.prompt_tokens,
+            completion_tokens: c.completion_tokens,
+            first_token_ms: c.first_token_ms,
+            total_ms: c.total_ms,
+            finish_reason: c.finish_reason,
+        });
+    }
+    let record = verify_record(q, attempts);
+    let _ = events.send(RunEvent::Answered(Box::new(record))).await;
+}
+
+/// Votes over the attempts and judges the vote against the gold answer, writing down why.
+pub fn verify_record(q: Question, attempts: Vec<Attempt>) -> ResultRecord {
+    let verdicts: Vec<Verdict> = attempts.iter().map(|a| a.verdict).collect();
+    let verdict = verify::vote(&verdicts);
+    let gold = matches!(q.gold.as_str(), "true" | "yes");
+    let outcome = verify::judge(verdict, gold);
+    let mut trace = String::new();
+    for (i, a) in attempts.iter().enumerate() {
+        trace.push_str(&format!(
+            "attempt {}: {:?} ({})\n",
+            i + 1,
+            a.verdict,
+            a.rule
+        ));
+    }
+    if attempts.len() > 1 {
+        trace.push_str(&format!("majority vote of {verdicts:?}: {verdict:?}\n"));
+    }
+    trace.push_str(&format!("gold {}: {verdict:?} → {outcome:?}", q.gold));
+    ResultRecord {
+        question: q,
+        attempts,
+        verdict,
+        outcome,
+        trace,
+        finished_at: crate::store::rundir::now(),
+    }
+}

@@ -1,0 +1,20 @@
+//! What the engine tells its consumers (the headless progress bar, the TUI, the run log).
+
+use super::record::ResultRecord;
+
+#[derive(Debug, Clone)]
+pub enum RunEvent {
+    /// `total` questions in this run, `already_done` of them finished by an earlier session.
+    Started { total: usize, already_done: usize },
+    /// A question was sent to the model.
+    Asked { qid: String, repeat: usize },
+    /// A piece of the model's answer, as it is decoded.
+    Token { qid: String, text: String },
+    /// A question is finished and verified.
+    Answered(Box<ResultRecord>),
+    /// A question failed for good (after the backend's own retries); it stays unanswered and a
+    /// resumed run asks it again.
+    Failed { qid: String, error: String },
+    /// No more events follow. `cancelled` when stopped before every question was answered.
+    Finished { cancelled: bool },
+}

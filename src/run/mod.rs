@@ -1,0 +1,13 @@
+//! Running an evaluation: configuration, the engine, its events, and resumable sessions.
+
+pub mod config;
+pub mod engine;
+pub mod events;
+pub mod prompts;
+pub mod record;
+pub mod session;
+
+pub use config::{Manifest, ModelSpec, RunConfig};
+pub use engine::{Control, EngineOptions};
+pub use events::RunEvent;
+pub use record::{Attempt, ResultRecord};

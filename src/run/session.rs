@@ -1,0 +1,231 @@
+//! A run from start to finish: prepare (KG, questions, run directory, resume), then drive the
+//! engine while a recorder appends every answer to `results.jsonl` before anyone else sees it.
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+
+use super::config::{Manifest, RunConfig};
+use super::engine::{self, Control, EngineOptions};
+use super::events::RunEvent;
+use super::record::ResultRecord;
+use crate::backends::Backend;
+use crate::kg::{self, KgIndex, KnowledgeGraph};
+use crate::questions::{self, GenerateOptions, Question, TemplateSet};
+use crate::store::RunDir;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error(transparent)]
+    Kg(#[from] kg::KgError),
+    #[error(transparent)]
+    Store(#[from] crate::store::rundir::StoreError),
+    #[error("{0}")]
+    Invalid(String),
+}
+
+pub struct Prepared {
+    pub run: RunDir,
+    pub manifest: Manifest,
+    pub kg: Arc<dyn KnowledgeGraph>,
+    pub index: Arc<KgIndex>,
+    /// Every question of the run, in generation order.
+    pub questions: Vec<Question>,
+    /// Answers recorded by earlier sessions of this run.
+    pub done: Vec<ResultRecord>,
+}
+
+impl Prepared {
+    /// Questions not answered yet.
+    pub fn remaining(&self) -> Vec<Question> {
+        let done: HashSet<&str> = self.done.iter().map(|r| r.question.id.as_str()).collect();
+        self.questions
+            .iter()
+            .filter(|q| !done.contains(q.id.as_str()))
+            .cloned()
+            .collect()
+    }
+}
+
+pub fn load_templates(paths: &[std::path::PathBuf]) -> Result<TemplateSet, SessionError> {
+    let mut set = TemplateSet::builtin();
+    for p in paths {
+        set.add_file(p).map_err(SessionError::Invalid)?;
+    }
+    Ok(set)
+}
+
+fn build(
+    config: &RunConfig,
+    progress: &dyn Fn(&str),
+) -> Result<(Arc<dyn KnowledgeGraph>, Arc<KgIndex>, Vec<Question>), SessionError> {
+    let templates = load_templates(&config.templates)?;
+    let kg: Arc<dyn KnowledgeGraph> = Arc::from(kg::open(&config.kg)?);
+    let index = Arc::new(KgIndex::build(kg.as_ref(), progress)?);
+    progress("generating questions");
+    let (qs, _) = questions::generate(
+        &index,
+        &templates,
+        &GenerateOptions {
+            task: config.task,
+            limit: config.limit,
+            negatives: config.negatives,
+            seed: config.seed,
+            relations: config.relations.clone(),
+            entities: config.entities.clone(),
+        },
+    )?;
+    Ok((kg, index, qs))
+}
+
+/// Prepares a new run in a fresh directory under `runs_dir`.
+pub fn prepare_new(
+    config: RunConfig,
+    model_id: &str,
+    runs_dir: &Path,
+    progress: &dyn Fn(&str),
+) -> Result<Prepared, SessionError> {
+    let (kg, index, questions) = build(&config, progress)?;
+    let run = RunDir::create(runs_dir, config.task.as_str())?;
+    let manifest = Manifest {
+        run_id: run.id.clone(),
+        tool_version: env!("CARGO_PKG_VERSION").into(),
+        created_at: crate::store::rundir::now(),
+        kg_source: kg.source(),
+        kg_fingerprint: index.fingerprint().into(),
+        model_id: model_id.into(),
+        questions: questions.len(),
+        config,
+        finished_at: None,
+    };
+    run.write_manifest(&manifest)?;
+    Ok(Prepared {
+        run,
+        manifest,
+        kg,
+        index,
+        questions,
+        done: vec![],
+    })
+}
+
+/// Reopens a run: the same questions are regenerated from the manifest's configuration, and
+/// those already in `results.jsonl` are skipped.
+pub fn prepare_resume(
+    runs_dir: &Path,
+    id: &str,
+    progress: &dyn Fn(&str),
+) -> Result<Prepared, SessionError> {
+    let run = RunDir::open(runs_dir, id)?;
+    let manifest: Manifest = run.read_manifest()?;
+    let (kg, index, questions) = build(&manifest.config, progress)?;
+    if index.fingerprint() != manifest.kg_fingerprint {
+        return Err(SessionError::Invalid(format!(
+            "the KG {} changed since run {} started (fingerprint {} now, {} then): its questions would differ",
+            manifest.config.kg,
+            run.id,
+            index.fingerprint(),
+            manifest.kg_fingerprint
+        )));
+    }
+    let done = dedup(run.read_results()?);
+    Ok(Prepared {
+        run,
+        manifest,
+        kg,
+        index,
+        questions,
+        done,
+    })
+}
+
+/// Opens a run to browse it, without regenerating anything.
+pub fn open_results(
+    runs_dir: &Path,
+    id: &str,
+) -> Result<(RunDir, Manifest, Vec<ResultRecord>), SessionError> {
+    let run = RunDir::open(runs_dir, id)?;
+    let manifest: Manifest = run.read_manifest()?;
+    let done = dedup(run.read_results()?);
+    Ok((run, manifest, done))
+}
+
+/// Keeps the first record of each question (a log is append-only; a record is never repeated
+/// by kgscope, but a hand-edited file might).
+fn dedup(records: Vec<ResultRecord>) -> Vec<ResultRecord> {
+    let mut seen = HashSet::new();
+    records
+        .into_iter()
+        .filter(|r| seen.insert(r.question.id.clone()))
+        .collect()
+}
+
+/// Starts the engine on the remaining questions. Events arrive on the returned receiver only
+/// after the answer they carry is in `results.jsonl`.
+pub fn start(
+    prepared: &Prepared,
+    backend: Arc<dyn Backend>,
+    opts: EngineOptions,
+) -> (
+    mpsc::Receiver<RunEvent>,
+    Control,
+    tokio::task::JoinHandle<Result<(), String>>,
+) {
+    let control = Control::default();
+    let (engine_tx, mut engine_rx) = mpsc::channel::<RunEvent>(1024);
+    let (out_tx, out_rx) = mpsc::channel::<RunEvent>(1024);
+    let remaining = prepared.remaining();
+    let total = prepared.questions.len();
+    let already_done = prepared.done.len();
+    let run = prepared.run.clone();
+    let manifest = prepared.manifest.clone();
+    tokio::spawn(engine::run(
+        backend,
+        remaining,
+        opts,
+        engine_tx,
+        control.clone(),
+    ));
+    let recorder = tokio::spawn(async move {
+        let mut appender = run.results_appender().map_err(|e| e.to_string())?;
+        let _ = out_tx
+            .send(RunEvent::Started {
+                total,
+                already_done,
+            })
+            .await;
+        let mut answered = already_done;
+        while let Some(event) = engine_rx.recv().await {
+            let finished = match &event {
+                RunEvent::Answered(record) => {
+                    appender.push(record.as_ref()).map_err(|e| e.to_string())?;
+                    answered += 1;
+                    // Flush in small batches: whenever the queue is momentarily empty.
+                    if engine_rx.is_empty() {
+                        appender.flush().map_err(|e| e.to_string())?;
+                    }
+                    false
+                }
+                RunEvent::Finished { .. } => true,
+                _ => false,
+            };
+            if finished {
+                appender.sync().map_err(|e| e.to_string())?;
+                if answered >= total {
+                    let mut m = manifest.clone();
+                    m.finished_at = Some(crate::store::rundir::now());
+                    run.write_manifest(&m).map_err(|e| e.to_string())?;
+                }
+            }
+            // The consumer may have gone (a headless run stopping); keep recording regardless.
+            let _ = out_tx.send(event).await;
+            if finished {
+                break;
+            }
+        }
+        appender.sync().map_err(|e| e.to_string())
+    });
+    (out_rx, control, recorder)
+}

