@@ -184,26 +184,7 @@ fn kill_9_then_resume_gives_every_question_once_and_the_same_metrics() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    let run_dir = loop {
-        assert!(
-            start.elapsed() < Duration::from_secs(300),
-            "the run never wrote 10 answers"
-        );
-        let dir = std::fs::read_dir(killed_runs.path())
-            .unwrap()
-            .next()
-            .map(|e| e.unwrap().path());
-        if let Some(d) = dir {
-            let n = std::fs::read_to_string(d.join("results.jsonl"))
-                .map(|s| s.lines().count())
-                .unwrap_or(0);
-            if n >= 10 {
-                break d;
-            }
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let run_dir = wait_for_answers(killed_runs.path(), 10);
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let before = results(&run_dir).len();
@@ -249,6 +230,29 @@ fn kill_9_then_resume_gives_every_question_once_and_the_same_metrics() {
         report_json(killed_runs.path(), &id)["metrics"],
         reference["metrics"]
     );
+}
+
+/// Waits until the only run under `runs` has `n` answers on disk; returns its directory.
+fn wait_for_answers(runs: &Path, n: usize) -> PathBuf {
+    let start = Instant::now();
+    loop {
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "the run never wrote {n} answers"
+        );
+        if let Some(dir) = std::fs::read_dir(runs)
+            .unwrap()
+            .next()
+            .map(|e| e.unwrap().path())
+        {
+            let written =
+                std::fs::read_to_string(dir.join("results.jsonl")).map_or(0, |s| s.lines().count());
+            if written >= n {
+                return dir;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 fn ids_of_run(runs: &Path, id: &str) -> Vec<String> {
@@ -636,27 +640,7 @@ fn ctrl_c_stops_cleanly_and_says_how_to_resume() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    let run_dir = loop {
-        assert!(
-            start.elapsed() < Duration::from_secs(300),
-            "the run never wrote 5 answers"
-        );
-        let dir = std::fs::read_dir(runs.path())
-            .unwrap()
-            .next()
-            .map(|e| e.unwrap().path());
-        if let Some(d) = dir {
-            if std::fs::read_to_string(d.join("results.jsonl"))
-                .map(|s| s.lines().count())
-                .unwrap_or(0)
-                >= 5
-            {
-                break d;
-            }
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let run_dir = wait_for_answers(runs.path(), 5);
     let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()

@@ -6,12 +6,14 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use kgscope::questions::{self, GenerateOptions, Task, TemplateSet};
+use kgscope::questions::{self, GenerateOptions, Task};
+use kgscope::run::session;
 
 use super::KgArg;
 
-#[derive(Args)]
-pub struct QuestionsArgs {
+/// What to generate: shared by `kgscope questions` and `kgscope run`.
+#[derive(Args, Clone)]
+pub struct GenArgs {
     #[command(flatten)]
     pub kg: KgArg,
     /// statement (GraphEval true/false with negatives) or yesno (KGLens).
@@ -32,31 +34,34 @@ pub struct QuestionsArgs {
     /// Extra template files (.toml, GraphEval .tsv, LAMA .jsonl); later files win.
     #[arg(long = "templates", value_name = "FILE")]
     pub templates: Vec<PathBuf>,
+}
+
+impl GenArgs {
+    pub fn options(&self) -> GenerateOptions {
+        GenerateOptions {
+            task: self.task,
+            limit: self.limit,
+            negatives: self.negatives,
+            seed: self.seed,
+            relations: self.relations.clone(),
+            entities: vec![],
+        }
+    }
+}
+
+#[derive(Args)]
+pub struct QuestionsArgs {
+    #[command(flatten)]
+    pub gen: GenArgs,
     /// Output file (JSON Lines); `-` for standard output.
     #[arg(long, default_value = "-")]
     pub out: String,
 }
 
-pub fn load_templates(extra: &[PathBuf]) -> anyhow::Result<TemplateSet> {
-    let mut set = TemplateSet::builtin();
-    for f in extra {
-        set.add_file(f).map_err(anyhow::Error::msg)?;
-    }
-    Ok(set)
-}
-
 pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
-    let templates = load_templates(&a.templates)?;
-    let (_kg, index) = super::kg::open_indexed(&a.kg.kg)?;
-    let opts = GenerateOptions {
-        task: a.task,
-        limit: a.limit,
-        negatives: a.negatives,
-        seed: a.seed,
-        relations: a.relations.clone(),
-        entities: vec![],
-    };
-    let (qs, report) = questions::generate(&index, &templates, &opts)?;
+    let templates = session::load_templates(&a.gen.templates)?;
+    let (_kg, index) = super::kg::open_indexed(&a.gen.kg.kg)?;
+    let (qs, report) = questions::generate(&index, &templates, &a.gen.options())?;
     let mut buf = Vec::with_capacity(qs.len() * 512);
     for q in &qs {
         serde_json::to_writer(&mut buf, q)?;
@@ -70,11 +75,11 @@ pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
     } else {
         super::write_atomically(&PathBuf::from(&a.out), &buf)?;
     }
-    let wanted = a.limit;
+    let wanted = a.gen.limit;
     eprintln!(
         "{} {} questions from {} candidate facts{}{}",
         report.questions,
-        a.task.as_str(),
+        a.gen.task.as_str(),
         report.candidates,
         if a.out == "-" {
             String::new()

@@ -8,38 +8,24 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use kgscope::backends::{self, GenParams};
-use kgscope::questions::Task;
 use kgscope::report::{self, Tally};
 use kgscope::run::session::{self, Prepared};
 use kgscope::run::{config, EngineOptions, ModelSpec, RunConfig, RunEvent};
 use kgscope::sanitize::line as clean;
 
 use super::progress;
+use super::questions::GenArgs;
 
 #[derive(Args)]
 pub struct RunArgs {
     /// Continue an interrupted run (its id or directory); every other option comes from its manifest.
     #[arg(long, value_name = "RUN_ID", conflicts_with_all = ["kg", "model", "task"])]
     pub resume: Option<String>,
-    /// The KG: file, store directory, SPARQL endpoint URL, or sample:NAME.
-    #[arg(long, default_value = "sample:countries")]
-    pub kg: String,
+    #[command(flatten)]
+    pub gen: GenArgs,
     /// `default` (the bundled Gemma 3 270M, fetched when missing), a .gguf path, or openai:MODEL.
     #[arg(long, default_value = "default")]
     pub model: String,
-    #[arg(long, value_enum, default_value = "statement")]
-    pub task: Task,
-    /// Questions to ask (statements: whole groups of a fact and its negatives).
-    #[arg(long, default_value_t = 100)]
-    pub limit: usize,
-    #[arg(long, default_value_t = 1)]
-    pub negatives: usize,
-    #[arg(long, default_value_t = 42)]
-    pub seed: u64,
-    #[arg(long = "relation", value_name = "R")]
-    pub relations: Vec<String>,
-    #[arg(long = "templates", value_name = "FILE")]
-    pub templates: Vec<PathBuf>,
     /// Ask each question R times and take the majority verdict (GraphEval and KG-FPQ use 3).
     #[arg(long, default_value_t = 1)]
     pub repeats: usize,
@@ -154,15 +140,15 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 ModelSpec::Openai { .. } => 8,
             });
             let cfg = RunConfig {
-                kg: a.kg.clone(),
+                kg: a.gen.kg.kg.clone(),
                 model,
-                task: a.task,
-                limit: a.limit,
-                negatives: a.negatives,
-                seed: a.seed,
-                relations: a.relations.clone(),
+                task: a.gen.task,
+                limit: a.gen.limit,
+                negatives: a.gen.negatives,
+                seed: a.gen.seed,
+                relations: a.gen.relations.clone(),
                 entities: vec![],
-                templates: a.templates.clone(),
+                templates: a.gen.templates.clone(),
                 repeats: a.repeats,
                 parallel: a.parallel,
                 concurrency,
@@ -170,7 +156,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 params: GenParams {
                     temperature: a.temperature,
                     top_p: a.top_p,
-                    seed: a.seed,
+                    seed: a.gen.seed,
                     max_tokens: a.max_tokens,
                     stop: vec!["\n".into()],
                 },
