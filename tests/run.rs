@@ -538,7 +538,7 @@ fn a_server_that_rejects_the_key_or_the_model_is_not_retried() {
             "--base-url",
             &base_url,
             "--limit",
-            "2",
+            "20",
             "--concurrency",
             "1",
             "--runs-dir",
@@ -548,19 +548,20 @@ fn a_server_that_rejects_the_key_or_the_model_is_not_retried() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
         err.contains("rejected the API key") && err.contains("OPENAI_API_KEY"),
         "{err}"
     );
+    assert!(err.contains("kgscope run --resume"), "{err}");
     assert!(
         !err.contains("sk-test-secret-123456"),
         "the key leaked into the output: {err}"
     );
     assert_eq!(
         seen.load(Ordering::SeqCst),
-        2,
-        "one request per question, no retries"
+        1,
+        "the run stops at the first rejection: no retries, no other question sent"
     );
     // Nothing in the run directory holds the key either.
     for entry in walk(runs.path()) {

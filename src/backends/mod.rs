@@ -97,6 +97,10 @@ pub enum BackendError {
     /// retrying will not help.
     #[error("{0}")]
     Rejected(String),
+    /// No request can succeed: the server rejected the key or the model, or the URL serves no
+    /// API. The engine stops the run at the first one instead of asking every question.
+    #[error("{0}")]
+    Unusable(String),
     /// A failure that may pass (network, 5xx, 429) after retries were exhausted.
     #[error("{0}")]
     Transient(String),

@@ -687,7 +687,7 @@ impl Inner {
                         excerpt(&msg)
                     )
                 };
-                AttemptError::Fatal(BackendError::Rejected(m))
+                AttemptError::Fatal(BackendError::Unusable(m))
             }
             400 | 404 | 422 if is_model_error(status, body) => {
                 let mut m = format!(
@@ -701,9 +701,9 @@ impl Inner {
                     }
                     _ => {}
                 }
-                AttemptError::Fatal(BackendError::Rejected(m))
+                AttemptError::Fatal(BackendError::Unusable(m))
             }
-            404 => AttemptError::Fatal(BackendError::Rejected(format!(
+            404 => AttemptError::Fatal(BackendError::Unusable(format!(
                 "POST {url} returned HTTP 404 ({}); check the base URL (OpenAI-compatible \
                  servers usually serve under /v1)",
                 excerpt(&msg)

@@ -194,11 +194,23 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 "answered": outcome.tally.answered,
                 "failed": outcome.failed,
                 "cancelled": outcome.cancelled,
+                "stopped": outcome.stopped,
                 "metrics": snapshot,
             }))?
         );
-    } else {
+    } else if outcome.tally.answered > 0 {
         print!("{}", report::table::summary(&snapshot, 10));
+    }
+    if let Some(reason) = &outcome.stopped {
+        eprintln!(
+            "stopped: {}\n{} of {} answered and saved; once that is fixed, resume with: kgscope run --resume {} --runs-dir {}",
+            clean(reason),
+            outcome.tally.answered,
+            prepared.questions.len(),
+            prepared.run.id,
+            a.runs_dir.display()
+        );
+        return Ok(ExitCode::FAILURE);
     }
     if outcome.failed > 0 {
         eprintln!(
@@ -230,6 +242,8 @@ struct Outcome {
     failed: u64,
     last_error: String,
     cancelled: bool,
+    /// The engine stopped the run because the backend cannot answer (see `Control::stop`).
+    stopped: Option<String>,
 }
 
 async fn drive(
@@ -293,6 +307,7 @@ async fn drive(
         failed,
         last_error,
         cancelled,
+        stopped: control.stop_reason(),
     })
 }
 

@@ -13,7 +13,7 @@ use tokio_util::sync::CancellationToken;
 use super::events::RunEvent;
 use super::prompts::prompt_for;
 use super::record::{Attempt, ResultRecord};
-use crate::backends::{Backend, Chunk, GenParams, Request};
+use crate::backends::{Backend, BackendError, Chunk, GenParams, Request};
 use crate::questions::{Question, Task};
 use crate::verify::{self, Verdict};
 
@@ -29,6 +29,8 @@ pub struct EngineOptions {
 pub struct Control {
     paused: watch::Sender<bool>,
     cancel: CancellationToken,
+    /// Why the engine stopped the run by itself (the backend became unusable), if it did.
+    stop_reason: Arc<std::sync::Mutex<Option<String>>>,
 }
 
 impl Default for Control {
@@ -36,6 +38,7 @@ impl Default for Control {
         Self {
             paused: watch::channel(false).0,
             cancel: CancellationToken::new(),
+            stop_reason: Arc::default(),
         }
     }
 }
@@ -55,6 +58,21 @@ impl Control {
     }
     pub fn is_cancelled(&self) -> bool {
         self.cancel.is_cancelled()
+    }
+    /// Cancels the run and records why; the first reason wins.
+    pub fn stop(&self, reason: String) {
+        self.stop_reason
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(reason);
+        self.cancel();
+    }
+    /// Set when the engine stopped the run because no question could be answered any more.
+    pub fn stop_reason(&self) -> Option<String> {
+        self.stop_reason
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 }
 
@@ -150,10 +168,16 @@ async fn ask_question(
                 }
                 Ok(Chunk::Done(c)) => completion = Some(c),
                 Err(e) => {
+                    let error = e.to_string();
+                    // A rejected key or model fails every other question the same way: stop
+                    // rather than send them all (the run stays resumable).
+                    if matches!(e, BackendError::Unusable(_)) {
+                        control.stop(error.clone());
+                    }
                     let _ = events
                         .send(RunEvent::Failed {
                             qid: q.id.clone(),
-                            error: e.to_string(),
+                            error,
                         })
                         .await;
                     return;
