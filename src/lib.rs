@@ -7,6 +7,7 @@ pub mod backends;
 pub mod kg;
 pub mod metrics;
 pub mod models;
+pub mod process;
 pub mod questions;
 pub mod report;
 pub mod run;

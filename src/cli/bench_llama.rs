@@ -5,7 +5,7 @@
 
 use std::net::TcpListener;
 use std::path::PathBuf;
-use std::process::{Child, Command, ExitCode, Stdio};
+use std::process::{Command, ExitCode, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -13,6 +13,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use kgscope::backends::{self, llama, openai, Backend, GenParams};
 use kgscope::kg::{self, KgIndex};
+use kgscope::process::GroupChild;
 use kgscope::questions::{self, GenerateOptions, Question, Task, TemplateSet};
 use kgscope::run::{config, engine, EngineOptions, ModelSpec, RunEvent};
 
@@ -257,9 +258,9 @@ fn find_llama_server() -> Option<PathBuf> {
     })
 }
 
-/// llama.cpp's server on a free loopback port, killed on drop.
+/// llama.cpp's server on a free loopback port, killed (with the launcher's children) on drop.
 struct LlamaServer {
-    child: Child,
+    child: GroupChild,
     port: u16,
 }
 
@@ -267,24 +268,25 @@ impl LlamaServer {
     fn start(bin: &PathBuf, model: &PathBuf, parallel: usize) -> anyhow::Result<Self> {
         let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
         let ctx = (parallel * 1024).to_string();
-        let child = Command::new(bin)
-            .args(["-m"])
-            .arg(model)
-            .args([
-                "--port",
-                &port.to_string(),
-                "--",
-                "--host",
-                "127.0.0.1",
-                "-np",
-                &parallel.to_string(),
-                "-c",
-                &ctx,
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("starting {}", bin.display()))?;
+        let child = GroupChild::spawn(
+            Command::new(bin)
+                .args(["-m"])
+                .arg(model)
+                .args([
+                    "--port",
+                    &port.to_string(),
+                    "--",
+                    "--host",
+                    "127.0.0.1",
+                    "-np",
+                    &parallel.to_string(),
+                    "-c",
+                    &ctx,
+                ])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null()),
+        )
+        .with_context(|| format!("starting {}", bin.display()))?;
         let mut server = Self { child, port };
         let client = reqwest::blocking::Client::builder().no_proxy().build()?;
         let start = Instant::now();
@@ -308,12 +310,5 @@ impl LlamaServer {
 
     fn base_url(&self) -> String {
         format!("http://127.0.0.1:{}/v1", self.port)
-    }
-}
-
-impl Drop for LlamaServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }

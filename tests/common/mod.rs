@@ -4,7 +4,7 @@
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 pub fn bin() -> Command {
@@ -89,17 +89,11 @@ pub fn tool(env_var: &str, name: &str) -> PathBuf {
     venv
 }
 
-/// A child process killed on drop, so a failing test never leaves a server behind.
+/// A server process killed on drop with everything it started (a launcher's own server
+/// included), so a failing test never leaves a server behind.
 pub struct ServerGuard {
-    pub child: Child,
+    pub child: kgscope::process::GroupChild,
     pub base: String,
-}
-
-impl Drop for ServerGuard {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 pub fn wait_http(url: &str, timeout: Duration) {
@@ -122,17 +116,18 @@ pub fn wait_http(url: &str, timeout: Duration) {
 /// given Turtle file uploaded to its default graph.
 pub fn oxigraph_server(turtle: &Path) -> ServerGuard {
     let port = free_port();
-    let child = Command::new(tool("KGSCOPE_OXIGRAPH", "oxigraph"))
-        .args([
-            "serve",
-            "--bind",
-            &format!("127.0.0.1:{port}"),
-            "--union-default-graph",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("oxigraph serve starts");
+    let child = kgscope::process::GroupChild::spawn(
+        Command::new(tool("KGSCOPE_OXIGRAPH", "oxigraph"))
+            .args([
+                "serve",
+                "--bind",
+                &format!("127.0.0.1:{port}"),
+                "--union-default-graph",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null()),
+    )
+    .expect("oxigraph serve starts");
     let base = format!("http://127.0.0.1:{port}");
     let guard = ServerGuard {
         child,
