@@ -14,4 +14,5 @@ pub mod run;
 pub mod sampling;
 pub mod sanitize;
 pub mod store;
+pub mod tui;
 pub mod verify;

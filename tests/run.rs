@@ -5,12 +5,9 @@
 mod common;
 
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -372,71 +369,17 @@ fn a_real_llama_server_streams_tokens_and_outcomes_are_recorded() {
     assert_eq!(report_json(runs.path(), id)["metrics"], summary["metrics"]);
 }
 
-/// A loopback HTTP server that answers request `n` (0-based) with `reply(n)`, a whole raw HTTP
-/// response. Counts the requests it saw.
-fn scripted_server(reply: impl Fn(usize) -> String + Send + 'static) -> (String, Arc<AtomicUsize>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let base = format!("http://{}/v1", listener.local_addr().unwrap());
-    let seen = Arc::new(AtomicUsize::new(0));
-    let counter = seen.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { break };
-            let n = counter.fetch_add(1, Ordering::SeqCst);
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut len = 0usize;
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                    break;
-                }
-                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    len = v.trim().parse().unwrap_or(0);
-                }
-                if line == "\r\n" {
-                    break;
-                }
-            }
-            let mut body = vec![0; len];
-            let _ = reader.read_exact(&mut body);
-            let _ = stream.write_all(reply(n).as_bytes());
-        }
-    });
-    (base, seen)
-}
-
-fn http(status: &str, headers: &str, body: &str) -> String {
-    format!(
-        "HTTP/1.1 {status}\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-}
-
-/// A streamed chat completion saying "Yes, the statement is true." in three pieces.
-fn sse_yes() -> String {
-    let events = [
-        r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":"Yes"}}]}"#,
-        r#"{"choices":[{"index":0,"delta":{"content":", the statement"}}]}"#,
-        r#"{"choices":[{"index":0,"delta":{"content":" is true."}}]}"#,
-        r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
-        r#"{"choices":[],"usage":{"prompt_tokens":50,"completion_tokens":7}}"#,
-        "[DONE]",
-    ];
-    let body: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
-    http("200 OK", "Content-Type: text/event-stream\r\n", &body)
-}
-
 #[test]
 fn rate_limits_and_server_errors_are_retried_and_recorded_once() {
     // First a 429 with Retry-After, then a 500, then streamed answers.
-    let (base_url, seen) = scripted_server(|n| match n {
-        0 => http(
+    let (base_url, seen) = common::scripted_server(|n| match n {
+        0 => common::http(
             "429 Too Many Requests",
             "Retry-After: 1\r\nContent-Type: application/json\r\n",
             r#"{"error":{"message":"rate limited, slow down"}}"#,
         ),
-        1 => http("500 Internal Server Error", "", "oops"),
-        _ => sse_yes(),
+        1 => common::http("500 Internal Server Error", "", "oops"),
+        _ => common::sse_completion(&["Yes", ", the statement", " is true."], 7),
     });
     let runs = tempfile::tempdir().unwrap();
     let started = Instant::now();
@@ -524,8 +467,8 @@ fn a_rejected_model_or_key_fails_with_a_clear_message() {
 fn a_server_that_rejects_the_key_or_the_model_is_not_retried() {
     let runs = tempfile::tempdir().unwrap();
     let runs_s = runs.path().to_str().unwrap();
-    let (base_url, seen) = scripted_server(|_| {
-        http(
+    let (base_url, seen) = common::scripted_server(|_| {
+        common::http(
             "401 Unauthorized",
             "Content-Type: application/json\r\n",
             r#"{"error":{"message":"Incorrect API key provided"}}"#,
@@ -574,15 +517,15 @@ fn a_server_that_rejects_the_key_or_the_model_is_not_retried() {
         );
     }
 
-    let (base_url, _) = scripted_server(|n| {
+    let (base_url, _) = common::scripted_server(|n| {
         if n % 2 == 0 {
-            http(
+            common::http(
                 "404 Not Found",
                 "Content-Type: application/json\r\n",
                 r#"{"error":{"message":"model 'nope' not found","code":"model_not_found"}}"#,
             )
         } else {
-            http(
+            common::http(
                 "200 OK",
                 "Content-Type: application/json\r\n",
                 r#"{"data":[{"id":"gemma"},{"id":"llama"}]}"#,

@@ -19,6 +19,8 @@ pub enum BenchCommand {
     Kg(KgBenchArgs),
     /// Questions/s of the llama backend: --parallel N vs 1, and vs llama.cpp's server.
     Llama(super::bench_llama::LlamaBenchArgs),
+    /// Frame time and memory of the terminal UI at 2,000 outcomes/s.
+    Tui(super::bench_tui::TuiBenchArgs),
 }
 
 #[derive(Args)]
@@ -40,6 +42,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
     match cmd {
         BenchCommand::Kg(a) => kg(a),
         BenchCommand::Llama(a) => super::bench_llama::run(a),
+        BenchCommand::Tui(a) => super::bench_tui::run(a),
     }
 }
 
@@ -179,13 +182,13 @@ fn kg(a: KgBenchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-struct TempDir(PathBuf);
+pub(super) struct TempDir(pub(super) PathBuf);
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
-fn tempdir() -> anyhow::Result<TempDir> {
+pub(super) fn tempdir() -> anyhow::Result<TempDir> {
     let d = std::env::temp_dir().join(format!("kgscope-bench-{}", std::process::id()));
     std::fs::create_dir_all(&d)?;
     Ok(TempDir(d))

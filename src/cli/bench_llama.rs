@@ -226,13 +226,7 @@ async fn ask_all(
     let mut tokens = 0u64;
     while let Some(ev) = rx.recv().await {
         match ev {
-            RunEvent::Answered(r) => {
-                tokens += r
-                    .attempts
-                    .iter()
-                    .map(|a| u64::from(a.completion_tokens))
-                    .sum::<u64>()
-            }
+            RunEvent::Answered(r) => tokens += r.completion_tokens(),
             RunEvent::Failed { qid, error } => bail!("question {qid} failed: {error}"),
             _ => {}
         }

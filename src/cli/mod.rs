@@ -2,10 +2,13 @@
 
 mod bench;
 mod bench_llama;
+mod bench_tui;
 mod kg;
+mod labels;
 mod progress;
 mod questions;
 mod run;
+mod tui;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,12 +26,18 @@ an oxigraph store directory made by `kgscope kg load`, an http(s):// SPARQL endp
 or sample:NAME for a built-in sample KG (sample:countries, sample:elements, …)."
 )]
 pub struct Cli {
+    /// With no command, the terminal UI opens (as `kgscope tui` with its defaults).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 pub enum Command {
+    /// The terminal UI: explore a KG, run and watch an evaluation, drill into errors, label.
+    Tui(tui::TuiArgs),
+    /// Hand labels of a run.
+    #[command(subcommand)]
+    Labels(labels::LabelsCommand),
     /// Load, inspect and query knowledge graphs.
     #[command(subcommand)]
     Kg(KgCommand),
@@ -67,7 +76,12 @@ pub struct KgArg {
 }
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        return tui::run(tui::defaults());
+    };
+    match command {
+        Command::Tui(a) => tui::run(a),
+        Command::Labels(c) => labels::dispatch(c),
         Command::Kg(KgCommand::Load(a)) => kg::load(a),
         Command::Kg(KgCommand::Stats(a)) => kg::stats(a),
         Command::Kg(KgCommand::Show(a)) => kg::show(a),

@@ -42,11 +42,7 @@ impl Tally {
     pub fn add(&mut self, r: &ResultRecord) {
         self.aggregates.add(&scored(r));
         self.answered += 1;
-        self.completion_tokens += r
-            .attempts
-            .iter()
-            .map(|a| u64::from(a.completion_tokens))
-            .sum::<u64>();
+        self.completion_tokens += r.completion_tokens();
     }
 
     pub fn snapshot(&self) -> Snapshot {

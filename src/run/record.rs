@@ -37,4 +37,12 @@ impl ResultRecord {
     pub fn response(&self) -> &str {
         self.attempts.first().map_or("", |a| a.response.as_str())
     }
+
+    /// Tokens the model generated for this question, over all its attempts.
+    pub fn completion_tokens(&self) -> u64 {
+        self.attempts
+            .iter()
+            .map(|a| u64::from(a.completion_tokens))
+            .sum()
+    }
 }

@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LabelVerdict {
-    /// The verifier's outcome is right.
+    /// The model's answer is right (whatever the verifier decided).
     Right,
-    /// The verifier's outcome is wrong.
+    /// The model's answer is wrong.
     Wrong,
     /// The model abstained.
     Abstained,

@@ -151,3 +151,72 @@ pub fn oxigraph_server(turtle: &Path) -> ServerGuard {
     );
     guard
 }
+
+/// A loopback HTTP server that answers request `n` (0-based, in the order connections arrive)
+/// with `reply(n)`, a whole raw HTTP response; each connection is served on its own thread.
+/// Returns the `/v1` base URL and the number of requests seen.
+pub fn scripted_server(
+    reply: impl Fn(usize) -> String + Send + Sync + 'static,
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}/v1", listener.local_addr().unwrap());
+    let seen = Arc::new(AtomicUsize::new(0));
+    let counter = seen.clone();
+    let reply = Arc::new(reply);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { break };
+            let n = counter.fetch_add(1, Ordering::SeqCst);
+            let reply = reply.clone();
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut len = 0usize;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        break;
+                    }
+                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        len = v.trim().parse().unwrap_or(0);
+                    }
+                    if line == "\r\n" {
+                        break;
+                    }
+                }
+                let mut body = vec![0; len];
+                let _ = reader.read_exact(&mut body);
+                let _ = stream.write_all(reply(n).as_bytes());
+            });
+        }
+    });
+    (base, seen)
+}
+
+/// A raw HTTP response; `headers` are whole lines, each ending in `\r\n`.
+pub fn http(status: &str, headers: &str, body: &str) -> String {
+    format!(
+        "HTTP/1.1 {status}\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// A streamed chat completion of `pieces`, as OpenAI-compatible servers send it.
+pub fn sse_completion(pieces: &[&str], completion_tokens: u32) -> String {
+    let mut events: Vec<String> = pieces
+        .iter()
+        .map(|p| {
+            serde_json::json!({"choices": [{"index": 0, "delta": {"content": p}}]}).to_string()
+        })
+        .collect();
+    events.push(r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#.into());
+    events.push(
+        serde_json::json!({"choices": [], "usage": {"prompt_tokens": 50, "completion_tokens": completion_tokens}})
+            .to_string(),
+    );
+    events.push("[DONE]".into());
+    let body: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
+    http("200 OK", "Content-Type: text/event-stream\r\n", &body)
+}

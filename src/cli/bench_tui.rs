@@ -1,0 +1,173 @@
+//! `kgscope bench tui`: the terminal UI under a flood of outcomes. Per 50 ms frame, the
+//! outcomes of that frame are folded into the app and the screen is drawn off-screen, as the
+//! event loop does; the baseline, in the same command, folds the same outcomes without drawing.
+//! Resident memory is sampled as the run goes on: it must stay flat (aggregates in memory, rows
+//! on disk, a bounded window of recent errors).
+
+use std::process::ExitCode;
+
+use clap::Args;
+use kgscope::backends::GenParams;
+use kgscope::questions::Task;
+use kgscope::run::engine::verify_record;
+use kgscope::run::{session, Attempt, ModelSpec, ResultRecord, RunConfig};
+use kgscope::tui::app::{RunData, Screen};
+use kgscope::tui::bench::frame_times;
+use kgscope::tui::theme::Theme;
+use kgscope::tui::App;
+use kgscope::verify::Verdict;
+
+#[derive(Args)]
+pub struct TuiBenchArgs {
+    /// Outcomes per second fed to the UI (at 20 frames/s).
+    #[arg(long, default_value_t = 2_000)]
+    pub outcomes_per_s: usize,
+    /// Simulated seconds of a run, per screen.
+    #[arg(long, default_value_t = 60)]
+    pub seconds: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Resident set size of this process, in MiB (Linux; 0 elsewhere).
+fn rss_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<f64>().ok())
+        .map_or(0.0, |pages| pages * 4096.0 / (1024.0 * 1024.0))
+}
+
+/// Answered statement questions from a sample KG, with a mix of verdicts, as a fast stand-in
+/// for a model (the UI's cost does not depend on where answers come from).
+fn sample_records(dir: &std::path::Path) -> anyhow::Result<(RunData, Vec<ResultRecord>)> {
+    let cfg = RunConfig {
+        kg: "sample:countries".into(),
+        model: ModelSpec::Llama {
+            path: "bench.gguf".into(),
+        },
+        task: Task::Statement,
+        limit: 2_000,
+        negatives: 1,
+        seed: 42,
+        relations: vec![],
+        entities: vec![],
+        templates: vec![],
+        repeats: 1,
+        parallel: 1,
+        concurrency: 1,
+        gpu_layers: None,
+        params: GenParams::default(),
+    };
+    let prepared = session::prepare_new(cfg, "bench", dir, &|_| {})?;
+    let verdicts = [
+        Verdict::True,
+        Verdict::False,
+        Verdict::Idk,
+        Verdict::Invalid,
+        Verdict::True,
+    ];
+    let records = prepared
+        .questions
+        .iter()
+        .enumerate()
+        .map(|(i, q)| {
+            let verdict = verdicts[i % verdicts.len()];
+            let attempt = Attempt {
+                response: format!("{verdict:?}: a response of a typical length for a statement."),
+                verdict,
+                rule: "bench".into(),
+                prompt_tokens: 20,
+                completion_tokens: 8,
+                first_token_ms: 5,
+                total_ms: 40,
+                finish_reason: "stop".into(),
+            };
+            verify_record(q.clone(), vec![attempt])
+        })
+        .collect();
+    Ok((
+        RunData::new(prepared.run, prepared.manifest, vec![]),
+        records,
+    ))
+}
+
+pub fn run(a: TuiBenchArgs) -> anyhow::Result<ExitCode> {
+    let tmp = super::bench::tempdir()?;
+    let per_frame = (a.outcomes_per_s / 20).max(1);
+    let chunks = 6;
+    let frames_per_chunk = (a.seconds * 20 / chunks).max(1);
+    let mut rows = Vec::new();
+    for screen in [Screen::Live, Screen::Heatmaps, Screen::Errors] {
+        let (data, records) = sample_records(&tmp.0)?;
+        let mut app = App::new(Theme::default(), "sample:countries", None);
+        app.run_prepared(data, &[]);
+        let mut rss = vec![rss_mib()];
+        let mut medians = Vec::new();
+        for _ in 0..chunks {
+            let s = frame_times(
+                &mut app,
+                &records,
+                per_frame,
+                frames_per_chunk,
+                screen,
+                (120, 40),
+                true,
+            );
+            medians.push(s.median_ms);
+            rss.push(rss_mib());
+        }
+        // Baseline: the same outcomes folded into a fresh app, without drawing.
+        let (data, records) = sample_records(&tmp.0)?;
+        let mut base = App::new(Theme::default(), "sample:countries", None);
+        base.run_prepared(data, &[]);
+        let b = frame_times(
+            &mut base,
+            &records,
+            per_frame,
+            frames_per_chunk * chunks,
+            screen,
+            (120, 40),
+            false,
+        );
+        let median = medians.iter().copied().fold(0.0, f64::max);
+        rows.push(serde_json::json!({
+            "screen": format!("{screen:?}"),
+            "outcomes": per_frame * frames_per_chunk * chunks,
+            "worst_chunk_median_frame_ms": median,
+            "chunk_median_frame_ms": medians,
+            "fold_only_median_ms": b.median_ms,
+            "frame_vs_fold_only_ratio": median / b.median_ms.max(1e-6),
+            "rss_mib": rss,
+        }));
+    }
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(
+                &serde_json::json!({ "outcomes_per_s": a.outcomes_per_s, "screens": rows })
+            )?
+        );
+    } else {
+        println!(
+            "{} outcomes/s for {} s per screen, drawn at 120x40 every 50 ms frame:",
+            a.outcomes_per_s, a.seconds
+        );
+        for r in &rows {
+            let rss: Vec<String> = r["rss_mib"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| format!("{:.0}", v.as_f64().unwrap()))
+                .collect();
+            println!(
+                "{:<9} median frame {:>6.2} ms (worst of {chunks} chunks; fold only {:.2} ms, {:.1}x)  RSS MiB over time: {}",
+                r["screen"].as_str().unwrap(),
+                r["worst_chunk_median_frame_ms"].as_f64().unwrap(),
+                r["fold_only_median_ms"].as_f64().unwrap(),
+                r["frame_vs_fold_only_ratio"].as_f64().unwrap(),
+                rss.join(" → ")
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,63 @@
+//! `kgscope tui`, and bare `kgscope`: the terminal UI.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::bail;
+use clap::{Args, Parser};
+
+#[derive(Args)]
+pub struct TuiArgs {
+    /// The KG to explore: file, store directory, SPARQL endpoint URL, or sample:NAME.
+    #[arg(long, default_value = "sample:countries")]
+    pub kg: String,
+    /// The model runs started from the TUI use: `default`, a .gguf path, or openai:MODEL.
+    #[arg(long, default_value = "default")]
+    pub model: String,
+    /// openai backend: the API root, e.g. http://127.0.0.1:8080/v1.
+    #[arg(long)]
+    pub base_url: Option<String>,
+    /// openai backend: environment variable holding the API key (never stored or logged).
+    #[arg(long, default_value = "OPENAI_API_KEY")]
+    pub api_key_env: String,
+    /// Open a finished or interrupted run (its id or directory) to browse and label it; its
+    /// KG is the one in its manifest.
+    #[arg(long, value_name = "RUN_ID")]
+    pub run: Option<String>,
+    /// Where runs are kept.
+    #[arg(long, default_value = "runs", env = "KGSCOPE_RUNS")]
+    pub runs_dir: PathBuf,
+    #[arg(long, default_value = "dark", value_parser = kgscope::tui::theme::NAMES)]
+    pub theme: String,
+}
+
+/// Parses no arguments at all, so bare `kgscope` gets exactly `kgscope tui`'s defaults.
+#[derive(Parser)]
+struct Defaults {
+    #[command(flatten)]
+    tui: TuiArgs,
+}
+
+pub fn defaults() -> TuiArgs {
+    Defaults::parse_from(["kgscope"]).tui
+}
+
+pub fn run(a: TuiArgs) -> anyhow::Result<ExitCode> {
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        bail!(
+            "the TUI needs an interactive terminal (stdin and stdout are not both one); \
+             for headless work use `kgscope run`, `kgscope report` or `kgscope labels export`"
+        );
+    }
+    kgscope::tui::run(kgscope::tui::Options {
+        kg: a.kg,
+        model: Some(a.model),
+        base_url: a.base_url,
+        api_key_env: a.api_key_env,
+        run: a.run,
+        runs_dir: a.runs_dir,
+        theme: a.theme,
+    })?;
+    Ok(ExitCode::SUCCESS)
+}

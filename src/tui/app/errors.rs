@@ -1,0 +1,74 @@
+//! The Errors list: which outcomes, in which order, and its keys.
+
+use super::*;
+
+impl App {
+    /// Indices of the records the Errors list shows, in its order.
+    pub fn error_indices(&self) -> Vec<usize> {
+        let Some(d) = &self.data else { return vec![] };
+        let kind = self.errors.kind.unwrap_or(KindFilter::AllErrors);
+        let mut out: Vec<usize> = d
+            .records
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| kind.keeps(r.outcome))
+            .filter(|(_, r)| {
+                self.errors
+                    .cell
+                    .as_ref()
+                    .is_none_or(|c| c.holds(&r.question))
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let rank = |o: OutcomeKind| o as u8;
+        match self.errors.sort {
+            SortBy::Run => {}
+            // Stable sorts: run order within a relation or an outcome.
+            SortBy::Relation => out.sort_by(|&a, &b| {
+                d.records[a]
+                    .question
+                    .relation
+                    .cmp(&d.records[b].question.relation)
+            }),
+            SortBy::Outcome => {
+                out.sort_by_key(|&i| rank(d.records[i].outcome));
+            }
+        }
+        out
+    }
+
+    pub(super) fn errors_key(&mut self, k: KeyEvent) {
+        let list = self.error_indices();
+        match k.code {
+            KeyCode::Down | KeyCode::Char('j') => {
+                self.errors.selected = step(self.errors.selected, 1, list.len())
+            }
+            KeyCode::Up | KeyCode::Char('k') => {
+                self.errors.selected = step(self.errors.selected, -1, list.len())
+            }
+            KeyCode::PageDown => self.errors.selected = step(self.errors.selected, 10, list.len()),
+            KeyCode::PageUp => self.errors.selected = step(self.errors.selected, -10, list.len()),
+            KeyCode::Char('o') => {
+                self.errors.kind = Some(self.errors.kind.unwrap_or(KindFilter::AllErrors).next());
+                self.errors.selected = 0;
+            }
+            KeyCode::Char('s') => {
+                self.errors.sort = self.errors.sort.next();
+                self.errors.selected = 0;
+            }
+            KeyCode::Char('x') => {
+                self.errors.cell = None;
+                self.errors.kind = None;
+                self.errors.selected = 0;
+            }
+            KeyCode::Enter => {
+                if let Some(&i) = list.get(self.errors.selected) {
+                    self.inspect.current = Some(i);
+                    self.inspect.scroll = 0;
+                    self.screen = Screen::Inspect;
+                }
+            }
+            _ => {}
+        }
+    }
+}

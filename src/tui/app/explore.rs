@@ -1,0 +1,116 @@
+//! Explore's keys: the search field, the selection, the new-run dialog.
+
+use super::*;
+
+impl App {
+    pub(super) fn refresh_matches(&mut self) {
+        self.explore.matches =
+            kgview::search(&self.entries, &self.explore.query, &mut self.matcher);
+        self.explore.selected = 0;
+    }
+
+    pub fn selected_entry(&self) -> Option<&Entry> {
+        self.explore
+            .matches
+            .get(self.explore.selected)
+            .and_then(|&i| self.entries.get(i))
+    }
+
+    /// The selected entity's card (a relation has none).
+    pub fn selected_card(&self) -> Option<Card> {
+        let e = self.selected_entry()?;
+        let index = self.index.as_deref()?;
+        (e.kind == EntryKind::Entity).then(|| kgview::card(index, e.id, self.explore.hops))
+    }
+
+    pub(super) fn run_request(&self, d: &RunDialog) -> Option<RunRequest> {
+        let e = self.selected_entry()?;
+        let index = self.index.as_deref()?;
+        let iri = crate::kg::term_str(index.term(e.id)).to_string();
+        let (relations, entities) = match e.kind {
+            EntryKind::Relation => (vec![iri], vec![]),
+            EntryKind::Entity => (vec![], vec![iri]),
+        };
+        Some(RunRequest {
+            relations,
+            entities,
+            task: d.task,
+            limit: d.limit,
+        })
+    }
+
+    pub(super) fn explore_key(&mut self, k: KeyEvent) {
+        if let Some(d) = &mut self.explore.dialog {
+            match k.code {
+                KeyCode::Char('t') => {
+                    d.task = match d.task {
+                        Task::Statement => Task::Yesno,
+                        Task::Yesno => Task::Statement,
+                    }
+                }
+                KeyCode::Char('+') | KeyCode::Right | KeyCode::Up => d.limit += 10,
+                KeyCode::Char('-') | KeyCode::Left | KeyCode::Down => {
+                    d.limit = d.limit.saturating_sub(10).max(10)
+                }
+                KeyCode::Enter => {
+                    let d = self.explore.dialog.take().expect("dialog is open");
+                    if let Some(req) = self.run_request(&d) {
+                        self.commands.push(Command::StartRun(req));
+                        self.live = Live {
+                            active: true,
+                            status: "preparing the run".into(),
+                            ..Live::default()
+                        };
+                        self.screen = Screen::Live;
+                    }
+                }
+                KeyCode::Esc => self.explore.dialog = None,
+                _ => {}
+            }
+            return;
+        }
+        if self.explore.searching {
+            match k.code {
+                KeyCode::Char(c) => {
+                    self.explore.query.push(c);
+                    self.refresh_matches();
+                }
+                KeyCode::Backspace => {
+                    self.explore.query.pop();
+                    self.refresh_matches();
+                }
+                KeyCode::Enter | KeyCode::Esc => self.explore.searching = false,
+                KeyCode::Down => self.move_explore(1),
+                KeyCode::Up => self.move_explore(-1),
+                _ => {}
+            }
+            return;
+        }
+        match k.code {
+            KeyCode::Char('/') => self.explore.searching = true,
+            KeyCode::Char('h') => self.explore.hops = if self.explore.hops == 2 { 1 } else { 2 },
+            KeyCode::Down | KeyCode::Char('j') => self.move_explore(1),
+            KeyCode::Up | KeyCode::Char('k') => self.move_explore(-1),
+            KeyCode::PageDown => self.move_explore(10),
+            KeyCode::PageUp => self.move_explore(-10),
+            KeyCode::Char('r') => {
+                if !self.can_run {
+                    self.status = "no model configured: start kgscope with --model to run".into();
+                } else if self.live.active && self.live.finished.is_none() {
+                    self.status = "a run is already going (Live: c cancels it)".into();
+                } else if self.selected_entry().is_some() {
+                    self.explore.dialog = Some(RunDialog {
+                        task: Task::Statement,
+                        limit: 20,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn move_explore(&mut self, by: isize) {
+        let n = self.explore.matches.len();
+        self.explore.selected = step(self.explore.selected, by, n);
+    }
+}

@@ -1,0 +1,143 @@
+//! Live: run events folded into the state, and pause / cancel.
+
+use super::*;
+
+impl App {
+    /// Whether the open run is unfinished and nothing is running, so R may continue it.
+    pub fn can_continue(&self) -> bool {
+        let idle = !self.live.active || self.live.finished.is_some();
+        idle && self.can_run
+            && self.data.as_ref().is_some_and(|d| {
+                d.manifest.finished_at.is_none() && d.tally.answered < d.manifest.questions as u64
+            })
+    }
+
+    pub(super) fn live_key(&mut self, k: KeyEvent) {
+        if k.code == KeyCode::Char('R') && self.can_continue() {
+            let path = self.data.as_ref().expect("checked").run.path.clone();
+            self.commands.push(Command::Continue(path));
+            self.live = Live {
+                active: true,
+                status: "reopening the run".into(),
+                ..Live::default()
+            };
+            return;
+        }
+        if !self.live.active || self.live.finished.is_some() {
+            return;
+        }
+        match k.code {
+            KeyCode::Char('p') | KeyCode::Char(' ') => {
+                self.live.paused = !self.live.paused;
+                self.commands.push(if self.live.paused {
+                    Command::Pause
+                } else {
+                    Command::Resume
+                });
+            }
+            KeyCode::Char('c') => {
+                self.commands.push(Command::Cancel);
+                self.live.status = "cancelling: in-flight questions are dropped".into();
+            }
+            _ => {}
+        }
+    }
+
+    /// The run being driven from the TUI now has its directory and questions.
+    pub fn run_prepared(&mut self, data: RunData, questions: &[Question]) {
+        self.live.prompts = questions
+            .iter()
+            .map(|q| (q.id.clone(), crate::sanitize::line(&q.prompt)))
+            .collect();
+        self.live.status = format!("run {}", data.run.id);
+        self.errors = Errors::default();
+        self.open_run(data);
+        self.inspect.current = None;
+    }
+
+    pub fn run_failed(&mut self, message: &str) {
+        self.live.status = format!("the run stopped: {}", crate::sanitize::line(message));
+        self.live.finished = Some(true);
+        self.live.ended = Some(Instant::now());
+        self.status = self.live.status.clone();
+    }
+
+    pub fn live_status(&mut self, message: &str) {
+        self.live.status = crate::sanitize::line(message);
+    }
+
+    pub fn on_run_event(&mut self, ev: RunEvent) {
+        let live = &mut self.live;
+        match ev {
+            RunEvent::Started {
+                total,
+                already_done,
+            } => {
+                live.total = total;
+                live.already_done = already_done;
+                live.started = Some(Instant::now());
+            }
+            RunEvent::Asked { qid, repeat } => {
+                if repeat == 0 {
+                    let prompt = live.prompts.get(&qid).cloned().unwrap_or_default();
+                    if live.rows.len() == LIVE_ROWS {
+                        live.rows.pop_front();
+                    }
+                    live.rows.push_back(LiveRow {
+                        qid,
+                        prompt,
+                        text: String::new(),
+                        outcome: None,
+                    });
+                }
+            }
+            RunEvent::Token { qid, text } => {
+                live.tokens += 1;
+                if let Some(row) = live.rows.iter_mut().rev().find(|r| r.qid == qid) {
+                    if row.text.len() < LIVE_TEXT_MAX {
+                        row.text.push_str(&crate::sanitize::line(&text));
+                    }
+                }
+            }
+            RunEvent::Answered(r) => {
+                live.answered += 1;
+                live.completion_tokens += r.completion_tokens();
+                if let Some(row) = live.rows.iter_mut().rev().find(|x| x.qid == r.question.id) {
+                    row.outcome = Some(r.outcome);
+                    row.text = crate::sanitize::line(r.response());
+                }
+                if let Some(d) = &mut self.data {
+                    let dropped = d.push_live(*r);
+                    if dropped > 0 {
+                        self.inspect.current =
+                            self.inspect.current.and_then(|c| c.checked_sub(dropped));
+                        self.errors.selected = self.errors.selected.saturating_sub(dropped);
+                    }
+                }
+            }
+            RunEvent::Failed { error, .. } => {
+                live.failed += 1;
+                live.last_error = crate::sanitize::line(&error);
+            }
+            RunEvent::Finished { cancelled } => {
+                live.finished = Some(cancelled);
+                live.ended = Some(Instant::now());
+                live.status = if cancelled {
+                    "cancelled: answered questions are saved".into()
+                } else {
+                    "finished".into()
+                };
+            }
+        }
+    }
+
+    /// Once per frame: fold the answers of the last batch of events into the snapshot.
+    pub fn tick(&mut self) {
+        if let Some(d) = &mut self.data {
+            if d.snapshot_stale {
+                d.snapshot = d.tally.snapshot();
+                d.snapshot_stale = false;
+            }
+        }
+    }
+}

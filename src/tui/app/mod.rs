@@ -1,0 +1,391 @@
+//! The TUI's state and how keys and run events change it. Nothing here draws or reads the
+//! terminal, so every screen's behaviour can be tested by feeding keys and events.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::Instant;
+
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui_textarea::TextArea;
+
+use super::kgview::{self, Card, Entry, EntryKind};
+use super::theme::Theme;
+use crate::kg::index::KgIndex;
+use crate::metrics::{Counts, GroupStats, Rate, Snapshot};
+use crate::questions::{Question, Task};
+use crate::report::Tally;
+use crate::run::{Manifest, ResultRecord, RunEvent};
+use crate::store::labels::{self, ErrorType, Label, LabelVerdict};
+use crate::store::RunDir;
+use crate::verify::OutcomeKind;
+
+mod errors;
+mod explore;
+mod groups;
+mod heatmaps;
+mod inspect;
+mod live;
+mod mouse;
+
+pub use groups::{Cell, HeatView, KindFilter, Metric, SortBy};
+pub use mouse::tab_at;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    Explore,
+    Live,
+    Heatmaps,
+    Errors,
+    Inspect,
+}
+
+impl Screen {
+    pub const ALL: [Screen; 5] = [
+        Screen::Explore,
+        Screen::Live,
+        Screen::Heatmaps,
+        Screen::Errors,
+        Screen::Inspect,
+    ];
+    pub fn title(self) -> &'static str {
+        match self {
+            Screen::Explore => "Explore",
+            Screen::Live => "Live",
+            Screen::Heatmaps => "Heatmaps",
+            Screen::Errors => "Errors",
+            Screen::Inspect => "Inspect",
+        }
+    }
+    fn index(self) -> usize {
+        Screen::ALL.iter().position(|s| *s == self).unwrap_or(0)
+    }
+}
+
+/// What the event loop must do on the app's behalf (the app itself never spawns anything).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    StartRun(RunRequest),
+    /// Continue the interrupted run in this directory.
+    Continue(std::path::PathBuf),
+    Pause,
+    Resume,
+    Cancel,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunRequest {
+    pub relations: Vec<String>,
+    pub entities: Vec<String>,
+    pub task: Task,
+    pub limit: usize,
+}
+
+/// A run's records and everything derived from them.
+pub struct RunData {
+    pub run: RunDir,
+    pub manifest: Manifest,
+    /// A recorded run: every record. A live run: only its most recent errors (see
+    /// [`RunData::push_live`]); the rest is on disk and in the aggregates.
+    pub records: Vec<ResultRecord>,
+    pub tally: Tally,
+    pub snapshot: Snapshot,
+    /// Latest label per question id.
+    pub labels: HashMap<String, Label>,
+    /// Outcome counts per entity IRI (as subject or object), for Explore's card.
+    pub by_entity: HashMap<String, Counts>,
+    /// Errors of a live run no longer held in memory (the oldest first).
+    pub dropped: usize,
+    snapshot_stale: bool,
+}
+
+/// Errors of a live run held in memory; older ones are dropped in chunks of
+/// `LIVE_ERRORS_SLACK`, so memory stays flat however long the run.
+pub const LIVE_ERRORS_MAX: usize = 20_000;
+const LIVE_ERRORS_SLACK: usize = 2_000;
+
+impl RunData {
+    pub fn new(run: RunDir, manifest: Manifest, records: Vec<ResultRecord>) -> RunData {
+        let labels = labels::latest(run.read_labels().unwrap_or_default());
+        let mut d = RunData {
+            snapshot: Tally::default().snapshot(),
+            run,
+            manifest,
+            records: Vec::new(),
+            tally: Tally::default(),
+            labels,
+            by_entity: HashMap::new(),
+            dropped: 0,
+            snapshot_stale: false,
+        };
+        for r in &records {
+            d.count(r);
+        }
+        d.snapshot = d.tally.snapshot();
+        d.records = records;
+        d
+    }
+
+    fn count(&mut self, r: &ResultRecord) {
+        self.tally.add(r);
+        for iri in [&r.question.subject, &r.question.object] {
+            self.by_entity
+                .entry(iri.clone())
+                .or_default()
+                .add(r.outcome);
+        }
+    }
+
+    /// Folds in an answer of the run going on. Only errors are kept, and only the most recent
+    /// ones; returns how many old errors were dropped, so cursors into `records` can follow.
+    pub fn push_live(&mut self, r: ResultRecord) -> usize {
+        self.count(&r);
+        self.snapshot_stale = true;
+        if r.outcome == OutcomeKind::Correct {
+            return 0;
+        }
+        self.records.push(r);
+        if self.records.len() < LIVE_ERRORS_MAX + LIVE_ERRORS_SLACK {
+            return 0;
+        }
+        let n = self.records.len() - LIVE_ERRORS_MAX;
+        self.records.drain(..n);
+        self.dropped += n;
+        n
+    }
+}
+
+/// One question in Live's stream.
+#[derive(Debug, Clone)]
+pub struct LiveRow {
+    pub qid: String,
+    pub prompt: String,
+    pub text: String,
+    pub outcome: Option<OutcomeKind>,
+}
+
+const LIVE_ROWS: usize = 200;
+const LIVE_TEXT_MAX: usize = 400;
+
+#[derive(Default)]
+pub struct Live {
+    pub active: bool,
+    pub status: String,
+    pub total: usize,
+    pub already_done: usize,
+    pub answered: u64,
+    pub failed: u64,
+    pub last_error: String,
+    /// Streamed pieces of answers (what makes Live's text move).
+    pub tokens: u64,
+    /// Completion tokens of the answered questions, as the backend counted them.
+    pub completion_tokens: u64,
+    pub started: Option<Instant>,
+    /// When the run finished, so rates stop decaying once it is over.
+    pub ended: Option<Instant>,
+    pub finished: Option<bool>,
+    pub paused: bool,
+    pub rows: VecDeque<LiveRow>,
+    pub prompts: HashMap<String, String>,
+}
+
+pub struct RunDialog {
+    pub task: Task,
+    pub limit: usize,
+}
+
+#[derive(Default)]
+pub struct Explore {
+    pub query: String,
+    pub searching: bool,
+    pub matches: Vec<usize>,
+    pub selected: usize,
+    pub dialog: Option<RunDialog>,
+    /// 1: the entity's own edges; 2: also its outgoing neighbours' edges.
+    pub hops: u8,
+}
+
+pub struct Heat {
+    pub view: HeatView,
+    pub metric: Metric,
+    pub row: usize,
+    pub col: usize,
+}
+
+#[derive(Default)]
+pub struct Errors {
+    pub cell: Option<Cell>,
+    pub kind: Option<KindFilter>,
+    pub sort: SortBy,
+    pub selected: usize,
+}
+
+#[derive(Default)]
+pub struct Inspect {
+    /// Index into the run's records.
+    pub current: Option<usize>,
+    pub note: Option<TextArea<'static>>,
+    /// Lines scrolled down in the detail pane, for responses and traces longer than it.
+    pub scroll: u16,
+}
+
+pub struct App {
+    pub screen: Screen,
+    pub theme: Theme,
+    pub quit: bool,
+    pub help: bool,
+    pub status: String,
+    pub kg_name: String,
+    pub index: Option<Arc<KgIndex>>,
+    pub entries: Vec<Entry>,
+    matcher: nucleo_matcher::Matcher,
+    pub explore: Explore,
+    pub data: Option<RunData>,
+    pub live: Live,
+    pub heat: Heat,
+    pub errors: Errors,
+    pub inspect: Inspect,
+    /// Whether a model is configured, so Explore may start runs.
+    pub can_run: bool,
+    pub commands: Vec<Command>,
+}
+
+impl App {
+    pub fn new(theme: Theme, kg_name: &str, index: Option<Arc<KgIndex>>) -> App {
+        let entries = index.as_deref().map(kgview::entries).unwrap_or_default();
+        let mut app = App {
+            screen: Screen::Explore,
+            theme,
+            quit: false,
+            help: false,
+            status: String::new(),
+            kg_name: crate::sanitize::line(kg_name),
+            index,
+            entries,
+            matcher: kgview::new_matcher(),
+            explore: Explore {
+                hops: 1,
+                ..Explore::default()
+            },
+            data: None,
+            live: Live::default(),
+            heat: Heat {
+                view: HeatView::Relation,
+                metric: Metric::Correctness,
+                row: 0,
+                col: 0,
+            },
+            errors: Errors::default(),
+            inspect: Inspect::default(),
+            can_run: false,
+            commands: Vec::new(),
+        };
+        app.refresh_matches();
+        app
+    }
+
+    /// Opens a recorded run to browse and label.
+    pub fn open_run(&mut self, data: RunData) {
+        if data.manifest.config.task == Task::Yesno {
+            self.heat.metric = Metric::Accuracy;
+        }
+        self.data = Some(data);
+        self.inspect.current = self.error_indices().first().copied();
+    }
+
+    // ---- Keys ----------------------------------------------------------------------------
+
+    /// Whether keys go to a text field, so that `q`, digits and `?` are text, not commands.
+    pub fn typing(&self) -> bool {
+        (self.screen == Screen::Explore && self.explore.searching) || self.inspect.note.is_some()
+    }
+
+    pub fn on_key(&mut self, k: KeyEvent) {
+        if k.kind == KeyEventKind::Release {
+            return;
+        }
+        if k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c') {
+            self.quit = true;
+            return;
+        }
+        if self.help {
+            self.help = false;
+            return;
+        }
+        if !self.typing() && self.explore.dialog.is_none() {
+            match k.code {
+                KeyCode::Char('q') => {
+                    self.quit = true;
+                    return;
+                }
+                KeyCode::Char('?') => {
+                    self.help = true;
+                    return;
+                }
+                KeyCode::Char(c @ '1'..='5') => {
+                    self.screen = Screen::ALL[(c as u8 - b'1') as usize];
+                    return;
+                }
+                KeyCode::Tab => {
+                    self.screen = Screen::ALL[(self.screen.index() + 1) % 5];
+                    return;
+                }
+                KeyCode::BackTab => {
+                    self.screen = Screen::ALL[(self.screen.index() + 4) % 5];
+                    return;
+                }
+                _ => {}
+            }
+        }
+        match self.screen {
+            Screen::Explore => self.explore_key(k),
+            Screen::Live => self.live_key(k),
+            Screen::Heatmaps => self.heat_key(k),
+            Screen::Errors => self.errors_key(k),
+            Screen::Inspect => self.inspect_key(k),
+        }
+    }
+}
+
+pub fn label_summary(l: &Label) -> String {
+    let v = match l.label {
+        LabelVerdict::Right => "right",
+        LabelVerdict::Wrong => "wrong",
+        LabelVerdict::Abstained => "abstained",
+        LabelVerdict::BadQuestion => "bad question",
+        LabelVerdict::KgWrong => "KG wrong",
+    };
+    let t = l.error_type.map(|t| match t {
+        ErrorType::FactualError => "factual error",
+        ErrorType::ObsoleteKnowledge => "obsolete knowledge",
+        ErrorType::SelfContradiction => "self-contradiction",
+        ErrorType::InconsistentResponse => "inconsistent response",
+        ErrorType::Other => "other",
+    });
+    match t {
+        Some(t) => format!("{v} / {t}"),
+        None => v.to_string(),
+    }
+}
+
+/// Moves a cursor by `by` within `0..n`, clamped.
+fn step(cur: usize, by: isize, n: usize) -> usize {
+    if n == 0 {
+        return 0;
+    }
+    (cur as isize + by).clamp(0, n as isize - 1) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursors_clamp() {
+        assert_eq!(step(0, -1, 5), 0);
+        assert_eq!(step(4, 1, 5), 4);
+        assert_eq!(step(2, 10, 5), 4);
+        assert_eq!(step(3, 1, 0), 0);
+    }
+}

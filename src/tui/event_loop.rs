@@ -1,0 +1,222 @@
+//! The terminal: raw mode and the alternate screen, restored on exit, on panic (ratatui's
+//! hook) and on Ctrl-C (read as a key in raw mode); keys in, a frame drawn every tick.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use ratatui::crossterm::event::{self, Event};
+
+use super::app::{App, Command, RunData, Screen};
+use super::runner::{self, RunBase, RunnerMsg};
+use super::theme::Theme;
+use crate::kg::{self, KgIndex};
+use crate::run::{session, Control, ModelSpec};
+
+/// How often the screen is redrawn; run events are folded in between, in batches.
+pub const FRAME: Duration = Duration::from_millis(50);
+/// At most this many run messages are applied per frame, so input stays responsive under a
+/// flood of events.
+const BATCH: usize = 20_000;
+
+pub struct Options {
+    pub kg: String,
+    /// `None`: browse only (runs cannot be started).
+    pub model: Option<String>,
+    pub base_url: Option<String>,
+    pub api_key_env: String,
+    pub run: Option<String>,
+    pub runs_dir: PathBuf,
+    pub theme: String,
+}
+
+/// Loads a KG and its index, for Explore and Inspect.
+pub fn load_index(spec: &str) -> anyhow::Result<KgIndex> {
+    let kg = kg::open(spec).with_context(|| format!("opening the KG {spec}"))?;
+    KgIndex::build(kg.as_ref(), &|_| {}).with_context(|| format!("indexing the KG {spec}"))
+}
+
+/// Builds the app from the options: the KG, and the recorded run when `--run` names one.
+pub fn build_app(o: &Options) -> anyhow::Result<App> {
+    let theme = Theme::named(&o.theme).map_err(anyhow::Error::msg)?;
+    let opened = match &o.run {
+        Some(id) => Some(
+            session::open_results(&o.runs_dir, id).with_context(|| format!("opening run {id}"))?,
+        ),
+        None => None,
+    };
+    let kg_spec = opened
+        .as_ref()
+        .map_or(o.kg.clone(), |(_, m, _)| m.config.kg.clone());
+    eprintln!("kgscope: loading {}", crate::sanitize::line(&kg_spec));
+    let (index, status) = match load_index(&kg_spec) {
+        Ok(i) => (Some(Arc::new(i)), String::new()),
+        // A recorded run is still worth browsing without its KG (Inspect shows no facts).
+        Err(e) if opened.is_some() => (None, format!("{e:#}")),
+        Err(e) => return Err(e),
+    };
+    let mut app = App::new(theme, &kg_spec, index);
+    app.status = status;
+    app.can_run = o.model.is_some();
+    if let Some((run, manifest, records)) = opened {
+        app.open_run(RunData::new(run, manifest, records));
+        app.screen = Screen::Heatmaps;
+    }
+    Ok(app)
+}
+
+pub fn run(o: Options) -> anyhow::Result<()> {
+    let model = o
+        .model
+        .as_deref()
+        .map(|m| ModelSpec::parse(m, o.base_url.as_deref(), &o.api_key_env))
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let mut app = build_app(&o)?;
+    let base = model.map(|model| RunBase {
+        kg: app.kg_name.clone(),
+        model,
+        runs_dir: o.runs_dir.clone(),
+    });
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    let mut terminal = match ratatui::try_init() {
+        Ok(t) => t,
+        Err(e) => {
+            ratatui::restore();
+            return Err(e).context("opening the terminal for the TUI");
+        }
+    };
+    let _ = ratatui::crossterm::execute!(
+        std::io::stdout(),
+        ratatui::crossterm::event::EnableMouseCapture
+    );
+    // ratatui's hook leaves raw mode and the alternate screen on a panic; mouse reporting is
+    // ours to turn off, or the shell would receive escape codes for every mouse move.
+    let restore = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = ratatui::crossterm::execute!(
+            std::io::stdout(),
+            ratatui::crossterm::event::DisableMouseCapture
+        );
+        restore(info);
+    }));
+    let result = main_loop(&mut terminal, &mut app, &rt, base.as_ref(), signalled(&rt));
+    let _ = ratatui::crossterm::execute!(
+        std::io::stdout(),
+        ratatui::crossterm::event::DisableMouseCapture
+    );
+    ratatui::restore();
+    // Gives a cancelled run's recorder the time to sync what was answered.
+    rt.shutdown_timeout(Duration::from_secs(3));
+    result
+}
+
+/// Folds one runner message into the app; hands back the run's control once it is going.
+pub fn apply(app: &mut App, msg: RunnerMsg) -> Option<Control> {
+    match msg {
+        RunnerMsg::Status(s) => app.live_status(&s),
+        RunnerMsg::Prepared {
+            data,
+            questions,
+            control,
+        } => {
+            app.run_prepared(*data, &questions);
+            return Some(control);
+        }
+        RunnerMsg::Event(ev) => app.on_run_event(ev),
+        RunnerMsg::Failed(e) => app.run_failed(&e),
+    }
+    None
+}
+
+/// A flag raised by SIGINT or SIGTERM from outside (in raw mode a typed Ctrl-C is a key, not
+/// a signal), so the loop quits through the same path and the terminal is restored.
+fn signalled(rt: &tokio::runtime::Runtime) -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let f = flag.clone();
+    rt.spawn(async move {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            let Ok(mut term) = signal(SignalKind::terminate()) else {
+                return;
+            };
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
+        f.store(true, Ordering::SeqCst);
+    });
+    flag
+}
+
+fn main_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    app: &mut App,
+    rt: &tokio::runtime::Runtime,
+    base: Option<&RunBase>,
+    signalled: Arc<AtomicBool>,
+) -> anyhow::Result<()> {
+    let (tx, rx) = mpsc::channel::<RunnerMsg>();
+    let mut control: Option<Control> = None;
+    loop {
+        let frame_start = Instant::now();
+        for msg in rx.try_iter().take(BATCH) {
+            if let Some(c) = apply(app, msg) {
+                control = Some(c);
+            }
+        }
+        app.tick();
+        terminal.draw(|f| super::ui::draw(f, app))?;
+        let wait = FRAME.saturating_sub(frame_start.elapsed());
+        if event::poll(wait)? {
+            // Take every pending input before the next frame, so typing never lags.
+            loop {
+                match event::read()? {
+                    Event::Key(k) => app.on_key(k),
+                    Event::Mouse(m) => {
+                        let size = terminal.size()?;
+                        app.on_mouse(m, (size.width, size.height));
+                    }
+                    Event::Resize(..) => {}
+                    _ => {}
+                }
+                if !event::poll(Duration::ZERO)? {
+                    break;
+                }
+            }
+        }
+        for cmd in app.commands.drain(..) {
+            match cmd {
+                Command::StartRun(req) => match base {
+                    Some(b) => runner::start(rt.handle(), b, &req, tx.clone()),
+                    None => app.status = "no model configured".into(),
+                },
+                Command::Continue(run) => match base {
+                    Some(b) => {
+                        runner::resume(rt.handle(), &b.runs_dir, &run.to_string_lossy(), tx.clone())
+                    }
+                    None => app.status = "no model configured".into(),
+                },
+                Command::Pause => control.iter().for_each(Control::pause),
+                Command::Resume => control.iter().for_each(Control::resume),
+                Command::Cancel => control.iter().for_each(Control::cancel),
+            }
+        }
+        if app.quit || signalled.load(Ordering::SeqCst) {
+            if let Some(c) = &control {
+                c.cancel();
+            }
+            return Ok(());
+        }
+    }
+}

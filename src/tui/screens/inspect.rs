@@ -1,0 +1,194 @@
+//! Inspect: one outcome in full, the KG facts around its triple, and hand labelling.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::Frame;
+
+use crate::sanitize::{clean, line};
+use crate::tui::app::{label_summary, App};
+use crate::tui::kgview;
+use crate::tui::ui::block;
+
+pub fn draw(f: &mut Frame, app: &App, area: Rect) {
+    let t = &app.theme;
+    let Some(r) = app.inspected() else {
+        f.render_widget(
+            Paragraph::new(
+                "Nothing to inspect: pick an outcome in Errors (Enter), or n for the first error.",
+            )
+            .block(block(app, "Inspect")),
+            area,
+        );
+        return;
+    };
+    let note_h = if app.inspect.note.is_some() { 5 } else { 0 };
+    let [top, labelling, note] = Layout::vertical([
+        Constraint::Min(8),
+        Constraint::Length(6),
+        Constraint::Length(note_h),
+    ])
+    .areas(area);
+    let [detail, side] =
+        Layout::horizontal([Constraint::Percentage(58), Constraint::Percentage(42)]).areas(top);
+    let q = &r.question;
+    let key = |k: &str| Span::styled(format!("{k:<10}"), t.dim());
+    let mut lines = vec![
+        Line::from(vec![key("prompt"), Span::raw(line(&q.prompt))]),
+        Line::from(vec![
+            key("gold"),
+            Span::raw(format!(
+                "{} ({})",
+                line(&q.gold),
+                if q.negative.is_some() {
+                    "negative"
+                } else {
+                    "true fact"
+                }
+            )),
+        ]),
+        Line::from(vec![
+            key("verdict"),
+            Span::raw(format!("{:?} → ", r.verdict).to_lowercase()),
+            Span::styled(
+                format!("{:?}", r.outcome).to_lowercase(),
+                t.outcome(r.outcome),
+            ),
+        ]),
+        Line::from(vec![
+            key("triple"),
+            Span::raw(format!(
+                "{} · {} · {}",
+                line(&q.subject_label),
+                line(&q.relation),
+                line(&q.object_label)
+            )),
+        ]),
+        Line::from(vec![
+            key("aliases"),
+            Span::raw(if q.subject_aliases.is_empty() {
+                "-".to_string()
+            } else {
+                line(&q.subject_aliases.join(" | "))
+            }),
+        ]),
+        Line::from(Span::styled("response", t.title())),
+    ];
+    for l in clean(r.response(), true).lines() {
+        lines.push(Line::from(format!("  {l}")));
+    }
+    if r.attempts.len() > 1 {
+        lines.push(Line::from(Span::styled(
+            format!("({} attempts; the first is shown)", r.attempts.len()),
+            t.dim(),
+        )));
+    }
+    lines.push(Line::from(Span::styled("verifier trace", t.title())));
+    for l in clean(&r.trace, true).lines() {
+        lines.push(Line::from(format!("  {l}")));
+    }
+    let errors = app.error_indices();
+    let pos = errors
+        .iter()
+        .position(|&i| Some(i) == app.inspect.current)
+        .map_or(String::new(), |p| {
+            format!(" {} of {} errors", p + 1, errors.len())
+        });
+    f.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((app.inspect.scroll, 0))
+            .block(block(app, &format!("Inspect{pos} · n/p · PgUp/PgDn"))),
+        detail,
+    );
+    let current = match app.inspected_label() {
+        Some(l) => {
+            let note = l
+                .note
+                .as_deref()
+                .map(|n| format!(" · note: {}", line(n)))
+                .unwrap_or_default();
+            format!("{} by {}{note}", label_summary(l), line(&l.annotator))
+        }
+        None => "not labelled".into(),
+    };
+    f.render_widget(
+        Paragraph::new(vec![
+            Line::from(vec![
+                Span::styled("label  ", t.dim()),
+                Span::styled(current, t.title()),
+            ]),
+            Line::from(Span::styled(
+                "the answer is: r right · w wrong · a abstained · b bad question · k KG wrong",
+                t.dim(),
+            )),
+            Line::from(Span::styled(
+                "error: f factual · o obsolete · s self-contradiction · i inconsistent · x other",
+                t.dim(),
+            )),
+            Line::from(Span::styled("e writes a note", t.dim())),
+        ])
+        .wrap(Wrap { trim: false })
+        .block(block(app, "Label")),
+        labelling,
+    );
+    if let Some(ta) = &app.inspect.note {
+        let [hint, text] =
+            Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(note);
+        f.render_widget(
+            Paragraph::new("note (Enter saves · Esc discards):").style(t.title()),
+            hint,
+        );
+        f.render_widget(ta, text);
+    }
+    draw_facts(f, app, side, &q.subject, &q.object);
+}
+
+fn draw_facts(f: &mut Frame, app: &App, area: Rect, subject: &str, object: &str) {
+    let t = &app.theme;
+    let Some(index) = app.index.as_deref() else {
+        f.render_widget(
+            Paragraph::new("The KG is not loaded, so its facts cannot be shown.")
+                .wrap(Wrap { trim: false })
+                .block(block(app, "KG facts")),
+            area,
+        );
+        return;
+    };
+    let mut lines = Vec::new();
+    for (role, iri) in [("subject", subject), ("object", object)] {
+        match kgview::card_of_iri(index, iri) {
+            Some(c) => {
+                lines.push(Line::from(vec![
+                    Span::styled(format!("{role} "), t.dim()),
+                    Span::styled(c.label.clone(), t.title()),
+                ]));
+                for e in c.outgoing.iter().take(12) {
+                    lines.push(Line::from(format!("  {} → {}", e.relation, e.other)));
+                }
+                for e in c.incoming.iter().take(6) {
+                    lines.push(Line::from(format!("  {} ← {}", e.relation, e.other)));
+                }
+                let more = c
+                    .degree()
+                    .saturating_sub(c.outgoing.len().min(12) + c.incoming.len().min(6));
+                if more > 0 {
+                    lines.push(Line::from(Span::styled(
+                        format!("  … {more} more"),
+                        t.dim(),
+                    )));
+                }
+            }
+            None => lines.push(Line::from(vec![
+                Span::styled(format!("{role} "), t.dim()),
+                Span::raw(format!("{} (a value, no edges)", line(iri))),
+            ])),
+        }
+    }
+    f.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block(app, "KG facts")),
+        area,
+    );
+}

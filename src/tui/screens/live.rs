@@ -1,0 +1,135 @@
+//! Live: the progress of the run going on, its metric cards, and the questions streaming by.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Gauge, Paragraph};
+use ratatui::Frame;
+
+use crate::metrics::Rate;
+use crate::tui::app::App;
+use crate::tui::ui::block;
+
+pub fn draw(f: &mut Frame, app: &App, area: Rect) {
+    let t = &app.theme;
+    let [head, cards, stream] = Layout::vertical([
+        Constraint::Length(4),
+        Constraint::Length(5),
+        Constraint::Min(3),
+    ])
+    .areas(area);
+    let live = &app.live;
+    if live.active {
+        let done = live.already_done as u64 + live.answered;
+        let total = live.total.max(1) as u64;
+        let end = live.ended.unwrap_or_else(std::time::Instant::now);
+        let secs = live
+            .started
+            .map(|s| end.duration_since(s).as_secs_f64())
+            .unwrap_or(0.0)
+            .max(1e-3);
+        let qps = live.answered as f64 / secs;
+        let eta = if qps > 0.0 && live.finished.is_none() {
+            format!("{:.0}s", (live.total as f64 - done as f64).max(0.0) / qps)
+        } else {
+            "–".into()
+        };
+        let state = match (live.finished, live.paused) {
+            (Some(true), _) => "cancelled",
+            (Some(false), _) => "finished",
+            (None, true) => "paused",
+            (None, false) => "running",
+        };
+        let [g, info] =
+            Layout::vertical([Constraint::Length(2), Constraint::Length(2)]).areas(head);
+        f.render_widget(
+            Gauge::default()
+                .gauge_style(Style::default().fg(t.accent))
+                .ratio((done as f64 / total as f64).min(1.0))
+                .label(format!("{done} / {} · {state}", live.total)),
+            g,
+        );
+        let mut lines = vec![Line::from(format!(
+            "{qps:.1} questions/s · {:.1} tokens/s · ETA {eta} · {} failed · {}",
+            live.completion_tokens as f64 / secs,
+            live.failed,
+            live.status
+        ))];
+        if !live.last_error.is_empty() {
+            lines.push(Line::from(Span::styled(
+                format!("last error: {}", live.last_error),
+                Style::default().fg(t.incorrect),
+            )));
+        }
+        f.render_widget(Paragraph::new(lines), info);
+    } else {
+        let msg = if app.can_continue() {
+            "This run is unfinished: R continues it. Explore → r starts a new one."
+        } else if app.data.is_some() {
+            "Browsing a recorded run: no evaluation is going. Explore → r starts a new one."
+        } else {
+            "No run yet. In Explore, select a relation or an entity and press r."
+        };
+        f.render_widget(Paragraph::new(msg).style(t.dim()), head);
+    }
+    draw_cards(f, app, cards);
+    let h = stream.height.saturating_sub(2) as usize;
+    let lines: Vec<Line> = live
+        .rows
+        .iter()
+        .rev()
+        .take(h)
+        .rev()
+        .map(|r| {
+            let style = r
+                .outcome
+                .map_or(Style::default().fg(t.fg), |o| t.outcome(o));
+            let mark = match r.outcome {
+                None => "…",
+                Some(crate::verify::OutcomeKind::Correct) => "✓",
+                Some(crate::verify::OutcomeKind::Incorrect) => "✗",
+                Some(crate::verify::OutcomeKind::Abstained) => "?",
+                Some(crate::verify::OutcomeKind::Invalid) => "!",
+            };
+            Line::from(vec![
+                Span::styled(format!("{mark} "), style),
+                Span::raw(r.prompt.clone()),
+                Span::styled(" ⇒ ", t.dim()),
+                Span::styled(r.text.clone(), style),
+            ])
+        })
+        .collect();
+    f.render_widget(Paragraph::new(lines).block(block(app, "Questions")), stream);
+}
+
+fn draw_cards(f: &mut Frame, app: &App, area: Rect) {
+    let t = &app.theme;
+    let Some(d) = &app.data else {
+        f.render_widget(Paragraph::new("").block(block(app, "Metrics")), area);
+        return;
+    };
+    let o = &d.snapshot.overall;
+    let ge = o.grapheval.as_ref();
+    let cards: [(&str, Option<Rate>); 6] = [
+        ("accuracy", o.accuracy),
+        ("abstain rate", o.abstain_rate),
+        ("invalid rate", o.invalid_rate),
+        ("correctness", ge.map(|g| g.correctness)),
+        ("truthfulness", ge.map(|g| g.truthfulness)),
+        ("informativeness", ge.map(|g| g.informativeness)),
+    ];
+    let areas = Layout::horizontal([Constraint::Ratio(1, 6); 6]).split(area);
+    for ((name, r), a) in cards.iter().zip(areas.iter()) {
+        let value = r.map_or("–".into(), |r| format!("{:.3}", r.value));
+        let interval = r.map_or(String::new(), |r| format!("{:.2}–{:.2}", r.lo, r.hi));
+        f.render_widget(
+            Paragraph::new(vec![
+                Line::from(Span::styled(value, t.title())),
+                Line::from(Span::styled(interval, t.dim())),
+                Line::from(Span::styled(format!("n={}", o.n), t.dim())),
+            ])
+            .block(block(app, name)),
+            *a,
+        );
+    }
+}

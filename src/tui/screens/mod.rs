@@ -1,0 +1,7 @@
+//! One module per screen.
+
+pub mod errors;
+pub mod explore;
+pub mod heatmaps;
+pub mod inspect;
+pub mod live;

@@ -1,0 +1,193 @@
+//! Drawing: the frame around every screen (tabs, status line, help overlay, size check).
+//! Render functions only read the app.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::app::{App, Screen};
+use super::screens;
+
+pub const MIN_WIDTH: u16 = 80;
+pub const MIN_HEIGHT: u16 = 24;
+
+pub fn draw(f: &mut Frame, app: &App) {
+    let area = f.area();
+    let t = &app.theme;
+    f.render_widget(Block::default().style(t.base()), area);
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let msg = Paragraph::new(vec![
+            Line::from(Span::styled("terminal too small", t.title())),
+            Line::from(format!(
+                "kgscope needs at least {MIN_WIDTH}×{MIN_HEIGHT}; this one is {}×{}.",
+                area.width, area.height
+            )),
+            Line::from("Enlarge the window, or press q to quit."),
+        ])
+        .wrap(Wrap { trim: true });
+        f.render_widget(msg, area);
+        return;
+    }
+    let [tabs, body, status] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    draw_tabs(f, app, tabs);
+    match app.screen {
+        Screen::Explore => screens::explore::draw(f, app, body),
+        Screen::Live => screens::live::draw(f, app, body),
+        Screen::Heatmaps => screens::heatmaps::draw(f, app, body),
+        Screen::Errors => screens::errors::draw(f, app, body),
+        Screen::Inspect => screens::inspect::draw(f, app, body),
+    }
+    let hint = "? keys · q quit";
+    let [left, right] = Layout::horizontal([
+        Constraint::Min(1),
+        Constraint::Length(hint.len() as u16 + 1),
+    ])
+    .areas(status);
+    f.render_widget(
+        Paragraph::new(crate::sanitize::line(&app.status)).style(t.dim()),
+        left,
+    );
+    f.render_widget(
+        Paragraph::new(hint)
+            .style(t.dim())
+            .alignment(ratatui::layout::Alignment::Right),
+        right,
+    );
+    if app.help {
+        draw_help(f, app, area);
+    }
+}
+
+fn draw_tabs(f: &mut Frame, app: &App, area: Rect) {
+    let t = &app.theme;
+    let mut spans = vec![Span::styled(" kgscope ", t.title())];
+    for (i, s) in Screen::ALL.iter().enumerate() {
+        let style = if *s == app.screen {
+            t.selected().fg(t.accent)
+        } else {
+            Style::default().fg(t.fg)
+        };
+        spans.push(Span::styled(format!(" {} {} ", i + 1, s.title()), style));
+    }
+    let run = match &app.data {
+        Some(d) => format!("  {} · run {}", app.kg_name, d.run.id),
+        None => format!("  {}", app.kg_name),
+    };
+    spans.push(Span::styled(crate::sanitize::line(&run), t.dim()));
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// Every key, by screen.
+pub const KEYS: &[(&str, &[(&str, &str)])] = &[
+    (
+        "Anywhere",
+        &[
+            ("1-5 Tab S-Tab", "switch screen"),
+            ("?  q  Ctrl-C", "this help (any key closes it) · quit"),
+        ],
+    ),
+    (
+        "Explore",
+        &[
+            ("/", "search entities and relations (Enter/Esc ends)"),
+            ("↑↓ j k PgUp/Dn", "select"),
+            ("h", "one or two hops around the entity"),
+            ("r", "run on the selection (t task, +/- limit, Enter)"),
+        ],
+    ),
+    (
+        "Live",
+        &[
+            ("p  Space  c", "pause or resume · cancel"),
+            ("R", "continue an unfinished run opened with --run"),
+        ],
+    ),
+    (
+        "Heatmaps",
+        &[
+            ("m", "next metric"),
+            ("v", "next view: relation, head×tail, year"),
+            ("↑↓←→ h j k l", "move"),
+            ("Enter", "errors of this cell"),
+        ],
+    ),
+    (
+        "Errors",
+        &[
+            ("↑↓ j k", "select"),
+            ("o", "outcome filter"),
+            ("s", "sort: run order, relation, outcome"),
+            ("x", "clear filters"),
+            ("Enter", "inspect"),
+        ],
+    ),
+    (
+        "Inspect",
+        &[
+            ("n  p  PgUp/Dn", "next / previous error; scroll"),
+            (
+                "r w a b k",
+                "right, wrong, abstained, bad question, KG wrong",
+            ),
+            ("f o s", "factual error, obsolete, self-contradiction"),
+            ("i x", "inconsistent response, other"),
+            ("e", "write a note (Enter saves, Esc discards)"),
+        ],
+    ),
+];
+
+fn draw_help(f: &mut Frame, app: &App, area: Rect) {
+    let t = &app.theme;
+    let mut lines = Vec::new();
+    for (screen, keys) in KEYS {
+        for (i, (k, what)) in keys.iter().enumerate() {
+            let name = if i == 0 { *screen } else { "" };
+            lines.push(Line::from(vec![
+                Span::styled(format!(" {name:<9}"), t.title()),
+                Span::styled(format!("{k:<16}"), Style::default().fg(t.accent)),
+                Span::raw(*what),
+            ]));
+        }
+    }
+    let h = (lines.len() as u16 + 2).min(area.height);
+    let w = 78.min(area.width);
+    let r = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    };
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines).style(t.base()).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(" keys ")
+                .border_style(Style::default().fg(t.accent)),
+        ),
+        r,
+    );
+}
+
+/// A bordered block titled in the theme's style.
+pub fn block<'a>(app: &App, title: &'a str) -> Block<'a> {
+    Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(format!(" {title} "), app.theme.title()))
+        .border_style(app.theme.dim())
+}
+
+/// "0.73 [0.61, 0.83]" or "–".
+pub fn rate(r: Option<crate::metrics::Rate>) -> String {
+    match r {
+        Some(r) => format!("{:.2} [{:.2}, {:.2}]", r.value, r.lo, r.hi),
+        None => "–".into(),
+    }
+}

@@ -1,0 +1,941 @@
+//! The TUI on a fixed small run (no model): every screen drawn into a `TestBackend`, keys
+//! driving the app, hand labels reaching labels.jsonl, and `kgscope labels export`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use kgscope::backends::GenParams;
+use kgscope::questions::Task;
+use kgscope::run::engine::verify_record;
+use kgscope::run::{session, Attempt, ModelSpec, ResultRecord, RunConfig, RunEvent};
+use kgscope::store::labels::{ErrorType, Label, LabelVerdict};
+use kgscope::store::RunDir;
+use kgscope::tui::app::{App, Cell, RunData, Screen};
+use kgscope::tui::event_loop::{build_app, load_index, Options};
+use kgscope::tui::{ui, Theme};
+use kgscope::verify::{OutcomeKind, Verdict};
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+
+const EVIL: &str = "\u{1b}[2J\u{1b}]0;pwned\u{7}";
+
+/// Writes a run of 16 statement questions from sample:countries with made-up answers that
+/// cover every outcome; one response carries terminal escape sequences.
+fn fixture(dir: &Path) -> RunDir {
+    let model = ModelSpec::Llama {
+        path: PathBuf::from("no-model.gguf"),
+    };
+    fixture_with(dir, model, usize::MAX)
+}
+
+/// The fixture run with `model` in its manifest and only its first `answered` questions
+/// answered (an interrupted run).
+fn fixture_with(dir: &Path, model: ModelSpec, answered: usize) -> RunDir {
+    let cfg = RunConfig {
+        kg: "sample:countries".into(),
+        model,
+        task: Task::Statement,
+        limit: 16,
+        negatives: 1,
+        seed: 42,
+        relations: vec![],
+        entities: vec![],
+        templates: vec![],
+        repeats: 1,
+        parallel: 1,
+        concurrency: 1,
+        gpu_layers: None,
+        params: GenParams::default(),
+    };
+    let prepared = session::prepare_new(cfg, "test-model", dir, &|_| {}).unwrap();
+    assert!(prepared.questions.len() >= 8);
+    let mut out = prepared.run.results_appender().unwrap();
+    for (i, q) in prepared.questions.iter().enumerate().take(answered) {
+        let (verdict, response) = match i % 4 {
+            0 => (Verdict::True, "True.".to_string()),
+            1 => (Verdict::False, "False.".to_string()),
+            2 => (Verdict::Idk, "I don't know.".to_string()),
+            _ => (Verdict::Invalid, format!("Hmm{EVIL} maybe")),
+        };
+        let a = Attempt {
+            response,
+            verdict,
+            rule: "fixture".into(),
+            prompt_tokens: 10,
+            completion_tokens: 3,
+            first_token_ms: 5,
+            total_ms: 9,
+            finish_reason: "stop".into(),
+        };
+        out.push(&verify_record(q.clone(), vec![a])).unwrap();
+    }
+    out.sync().unwrap();
+    prepared.run
+}
+
+fn open_app(dir: &Path, run: &RunDir) -> App {
+    build_app(&Options {
+        kg: "sample:countries".into(),
+        model: None,
+        base_url: None,
+        api_key_env: "OPENAI_API_KEY".into(),
+        run: Some(run.id.clone()),
+        runs_dir: dir.to_path_buf(),
+        theme: "dark".into(),
+    })
+    .unwrap()
+}
+
+fn render(app: &App, w: u16, h: u16) -> String {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| ui::draw(f, app)).unwrap();
+    let buf = term.backend().buffer().clone();
+    let mut out = String::new();
+    for y in 0..h {
+        for x in 0..w {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    assert!(
+        !out.chars().any(|c| c.is_control() && c != '\n'),
+        "a control character reached the screen:\n{out}"
+    );
+    out
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn keys(app: &mut App, s: &str) {
+    for c in s.chars() {
+        key(app, KeyCode::Char(c));
+    }
+}
+
+/// Screen captures at 100×30, written for the closing note of the TUI issue.
+fn capture(name: &str, text: &str) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tui-captures");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{name}.txt")), text).unwrap();
+}
+
+#[test]
+fn every_screen_draws_the_fixed_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let mut app = open_app(tmp.path(), &run);
+    assert_eq!(app.screen, Screen::Heatmaps, "--run opens on the heatmaps");
+
+    key(&mut app, KeyCode::Char('1'));
+    keys(&mut app, "/France");
+    key(&mut app, KeyCode::Enter);
+    let explore = render(&app, 100, 30);
+    capture("explore", &explore);
+    assert!(explore.contains("entity   France"), "{explore}");
+    assert!(explore.contains("French Republic"), "{explore}");
+    assert!(explore.contains("capital → Paris"), "{explore}");
+    assert!(explore.contains("degree"), "{explore}");
+    key(&mut app, KeyCode::Char('h'));
+    let two_hops = render(&app, 100, 60);
+    assert!(two_hops.contains("via Paris"), "{two_hops}");
+    key(&mut app, KeyCode::Char('h'));
+
+    key(&mut app, KeyCode::Char('2'));
+    let live = render(&app, 100, 30);
+    capture("live", &live);
+    assert!(live.contains("Browsing a recorded run"), "{live}");
+    assert!(
+        live.contains("accuracy") && live.contains("correctness"),
+        "{live}"
+    );
+
+    key(&mut app, KeyCode::Char('3'));
+    let heat = render(&app, 100, 30);
+    capture("heatmaps", &heat);
+    assert!(heat.contains("correctness by relation"), "{heat}");
+    assert!(heat.contains("n="), "{heat}");
+
+    key(&mut app, KeyCode::Char('v'));
+    let heat2 = render(&app, 100, 30);
+    capture("heatmaps-head-tail", &heat2);
+    assert!(heat2.contains("head \\ tail"), "{heat2}");
+    key(&mut app, KeyCode::Char('v'));
+    key(&mut app, KeyCode::Char('m'));
+    let heat3 = render(&app, 100, 30);
+    assert!(heat3.contains("truthfulness by year"), "{heat3}");
+
+    key(&mut app, KeyCode::Char('4'));
+    let errors = render(&app, 100, 30);
+    capture("errors", &errors);
+    assert!(errors.contains("Errors: "), "{errors}");
+    assert!(
+        errors.contains("invalid") && errors.contains("abstained"),
+        "{errors}"
+    );
+
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.screen, Screen::Inspect);
+    let inspect = render(&app, 100, 30);
+    capture("inspect", &inspect);
+    assert!(inspect.contains("prompt"), "{inspect}");
+    assert!(inspect.contains("verifier trace"), "{inspect}");
+    assert!(inspect.contains("KG facts"), "{inspect}");
+    assert!(inspect.contains("not labelled"), "{inspect}");
+    key(&mut app, KeyCode::PageDown);
+    let scrolled = render(&app, 100, 30);
+    assert!(!scrolled.contains("prompt    "), "{scrolled}");
+    assert!(scrolled.contains("verifier trace"), "{scrolled}");
+    key(&mut app, KeyCode::PageUp);
+
+    key(&mut app, KeyCode::Char('?'));
+    let help = render(&app, 100, 30);
+    capture("help", &help);
+    for (_, ks) in ui::KEYS {
+        for (k, _) in *ks {
+            assert!(help.contains(k), "help lacks {k}:\n{help}");
+        }
+    }
+    key(&mut app, KeyCode::Esc);
+    assert!(!app.help);
+    // Every key fits the smallest supported terminal.
+    key(&mut app, KeyCode::Char('?'));
+    let small_help = render(&app, 80, 24);
+    assert!(
+        small_help.contains("e               write a note"),
+        "{small_help}"
+    );
+    key(&mut app, KeyCode::Esc);
+
+    // The smallest supported size still draws every screen; below it, a clear message.
+    for n in ['1', '2', '3', '4', '5'] {
+        key(&mut app, KeyCode::Char(n));
+        let s = render(&app, 80, 24);
+        assert!(!s.contains("terminal too small"));
+    }
+    let small = render(&app, 79, 24);
+    assert!(small.contains("terminal too small"), "{small}");
+    assert!(small.contains("80×24"), "{small}");
+}
+
+#[test]
+fn model_responses_with_escape_sequences_draw_harmlessly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let mut app = open_app(tmp.path(), &run);
+    key(&mut app, KeyCode::Char('4'));
+    key(&mut app, KeyCode::Char('o'));
+    key(&mut app, KeyCode::Char('o'));
+    key(&mut app, KeyCode::Char('o')); // invalid only: the responses with the escapes
+    let errors = render(&app, 100, 30);
+    assert!(errors.contains("Hmm maybe"), "{errors}");
+    key(&mut app, KeyCode::Enter);
+    let inspect = render(&app, 100, 30);
+    assert!(inspect.contains("Hmm maybe"), "{inspect}");
+    assert!(!inspect.contains("pwned"), "{inspect}");
+}
+
+#[test]
+fn kg_labels_with_escape_sequences_draw_harmlessly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ttl = tmp.path().join("evil.ttl");
+    std::fs::write(
+        &ttl,
+        "@prefix ex: <http://example.org/> .\n\
+         @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n\
+         @prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n\
+         ex:a rdfs:label \"Evil\\u001B[2J\\u001B]0;pwned\\u0007 City\"@en ;\n\
+         \x20   skos:altLabel \"Alias\\u001B[31m red\"@en ;\n\
+         \x20   ex:partOf ex:b .\n\
+         ex:b rdfs:label \"Bee\\u009B1;1H land\"@en .\n\
+         ex:partOf rdfs:label \"part\\u0007 of\"@en .\n",
+    )
+    .unwrap();
+    let spec = ttl.to_str().unwrap();
+    let index = Arc::new(load_index(spec).unwrap());
+    let mut app = App::new(Theme::default(), spec, Some(index));
+    keys(&mut app, "/Evil");
+    key(&mut app, KeyCode::Enter);
+    let s = render(&app, 100, 30);
+    assert!(s.contains("Evil City"), "{s}");
+    assert!(s.contains("Alias red"), "{s}");
+    assert!(s.contains("part of → Bee"), "{s}");
+    assert!(!s.contains("pwned"), "{s}");
+}
+
+#[test]
+fn labelling_keys_append_to_labels_jsonl_and_the_latest_wins() {
+    std::env::set_var("KGSCOPE_ANNOTATOR", "tester");
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let mut app = open_app(tmp.path(), &run);
+    key(&mut app, KeyCode::Char('4'));
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Enter);
+    let qid = app.inspected().unwrap().question.id.clone();
+    key(&mut app, KeyCode::Char('w'));
+    key(&mut app, KeyCode::Char('f'));
+    key(&mut app, KeyCode::Char('e'));
+    keys(&mut app, "capital moved in 2019; q and 3 are text here");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.screen,
+        Screen::Inspect,
+        "typing a note switches nothing"
+    );
+    assert!(!app.quit);
+
+    let labels = run.read_labels().unwrap();
+    assert_eq!(labels.len(), 3, "one line per key, appended at once");
+    let last: &Label = labels.last().unwrap();
+    assert_eq!(last.question_id, qid);
+    assert_eq!(last.label, LabelVerdict::Wrong);
+    assert_eq!(last.error_type, Some(ErrorType::FactualError));
+    assert_eq!(
+        last.note.as_deref(),
+        Some("capital moved in 2019; q and 3 are text here")
+    );
+    assert_eq!(last.annotator, "tester");
+    assert!(!last.time.is_empty());
+    let shown = render(&app, 100, 30);
+    assert!(shown.contains("wrong / factual error by tester"), "{shown}");
+
+    // Relabelling keeps history and the latest line wins; a reopened run sees it.
+    key(&mut app, KeyCode::Char('k'));
+    let reopened = open_app(tmp.path(), &run);
+    let d = reopened.data.as_ref().unwrap();
+    assert_eq!(d.labels[&qid].label, LabelVerdict::KgWrong);
+    assert_eq!(d.labels[&qid].error_type, Some(ErrorType::FactualError));
+    assert_eq!(run.read_labels().unwrap().len(), 4);
+
+    // n / p walk the error list.
+    key(&mut app, KeyCode::Char('n'));
+    assert_ne!(app.inspected().unwrap().question.id, qid);
+    key(&mut app, KeyCode::Char('p'));
+    assert_eq!(app.inspected().unwrap().question.id, qid);
+}
+
+#[test]
+fn enter_on_a_heatmap_cell_filters_the_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let mut app = open_app(tmp.path(), &run);
+    key(&mut app, KeyCode::Char('3'));
+    let (rows, _) = app.heat_axes();
+    assert!(!rows.is_empty());
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.screen, Screen::Errors);
+    assert_eq!(app.errors.cell, Some(Cell::Relation(rows[0].clone())));
+    let d = app.data.as_ref().unwrap();
+    for i in app.error_indices() {
+        assert_eq!(d.records[i].question.relation, rows[0]);
+        assert_ne!(d.records[i].outcome, OutcomeKind::Correct);
+    }
+    let s = render(&app, 100, 30);
+    assert!(s.contains("relation "), "{s}");
+    key(&mut app, KeyCode::Char('x'));
+    assert_eq!(app.errors.cell, None);
+
+    // s sorts: by relation, then by outcome (incorrect, abstained, invalid).
+    key(&mut app, KeyCode::Char('s'));
+    let d = app.data.as_ref().unwrap();
+    let rels: Vec<&str> = app
+        .error_indices()
+        .iter()
+        .map(|&i| d.records[i].question.relation.as_str())
+        .collect();
+    assert!(rels.windows(2).all(|w| w[0] <= w[1]), "{rels:?}");
+    key(&mut app, KeyCode::Char('s'));
+    let d = app.data.as_ref().unwrap();
+    let kinds: Vec<u8> = app
+        .error_indices()
+        .iter()
+        .map(|&i| d.records[i].outcome as u8)
+        .collect();
+    assert!(kinds.windows(2).all(|w| w[0] <= w[1]), "{kinds:?}");
+    assert!(render(&app, 100, 30).contains("sorted by outcome"));
+}
+
+#[test]
+fn live_shows_streamed_tokens_and_updates_the_aggregates() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let (run_dir, manifest, records) = session::open_results(tmp.path(), &run.id).unwrap();
+    let questions: Vec<_> = records.iter().map(|r| r.question.clone()).collect();
+    let mut app = App::new(
+        Theme::named("high-contrast").unwrap(),
+        "sample:countries",
+        None,
+    );
+    app.live.active = true;
+    app.run_prepared(RunData::new(run_dir, manifest, vec![]), &questions);
+    app.on_run_event(RunEvent::Started {
+        total: records.len(),
+        already_done: 0,
+    });
+    let r: &ResultRecord = &records[0];
+    app.on_run_event(RunEvent::Asked {
+        qid: r.question.id.clone(),
+        repeat: 0,
+    });
+    for t in ["Tr", "ue", EVIL] {
+        app.on_run_event(RunEvent::Token {
+            qid: r.question.id.clone(),
+            text: t.into(),
+        });
+    }
+    key(&mut app, KeyCode::Char('2'));
+    let s = render(&app, 100, 30);
+    assert!(s.contains("⇒ True"), "{s}");
+    assert!(s.contains("0 / "), "{s}");
+    assert_eq!(app.data.as_ref().unwrap().snapshot.overall.n, 0);
+
+    app.on_run_event(RunEvent::Answered(Box::new(r.clone())));
+    app.tick();
+    assert_eq!(app.data.as_ref().unwrap().snapshot.overall.n, 1);
+    key(&mut app, KeyCode::Char('p'));
+    assert_eq!(app.commands, vec![kgscope::tui::app::Command::Pause]);
+    let s = render(&app, 100, 30);
+    capture("live-running", &s);
+    assert!(s.contains("1 / "), "{s}");
+    assert!(s.contains("paused"), "{s}");
+    app.on_run_event(RunEvent::Finished { cancelled: false });
+    let s = render(&app, 100, 30);
+    assert!(s.contains("finished"), "{s}");
+}
+
+#[test]
+fn labels_export_writes_judge_training_data() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let records: Vec<ResultRecord> = run.read_results().unwrap();
+    let label = |r: &ResultRecord, v, note: &str| Label {
+        question_id: r.question.id.clone(),
+        label: v,
+        error_type: None,
+        note: Some(note.into()),
+        annotator: "tester".into(),
+        time: "2026-01-01T00:00:00Z".into(),
+    };
+    // records[0] and [1] are True / False claims; [2] abstained; [3] invalid.
+    run.append_label(&label(&records[0], LabelVerdict::Wrong, "first"))
+        .unwrap();
+    run.append_label(&label(&records[0], LabelVerdict::Right, "latest wins"))
+        .unwrap();
+    run.append_label(&label(&records[1], LabelVerdict::Wrong, "flip"))
+        .unwrap();
+    run.append_label(&label(&records[2], LabelVerdict::Abstained, "idk"))
+        .unwrap();
+    run.append_label(&label(&records[3], LabelVerdict::BadQuestion, "bad"))
+        .unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let export = |format: &str| -> Vec<serde_json::Value> {
+        let out = tmp.path().join(format!("{format}.jsonl"));
+        common::ok(&[
+            "labels",
+            "export",
+            &run.id,
+            "--format",
+            format,
+            "--out",
+            out.to_str().unwrap(),
+            "--runs-dir",
+            dir,
+        ]);
+        std::fs::read_to_string(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let all = export("jsonl");
+    assert_eq!(all.len(), 4);
+    assert_eq!(all[0]["note"], "latest wins");
+    assert_eq!(all[0]["prompt"], records[0].question.prompt.as_str());
+    assert_eq!(all[3]["label"], "bad_question");
+
+    // Labels judge the model's answer, whatever the verifier said.
+    let ge = export("grapheval");
+    assert_eq!(ge.len(), 3, "a bad question is no training example");
+    assert_eq!(ge[0]["statement"], records[0].question.prompt.as_str());
+    assert_eq!(ge[0]["response"], "True.");
+    assert_eq!(ge[0]["label"], "correct");
+    assert_eq!(ge[1]["label"], "incorrect");
+    assert_eq!(ge[2]["label"], "idk");
+
+    let fpq = export("fpq-judge");
+    assert_eq!(fpq.len(), 3);
+    assert!(fpq[0]["instruction"]
+        .as_str()
+        .unwrap()
+        .contains("Yes or No"));
+    let input = fpq[0]["input"].as_str().unwrap();
+    assert!(input.contains(&records[0].question.prompt) && input.contains("True."));
+    assert_eq!(fpq[0]["output"], "Yes");
+    assert_eq!(fpq[1]["output"], "No");
+    assert_eq!(fpq[2]["output"], "No");
+
+    let bad = common::run(&[
+        "labels",
+        "export",
+        "no-such-run",
+        "--format",
+        "jsonl",
+        "--out",
+        "x.jsonl",
+        "--runs-dir",
+        dir,
+    ]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no run 'no-such-run'"));
+}
+
+#[test]
+fn bare_kgscope_without_a_terminal_says_what_to_do() {
+    let out = common::run(&[]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("interactive terminal"), "{err}");
+}
+
+/// A loopback OpenAI-compatible server that streams "True" in two pieces to every request.
+fn streaming_server() -> String {
+    common::scripted_server(|_| common::sse_completion(&["Tr", "ue."], 2)).0
+}
+
+#[test]
+fn a_run_started_from_explore_streams_into_live_and_is_recorded() {
+    use kgscope::tui::app::Command;
+    use kgscope::tui::runner::{self, RunBase};
+    let tmp = tempfile::tempdir().unwrap();
+    let base_url = streaming_server();
+    let index = Arc::new(load_index("sample:countries").unwrap());
+    let mut app = App::new(Theme::default(), "sample:countries", Some(index));
+    app.can_run = true;
+    keys(&mut app, "/capital");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.selected_entry().unwrap().label, "capital");
+    key(&mut app, KeyCode::Char('r'));
+    key(&mut app, KeyCode::Char('-')); // limit 20 → 10
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.screen, Screen::Live);
+    let Some(Command::StartRun(req)) = app.commands.pop() else {
+        panic!("no run was requested")
+    };
+    assert_eq!(req.limit, 10);
+    assert_eq!(req.relations.len(), 1);
+
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let base = RunBase {
+        kg: "sample:countries".into(),
+        model: ModelSpec::parse("openai:fake", Some(&base_url), "OPENAI_API_KEY").unwrap(),
+        runs_dir: tmp.path().to_path_buf(),
+    };
+    runner::start(rt.handle(), &base, &req, tx);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut control = None;
+    while app.live.finished.is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run did not finish"
+        );
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(msg) => {
+                if let Some(c) = kgscope::tui::event_loop::apply(&mut app, msg) {
+                    control = Some(c);
+                }
+            }
+            Err(e) => panic!("runner went quiet: {e} ({})", app.live.status),
+        }
+    }
+    assert!(control.is_some());
+    assert_eq!(app.live.finished, Some(false), "{}", app.live.status);
+    app.tick();
+    let d = app.data.as_ref().unwrap();
+    assert_eq!(d.tally.answered, 10);
+    assert_eq!(d.snapshot.overall.n, 10);
+    // A live run keeps only its errors in memory (here: the five negatives, said "True").
+    assert_eq!(d.records.len(), 5);
+    assert!(d
+        .records
+        .iter()
+        .all(|r| r.outcome == OutcomeKind::Incorrect));
+    assert!(
+        app.live.tokens >= 20,
+        "tokens streamed: {}",
+        app.live.tokens
+    );
+    let on_disk: Vec<ResultRecord> = d.run.read_results().unwrap();
+    assert_eq!(on_disk.len(), 10);
+    assert!(on_disk.iter().all(|r| r.question.relation == "capital"));
+    let s = render(&app, 100, 30);
+    assert!(s.contains("10 / 10 · finished"), "{s}");
+    assert!(s.contains("⇒ True."), "{s}");
+}
+
+#[test]
+fn the_mouse_picks_tabs_and_rows() {
+    use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let click = |column, row| MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let mut app = open_app(tmp.path(), &run);
+    let size = (100, 30);
+    let tabs = render(&app, 100, 30);
+    let first_line = tabs.lines().next().unwrap();
+    let col = first_line.find("4 Errors").unwrap() as u16;
+    app.on_mouse(click(col, 0), size);
+    assert_eq!(app.screen, Screen::Errors);
+    app.on_mouse(click(10, 4), size); // the third error
+    assert_eq!(app.errors.selected, 2);
+    app.on_mouse(click(10, 4), size); // again: open it
+    assert_eq!(app.screen, Screen::Inspect);
+    assert_eq!(app.inspect.current, Some(app.error_indices()[2]));
+    let explore = first_line.find("1 Explore").unwrap() as u16;
+    app.on_mouse(click(explore, 0), size);
+    app.on_mouse(click(5, 7), size);
+    assert_eq!(app.explore.selected, 2);
+    app.on_mouse(
+        MouseEvent {
+            kind: MouseEventKind::ScrollDown,
+            column: 5,
+            row: 7,
+            modifiers: KeyModifiers::NONE,
+        },
+        size,
+    );
+    assert_eq!(app.explore.selected, 3);
+}
+
+static NEXT_SOCKET: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A private tmux server, killed on drop.
+struct Tmux {
+    bin: PathBuf,
+    socket: String,
+}
+
+impl Tmux {
+    fn start(command: &str) -> Tmux {
+        let t = Tmux {
+            bin: common::tool("KGSCOPE_TMUX", "tmux"),
+            // One server per test: tests run in parallel in one process.
+            socket: format!(
+                "kgscope-test-{}-{}",
+                std::process::id(),
+                NEXT_SOCKET.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+            ),
+        };
+        t.cmd(&["new-session", "-d", "-x", "100", "-y", "30", command]);
+        t
+    }
+    fn cmd(&self, args: &[&str]) -> String {
+        let out = std::process::Command::new(&self.bin)
+            .args(["-L", &self.socket])
+            .args(args)
+            .output()
+            .expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+    fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            self.cmd(&["send-keys", k]);
+            std::thread::sleep(std::time::Duration::from_millis(150));
+        }
+    }
+    fn text(&self, s: &str) {
+        self.cmd(&["send-keys", "-l", s]);
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+    fn screen(&self) -> String {
+        self.cmd(&["capture-pane", "-p"])
+    }
+    /// Waits until the screen shows `what`; panics with the screen after `secs`.
+    fn wait_for(&self, what: &str, secs: u64) -> String {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        loop {
+            let s = self.screen();
+            if s.contains(what) {
+                return s;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the screen never showed {what:?}:\n{s}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.cmd(&["kill-server"]);
+    }
+}
+
+/// The real binary in tmux against a streaming server: start a run from Explore, watch it in
+/// Live, open Heatmaps, drill into an error, label it with a note, quit; then export it.
+#[test]
+fn end_to_end_in_tmux_run_inspect_label_export() {
+    let base_url = streaming_server();
+    end_to_end(
+        &format!("--model openai:fake --base-url {base_url}"),
+        &[],
+        "20 / 20",
+        "⇒ True.",
+        60,
+    );
+}
+
+/// The same with the bundled default model (Gemma 3 270M), ten questions.
+#[test]
+fn end_to_end_in_tmux_with_the_default_model() {
+    let model = common::ok(&["model", "path"]);
+    assert!(
+        Path::new(model.trim()).is_file(),
+        "the default model {} is missing: run tools/setup.sh (or `kgscope model fetch`)",
+        model.trim()
+    );
+    end_to_end("--model default", &["-"], "10 / 10", "⇒ ", 300);
+}
+
+fn end_to_end(model_args: &str, limit_keys: &[&str], total: &str, answer: &str, secs: u64) {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = tmp.path().join("runs");
+    let done = tmp.path().join("exit-code");
+    let command = format!(
+        "env KGSCOPE_ANNOTATOR=e2e '{}' tui {model_args} --runs-dir '{}'; echo $? > '{}'; sleep 5",
+        env!("CARGO_BIN_EXE_kgscope"),
+        runs.display(),
+        done.display()
+    );
+    let t = Tmux::start(&command);
+    t.wait_for("1 Explore", 30);
+    t.keys(&["/"]);
+    t.text("capital");
+    t.keys(&["Enter", "r"]);
+    t.keys(limit_keys);
+    t.keys(&["Enter"]);
+    let live = t.wait_for("finished", secs);
+    assert!(live.contains(answer), "no streamed answer in Live:\n{live}");
+    assert!(live.contains(total), "{live}");
+    t.keys(&["3"]);
+    let heat = t.wait_for("correctness by relation", 5);
+    assert!(heat.contains("capital"), "{heat}");
+    t.keys(&["Enter"]);
+    t.wait_for("relation capital", 5);
+    t.keys(&["Enter"]);
+    t.wait_for("verifier trace", 5);
+    t.keys(&["w", "e"]);
+    t.text("said yes to a false capital");
+    t.keys(&["Enter"]);
+    t.wait_for("note: said yes to a false capital", 5);
+    t.keys(&["q"]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !done.exists() {
+        assert!(std::time::Instant::now() < deadline, "kgscope did not quit");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(std::fs::read_to_string(&done).unwrap().trim(), "0");
+
+    let run_id = std::fs::read_dir(&runs)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .file_name()
+        .into_string()
+        .unwrap();
+    let run = RunDir::open(&runs, &run_id).unwrap();
+    let labels = run.read_labels().unwrap();
+    let last = labels.last().expect("a label was saved");
+    assert_eq!(last.note.as_deref(), Some("said yes to a false capital"));
+    assert_eq!(last.annotator, "e2e");
+    let out = tmp.path().join("judge.jsonl");
+    common::ok(&[
+        "labels",
+        "export",
+        &run_id,
+        "--format",
+        "grapheval",
+        "--out",
+        out.to_str().unwrap(),
+        "--runs-dir",
+        runs.to_str().unwrap(),
+    ]);
+    let exported = std::fs::read_to_string(out).unwrap();
+    assert_eq!(exported.lines().count(), 1);
+    assert!(exported.contains("\"label\":\"incorrect\""), "{exported}");
+}
+
+/// Not a timing assertion: checks the frame-cost harness runs and that every outcome it fed
+/// reached the aggregates. `KGSCOPE_PRINT_FRAMES=1` prints the figures.
+#[test]
+fn frame_cost_harness_folds_every_outcome() {
+    use kgscope::tui::bench::frame_times;
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let (run_dir, manifest, records) = session::open_results(tmp.path(), &run.id).unwrap();
+    let mut app = App::new(Theme::default(), "sample:countries", None);
+    app.run_prepared(RunData::new(run_dir, manifest, vec![]), &[]);
+    for screen in [Screen::Live, Screen::Heatmaps, Screen::Errors] {
+        let frames = if std::env::var_os("KGSCOPE_PRINT_FRAMES").is_some() {
+            600
+        } else {
+            20
+        };
+        let before = app.data.as_ref().unwrap().tally.answered;
+        let s = frame_times(&mut app, &records, 100, frames, screen, (100, 30), true);
+        assert_eq!(s.outcomes, 100 * frames);
+        let d = app.data.as_ref().unwrap();
+        assert_eq!(d.tally.answered, before + 100 * frames as u64);
+        assert!(d.records.len() <= kgscope::tui::app::LIVE_ERRORS_MAX + 2_000);
+        if std::env::var_os("KGSCOPE_PRINT_FRAMES").is_some() {
+            eprintln!("{screen:?}: {s:?}");
+        }
+    }
+}
+
+/// SIGTERM from outside quits through the normal path: the alternate screen is left, raw mode
+/// is off and the exit status is 0.
+#[test]
+fn sigterm_restores_the_terminal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pid = tmp.path().join("pid");
+    let done = tmp.path().join("exit-code");
+    let command = format!(
+        "sh -c 'echo $$ > \"{}\"; exec \"{}\" tui --runs-dir \"{}\"'; echo $? > '{}'; stty -a | grep -o -- '-icanon\\|icanon' | head -1 | sed 's/^/mode:/'; sleep 5",
+        pid.display(),
+        env!("CARGO_BIN_EXE_kgscope"),
+        tmp.path().display(),
+        done.display()
+    );
+    let t = Tmux::start(&command);
+    t.wait_for("1 Explore", 30);
+    let pid = std::fs::read_to_string(&pid).unwrap();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", pid.trim()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let s = t.wait_for("mode:", 10);
+    assert_eq!(std::fs::read_to_string(&done).unwrap().trim(), "0");
+    assert!(s.contains("mode:icanon"), "raw mode was left on:\n{s}");
+    assert!(!s.contains("1 Explore"), "the TUI is still on screen:\n{s}");
+}
+
+#[test]
+fn a_run_that_cannot_start_says_why_in_live() {
+    use kgscope::tui::app::RunRequest;
+    use kgscope::tui::runner::{self, RunBase};
+    let tmp = tempfile::tempdir().unwrap();
+    let mut app = App::new(Theme::default(), "sample:countries", None);
+    app.live.active = true;
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let base = RunBase {
+        kg: "sample:countries".into(),
+        model: ModelSpec::Llama {
+            path: tmp.path().join("missing.gguf"),
+        },
+        runs_dir: tmp.path().to_path_buf(),
+    };
+    let req = RunRequest {
+        relations: vec![],
+        entities: vec![],
+        task: Task::Statement,
+        limit: 4,
+    };
+    runner::start(rt.handle(), &base, &req, tx);
+    while app.live.finished.is_none() {
+        let msg = rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the runner reports");
+        kgscope::tui::event_loop::apply(&mut app, msg);
+    }
+    key(&mut app, KeyCode::Char('2'));
+    let s = render(&app, 100, 30);
+    assert!(s.contains("missing.gguf does not exist"), "{s}");
+}
+
+#[test]
+fn a_long_live_run_keeps_only_its_latest_errors_in_memory() {
+    use kgscope::tui::app::LIVE_ERRORS_MAX;
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let (run_dir, manifest, records) = session::open_results(tmp.path(), &run.id).unwrap();
+    let wrong: Vec<&ResultRecord> = records
+        .iter()
+        .filter(|r| r.outcome != OutcomeKind::Correct)
+        .collect();
+    let mut app = App::new(Theme::default(), "sample:countries", None);
+    app.live.active = true;
+    app.run_prepared(RunData::new(run_dir, manifest, vec![]), &[]);
+    let total = LIVE_ERRORS_MAX + 5_000;
+    for i in 0..total {
+        app.on_run_event(RunEvent::Answered(Box::new(wrong[i % wrong.len()].clone())));
+        if i == 100 {
+            app.inspect.current = Some(50);
+        }
+    }
+    app.tick();
+    let d = app.data.as_ref().unwrap();
+    assert_eq!(d.tally.answered, total as u64);
+    assert!(d.records.len() <= LIVE_ERRORS_MAX + 2_000);
+    assert_eq!(d.records.len() + d.dropped, total);
+    // The inspected error was among the dropped ones: nothing stale is shown.
+    assert_eq!(app.inspect.current, None);
+    key(&mut app, KeyCode::Char('4'));
+    let s = render(&app, 100, 30);
+    assert!(s.contains("older on disk"), "{s}");
+}
+
+#[test]
+fn an_interrupted_run_opened_with_run_continues_with_shift_r() {
+    use kgscope::tui::app::Command;
+    let base_url = streaming_server();
+    let tmp = tempfile::tempdir().unwrap();
+    let model = ModelSpec::parse("openai:fake", Some(&base_url), "OPENAI_API_KEY").unwrap();
+    let run = fixture_with(tmp.path(), model, 6);
+    let mut app = open_app(tmp.path(), &run);
+    app.can_run = true;
+    key(&mut app, KeyCode::Char('2'));
+    let s = render(&app, 100, 30);
+    assert!(s.contains("R continues it"), "{s}");
+    key(&mut app, KeyCode::Char('R'));
+    let Some(Command::Continue(path)) = app.commands.pop() else {
+        panic!("R did not ask to continue the run")
+    };
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    kgscope::tui::runner::resume(rt.handle(), tmp.path(), path.to_str().unwrap(), tx);
+    while app.live.finished.is_none() {
+        let msg = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the runner reports");
+        kgscope::tui::event_loop::apply(&mut app, msg);
+    }
+    assert_eq!(app.live.finished, Some(false), "{}", app.live.status);
+    let (_, manifest, records) = session::open_results(tmp.path(), &run.id).unwrap();
+    assert_eq!(records.len(), manifest.questions);
+    assert!(manifest.finished_at.is_some());
+    assert_eq!(
+        app.data.as_ref().unwrap().tally.answered,
+        manifest.questions as u64
+    );
+    let s = render(&app, 100, 30);
+    assert!(
+        s.contains(&format!("{0} / {0} · finished", manifest.questions)),
+        "{s}"
+    );
+}
