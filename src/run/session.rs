@@ -118,8 +118,7 @@ pub fn prepare_resume(
     id: &str,
     progress: &dyn Fn(&str),
 ) -> Result<Prepared, SessionError> {
-    let run = RunDir::open(runs_dir, id)?;
-    let manifest: Manifest = run.read_manifest()?;
+    let (run, manifest, done) = open_results(runs_dir, id)?;
     let (kg, index, questions) = build(&manifest.config, progress)?;
     if index.fingerprint() != manifest.kg_fingerprint {
         return Err(SessionError::Invalid(format!(
@@ -130,7 +129,6 @@ pub fn prepare_resume(
             manifest.kg_fingerprint
         )));
     }
-    let done = dedup(run.read_results()?);
     Ok(Prepared {
         run,
         manifest,
