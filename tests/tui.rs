@@ -28,16 +28,16 @@ fn fixture(dir: &Path) -> RunDir {
     let model = ModelSpec::Llama {
         path: PathBuf::from("no-model.gguf"),
     };
-    fixture_with(dir, model, usize::MAX)
+    fixture_with(dir, model, usize::MAX, Task::Statement)
 }
 
 /// The fixture run with `model` in its manifest and only its first `answered` questions
 /// answered (an interrupted run).
-fn fixture_with(dir: &Path, model: ModelSpec, answered: usize) -> RunDir {
+fn fixture_with(dir: &Path, model: ModelSpec, answered: usize, task: Task) -> RunDir {
     let cfg = RunConfig {
         kg: "sample:countries".into(),
         model,
-        task: Task::Statement,
+        task,
         limit: 16,
         negatives: 1,
         seed: 42,
@@ -153,6 +153,7 @@ fn every_screen_draws_the_fixed_run() {
         live.contains("accuracy") && live.contains("correctness"),
         "{live}"
     );
+    assert!(!live.contains("win rate"), "{live}");
 
     key(&mut app, KeyCode::Char('3'));
     let heat = render(&app, 100, 30);
@@ -906,7 +907,7 @@ fn an_interrupted_run_opened_with_run_continues_with_shift_r() {
     let base_url = streaming_server();
     let tmp = tempfile::tempdir().unwrap();
     let model = ModelSpec::parse("openai:fake", Some(&base_url), "OPENAI_API_KEY").unwrap();
-    let run = fixture_with(tmp.path(), model, 6);
+    let run = fixture_with(tmp.path(), model, 6, Task::Statement);
     let mut app = open_app(tmp.path(), &run);
     app.can_run = true;
     key(&mut app, KeyCode::Char('2'));
@@ -938,4 +939,32 @@ fn an_interrupted_run_opened_with_run_continues_with_shift_r() {
         s.contains(&format!("{0} / {0} · finished", manifest.questions)),
         "{s}"
     );
+}
+
+#[test]
+fn live_shows_the_kglens_rates_for_a_yes_no_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = ModelSpec::Llama {
+        path: PathBuf::from("no-model.gguf"),
+    };
+    let run = fixture_with(tmp.path(), model, usize::MAX, Task::Yesno);
+    let mut app = open_app(tmp.path(), &run);
+    key(&mut app, KeyCode::Char('2'));
+    let live = render(&app, 100, 30);
+    assert!(
+        live.contains("win rate") && live.contains("zero-sense rate"),
+        "{live}"
+    );
+    assert!(!live.contains("correctness"), "{live}");
+    // The fixture answers in a fixed cycle: the win rate card shows a number, not "–".
+    let d = app.data.as_ref().unwrap();
+    let win = d
+        .snapshot
+        .overall
+        .yesno
+        .as_ref()
+        .expect("edges examined")
+        .win_rate
+        .value;
+    assert!(live.contains(&format!("{win:.3}")), "{live}");
 }

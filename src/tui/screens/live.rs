@@ -7,6 +7,7 @@ use ratatui::widgets::{Gauge, Paragraph};
 use ratatui::Frame;
 
 use crate::metrics::Rate;
+use crate::questions::Task;
 use crate::tui::app::App;
 use crate::tui::ui::block;
 
@@ -109,16 +110,28 @@ fn draw_cards(f: &mut Frame, app: &App, area: Rect) {
         return;
     };
     let o = &d.snapshot.overall;
-    let ge = o.grapheval.as_ref();
-    let cards: [(&str, Option<Rate>); 6] = [
+    let mut cards: Vec<(&str, Option<Rate>)> = vec![
         ("accuracy", o.accuracy),
         ("abstain rate", o.abstain_rate),
         ("invalid rate", o.invalid_rate),
-        ("correctness", ge.map(|g| g.correctness)),
-        ("truthfulness", ge.map(|g| g.truthfulness)),
-        ("informativeness", ge.map(|g| g.informativeness)),
     ];
-    let areas = Layout::horizontal([Constraint::Ratio(1, 6); 6]).split(area);
+    // Each task's own method: GraphEval's three scores for statements, KGLens' edge rates for
+    // yes/no questions (the other method's cards would only ever say "–").
+    match d.manifest.config.task {
+        Task::Statement => {
+            let ge = o.grapheval.as_ref();
+            cards.push(("correctness", ge.map(|g| g.correctness)));
+            cards.push(("truthfulness", ge.map(|g| g.truthfulness)));
+            cards.push(("informativeness", ge.map(|g| g.informativeness)));
+        }
+        Task::Yesno => {
+            let yn = o.yesno.as_ref();
+            cards.push(("win rate", yn.map(|y| y.win_rate)));
+            cards.push(("zero-sense rate", yn.map(|y| y.zero_sense_rate)));
+        }
+    }
+    let n = cards.len() as u32;
+    let areas = Layout::horizontal(vec![Constraint::Ratio(1, n); cards.len()]).split(area);
     for ((name, r), a) in cards.iter().zip(areas.iter()) {
         let value = r.map_or("–".into(), |r| format!("{:.3}", r.value));
         let interval = r.map_or(String::new(), |r| format!("{:.2}–{:.2}", r.lo, r.hi));
