@@ -48,14 +48,10 @@ impl Parsed {
 ///
 /// All claims agree → that verdict; both polarities → `Invalid`; none → `Invalid`.
 pub fn parse_statement_verdict(response: &str) -> Parsed {
-    let sentence = match deciding_sentence(response) {
-        Ok(s) => s,
+    let toks = match sentence_tokens(response) {
+        Ok(t) => t,
         Err(p) => return p,
     };
-    if let Some(p) = abstained(&sentence) {
-        return p;
-    }
-    let toks = tokens(&sentence);
     let claims = claims(&toks);
     let pos = claims.iter().find(|c| c.positive);
     let neg = claims.iter().find(|c| !c.positive);
@@ -80,14 +76,10 @@ pub fn parse_statement_verdict(response: &str) -> Parsed {
 /// ("Yes, but no", "No, it is true") is `Invalid`. "The answer is yes" is `Invalid` too: the
 /// paper reads the first word only, and an unreadable answer is better counted than guessed.
 pub fn parse_yesno_verdict(response: &str) -> Parsed {
-    let sentence = match deciding_sentence(response) {
-        Ok(s) => s,
+    let toks = match sentence_tokens(response) {
+        Ok(t) => t,
         Err(p) => return p,
     };
-    if let Some(p) = abstained(&sentence) {
-        return p;
-    }
-    let toks = tokens(&sentence);
     let Some(first) = toks.first() else {
         return Parsed::new(Verdict::Invalid, "no words in first sentence");
     };
@@ -140,6 +132,16 @@ const FILLER: &[&str] = &[
     "sure here is my answer",
     "sure here's my answer",
 ];
+
+/// The steps both parsers share: the deciding sentence, abstention (which wins over any
+/// yes/no), then its words. `Err` carries the verdict when no yes/no reading is needed.
+fn sentence_tokens(response: &str) -> Result<Vec<Tok>, Parsed> {
+    let sentence = deciding_sentence(response)?;
+    match abstained(&sentence) {
+        Some(p) => Err(p),
+        None => Ok(tokens(&sentence)),
+    }
+}
 
 fn deciding_sentence(response: &str) -> Result<String, Parsed> {
     if response.trim().is_empty() {
