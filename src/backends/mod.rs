@@ -65,6 +65,9 @@ pub struct Request {
 pub enum Chunk {
     /// A piece of text as soon as it is decoded (may be part of a word).
     Token(String),
+    /// The request failed in a way that may pass (429, 5xx, a dropped connection) and is sent
+    /// again after a pause; `attempt` counts from 1. Any text streamed before it is void.
+    Retrying { attempt: u32, reason: String },
     /// The last chunk of every successful stream.
     Done(Completion),
 }

@@ -349,6 +349,12 @@ impl Inner {
                 "retrying {}: {what}",
                 self.shown_url("chat/completions")
             );
+            let _ = tx
+                .send(Ok(Chunk::Retrying {
+                    attempt,
+                    reason: what,
+                }))
+                .await;
             tokio::time::sleep(delay).await;
         }
     }

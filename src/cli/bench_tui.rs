@@ -85,10 +85,7 @@ fn sample_records(dir: &std::path::Path) -> anyhow::Result<(RunData, Vec<ResultR
             verify_record(q.clone(), vec![attempt])
         })
         .collect();
-    Ok((
-        RunData::new(prepared.run, prepared.manifest, vec![]),
-        records,
-    ))
+    Ok((RunData::open(prepared.run, prepared.manifest)?, records))
 }
 
 pub fn run(a: TuiBenchArgs) -> anyhow::Result<ExitCode> {

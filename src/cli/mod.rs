@@ -5,6 +5,7 @@ mod bench_llama;
 mod bench_tui;
 mod kg;
 mod labels;
+mod logging;
 mod progress;
 mod questions;
 mod run;
@@ -79,6 +80,9 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     let Some(command) = cli.command else {
         return tui::run(tui::defaults());
     };
+    if !matches!(command, Command::Tui(_)) {
+        logging::to_stderr();
+    }
     match command {
         Command::Tui(a) => tui::run(a),
         Command::Labels(c) => labels::dispatch(c),

@@ -193,6 +193,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 "run_dir": prepared.run.path,
                 "answered": outcome.tally.answered,
                 "failed": outcome.failed,
+                "retries": outcome.retries,
                 "cancelled": outcome.cancelled,
                 "stopped": outcome.stopped,
                 "metrics": snapshot,
@@ -240,6 +241,8 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
 struct Outcome {
     tally: Tally,
     failed: u64,
+    /// Requests the backend sent again after a 429 or 5xx.
+    retries: u64,
     last_error: String,
     cancelled: bool,
     /// The engine stopped the run because the backend cannot answer (see `Control::stop`).
@@ -263,6 +266,7 @@ async fn drive(
     let started = Instant::now();
     let start_tokens = tally.completion_tokens;
     let mut failed = 0u64;
+    let mut retries = 0u64;
     let mut last_error = String::new();
     let mut cancelled = false;
     let ctrl_c = tokio::signal::ctrl_c();
@@ -281,11 +285,13 @@ async fn drive(
                         bar.set_position(tally.answered);
                         let secs = started.elapsed().as_secs_f64().max(1e-3);
                         bar.set_message(format!(
-                            "{:.0} tok/s · {} errors",
+                            "{:.0} tok/s · {} errors · {} retried",
                             (tally.completion_tokens - start_tokens) as f64 / secs,
-                            failed
+                            failed,
+                            retries
                         ));
                     }
+                    RunEvent::Retry { .. } => retries += 1,
                     RunEvent::Failed { error, .. } => {
                         failed += 1;
                         last_error = error;
@@ -305,6 +311,7 @@ async fn drive(
     Ok(Outcome {
         tally,
         failed,
+        retries,
         last_error,
         cancelled,
         stopped: control.stop_reason(),

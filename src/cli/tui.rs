@@ -30,6 +30,10 @@ pub struct TuiArgs {
     pub runs_dir: PathBuf,
     #[arg(long, default_value = "dark", value_parser = kgscope::tui::theme::NAMES)]
     pub theme: String,
+    /// Where to log while the TUI owns the screen [default: $KGSCOPE_HOME/logs/tui.log].
+    /// `KGSCOPE_LOG` sets the level (e.g. `kgscope=debug`).
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
 }
 
 /// Parses no arguments at all, so bare `kgscope` gets exactly `kgscope tui`'s defaults.
@@ -50,6 +54,9 @@ pub fn run(a: TuiArgs) -> anyhow::Result<ExitCode> {
              for headless work use `kgscope run`, `kgscope report` or `kgscope labels export`"
         );
     }
+    let log = a.log.unwrap_or_else(super::logging::default_tui_log);
+    super::logging::to_file(&log)?;
+    tracing::info!(kg = %a.kg, model = %a.model, run = ?a.run, "kgscope tui started");
     kgscope::tui::run(kgscope::tui::Options {
         kg: a.kg,
         model: Some(a.model),
@@ -58,6 +65,7 @@ pub fn run(a: TuiArgs) -> anyhow::Result<ExitCode> {
         run: a.run,
         runs_dir: a.runs_dir,
         theme: a.theme,
+        log: Some(log),
     })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -166,6 +166,15 @@ async fn ask_question(
                         })
                         .await;
                 }
+                Ok(Chunk::Retrying { attempt, reason }) => {
+                    let _ = events
+                        .send(RunEvent::Retry {
+                            qid: q.id.clone(),
+                            attempt,
+                            reason,
+                        })
+                        .await;
+                }
                 Ok(Chunk::Done(c)) => completion = Some(c),
                 Err(e) => {
                     let error = e.to_string();

@@ -10,6 +10,13 @@ pub enum RunEvent {
     Asked { qid: String, repeat: usize },
     /// A piece of the model's answer, as it is decoded.
     Token { qid: String, text: String },
+    /// The backend sends a question again after a failure that may pass (429, 5xx); what it
+    /// streamed so far is void.
+    Retry {
+        qid: String,
+        attempt: u32,
+        reason: String,
+    },
     /// A question is finished and verified.
     Answered(Box<ResultRecord>),
     /// A question failed for good (after the backend's own retries); it stays unanswered and a

@@ -33,36 +33,86 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> JsonlError + '_ {
 /// Reads every complete record. A last line without its newline (a write cut short) is
 /// ignored; a bad line anywhere else is an error naming it.
 pub fn read_all<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, JsonlError> {
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
-        Err(e) => return Err(io(path)(e)),
-    };
-    let mut reader = BufReader::new(file);
     let mut out = Vec::new();
-    let mut line = String::new();
-    let mut n = 0;
-    loop {
-        line.clear();
-        let read = reader.read_line(&mut line).map_err(io(path))?;
-        if read == 0 {
-            break;
-        }
-        n += 1;
-        if !line.ends_with('\n') {
-            break; // torn tail
-        }
-        if line.trim().is_empty() {
-            continue;
-        }
-        let record = serde_json::from_str(&line).map_err(|e| JsonlError::Corrupt {
-            path: path.to_path_buf(),
-            line: n,
-            message: e.to_string(),
-        })?;
-        out.push(record);
-    }
+    Follower::new(path).read_new(|_, r| out.push(r))?;
     Ok(out)
+}
+
+/// Reads a log as it grows: each call hands over the records completed since the last call,
+/// with the byte offset each starts at, so a reader can keep offsets instead of records.
+#[derive(Debug, Clone)]
+pub struct Follower {
+    path: PathBuf,
+    /// Where the first line not yet read starts.
+    pos: u64,
+    /// Lines read so far, to name a bad one.
+    lines: usize,
+}
+
+impl Follower {
+    pub fn new(path: &Path) -> Self {
+        Self {
+            path: path.to_path_buf(),
+            pos: 0,
+            lines: 0,
+        }
+    }
+
+    /// Calls `each(offset, record)` for every complete line past the last one read, and
+    /// returns how many there were. A line without its newline is still being written (or
+    /// was cut short): it is left for a later call. A bad line is an error naming it, and
+    /// stays unread.
+    pub fn read_new<T: DeserializeOwned>(
+        &mut self,
+        mut each: impl FnMut(u64, T),
+    ) -> Result<usize, JsonlError> {
+        let path = self.path.clone();
+        let mut file = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+            Err(e) => return Err(io(&path)(e)),
+        };
+        if file.metadata().map_err(io(&path))?.len() <= self.pos {
+            return Ok(0);
+        }
+        file.seek(SeekFrom::Start(self.pos)).map_err(io(&path))?;
+        let mut reader = BufReader::new(file);
+        let mut line = Vec::new();
+        let mut n = 0;
+        loop {
+            line.clear();
+            let read = reader.read_until(b'\n', &mut line).map_err(io(&path))?;
+            if read == 0 || line.last() != Some(&b'\n') {
+                return Ok(n);
+            }
+            if !line.iter().all(u8::is_ascii_whitespace) {
+                let record = serde_json::from_slice(&line).map_err(|e| JsonlError::Corrupt {
+                    path: path.clone(),
+                    line: self.lines + 1,
+                    message: e.to_string(),
+                })?;
+                each(self.pos, record);
+                n += 1;
+            }
+            self.lines += 1;
+            self.pos += read as u64;
+        }
+    }
+}
+
+/// The record on the line starting at byte `offset` (an offset [`Follower`] handed over).
+pub fn read_at<T: DeserializeOwned>(path: &Path, offset: u64) -> Result<T, JsonlError> {
+    let mut file = File::open(path).map_err(io(path))?;
+    file.seek(SeekFrom::Start(offset)).map_err(io(path))?;
+    let mut line = Vec::new();
+    BufReader::new(file)
+        .read_until(b'\n', &mut line)
+        .map_err(io(path))?;
+    serde_json::from_slice(&line).map_err(|e| JsonlError::Corrupt {
+        path: path.to_path_buf(),
+        line: 0,
+        message: format!("at byte {offset}: {e}"),
+    })
 }
 
 /// An appender that flushes after every batch it is given.
@@ -148,6 +198,25 @@ mod tests {
             std::fs::read_to_string(&p).unwrap(),
             "{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n"
         );
+    }
+
+    #[test]
+    fn a_follower_reads_only_complete_new_lines_with_their_offsets() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("r.jsonl");
+        std::fs::write(&p, "{\"a\":1}\n\n{\"a\":2}\n{\"a\":").unwrap();
+        let mut f = Follower::new(&p);
+        let mut got: Vec<(u64, serde_json::Value)> = vec![];
+        assert_eq!(f.read_new(|o, v| got.push((o, v))).unwrap(), 2);
+        assert_eq!(got[1].0, 9);
+        // The torn line is completed by the writer: only it is read next time.
+        let mut w = OpenOptions::new().append(true).open(&p).unwrap();
+        w.write_all(b"3}\n").unwrap();
+        assert_eq!(f.read_new(|o, v| got.push((o, v))).unwrap(), 1);
+        assert_eq!(got[2], (17, serde_json::json!({"a": 3})));
+        assert_eq!(f.read_new(|o, v| got.push((o, v))).unwrap(), 0);
+        let again: serde_json::Value = read_at(&p, 9).unwrap();
+        assert_eq!(again, serde_json::json!({"a": 2}));
     }
 
     #[test]

@@ -21,7 +21,9 @@ pub struct FrameStats {
 
 /// Feeds `per_frame` outcomes (each asked, streamed in two tokens and answered) per frame for
 /// `frames` frames, drawing `screen` at `size` after each batch unless `draw` is false (the
-/// baseline: folding alone). `app` must have run data open. At the event loop's 50 ms frame,
+/// baseline: folding alone). `app` must have run data open. Each batch is first appended to
+/// the run's results.jsonl, untimed, as the engine's recorder does before it hands the events
+/// over; the app then reads it back in its frame tick. At the event loop's 50 ms frame,
 /// `per_frame = 100` is 2,000 outcomes/s. Each pass over `sample` gets fresh question ids, so
 /// the outcomes are distinct, as in a real run, and a statement still meets its negatives.
 pub fn frame_times(
@@ -41,6 +43,13 @@ pub fn frame_times(
         total: per_frame * frames,
         already_done: 0,
     });
+    let mut log = app
+        .data
+        .as_ref()
+        .expect("frame_times needs run data")
+        .run
+        .results_appender()
+        .expect("opening results.jsonl");
     let mut times = Vec::with_capacity(frames);
     let mut n = 0usize;
     for _ in 0..frames {
@@ -54,6 +63,7 @@ pub fn frame_times(
                     q.positive_id = format!("{}.{pass}", q.positive_id);
                 }
                 n += 1;
+                log.push(&r).expect("writing results.jsonl");
                 let qid = r.question.id.clone();
                 [
                     RunEvent::Asked {
@@ -72,6 +82,7 @@ pub fn frame_times(
                 ]
             })
             .collect();
+        log.flush().expect("writing results.jsonl");
         let t = Instant::now();
         for ev in batch {
             app.on_run_event(ev);

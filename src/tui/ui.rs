@@ -164,16 +164,16 @@ fn draw_help(f: &mut Frame, app: &App, area: Rect) {
         width: w,
         height: h,
     };
+    let mut frame = Block::default()
+        .borders(Borders::ALL)
+        .title(" keys ")
+        .border_style(Style::default().fg(t.accent));
+    if let Some(log) = &app.log {
+        let log = crate::sanitize::line(&log.display().to_string());
+        frame = frame.title_bottom(Span::styled(format!(" log: {log} "), t.dim()));
+    }
     f.render_widget(Clear, r);
-    f.render_widget(
-        Paragraph::new(lines).style(t.base()).block(
-            Block::default()
-                .borders(Borders::ALL)
-                .title(" keys ")
-                .border_style(Style::default().fg(t.accent)),
-        ),
-        r,
-    );
+    f.render_widget(Paragraph::new(lines).style(t.base()).block(frame), r);
 }
 
 /// A bordered block titled in the theme's style.

@@ -3,36 +3,26 @@
 use super::*;
 
 impl App {
-    /// Indices of the records the Errors list shows, in its order.
+    /// Indices of the errors the Errors list shows, in its order.
     pub fn error_indices(&self) -> Vec<usize> {
         let Some(d) = &self.data else { return vec![] };
         let kind = self.errors.kind.unwrap_or(KindFilter::AllErrors);
         let mut out: Vec<usize> = d
-            .records
+            .errors
             .iter()
             .enumerate()
             .filter(|(_, r)| kind.keeps(r.outcome))
-            .filter(|(_, r)| {
-                self.errors
-                    .cell
-                    .as_ref()
-                    .is_none_or(|c| c.holds(&r.question))
-            })
+            .filter(|(_, r)| self.errors.cell.as_ref().is_none_or(|c| c.holds(r)))
             .map(|(i, _)| i)
             .collect();
         let rank = |o: OutcomeKind| o as u8;
         match self.errors.sort {
             SortBy::Run => {}
             // Stable sorts: run order within a relation or an outcome.
-            SortBy::Relation => out.sort_by(|&a, &b| {
-                d.records[a]
-                    .question
-                    .relation
-                    .cmp(&d.records[b].question.relation)
-            }),
-            SortBy::Outcome => {
-                out.sort_by_key(|&i| rank(d.records[i].outcome));
+            SortBy::Relation => {
+                out.sort_by(|&a, &b| d.errors[a].relation.cmp(&d.errors[b].relation))
             }
+            SortBy::Outcome => out.sort_by_key(|&i| rank(d.errors[i].outcome)),
         }
         out
     }

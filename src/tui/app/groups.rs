@@ -72,15 +72,11 @@ pub enum Cell {
 }
 
 impl Cell {
-    pub fn holds(&self, q: &Question) -> bool {
-        // Missing types are grouped under "-", as the aggregates do.
-        fn t(o: &Option<String>) -> &str {
-            o.as_deref().unwrap_or("-")
-        }
+    pub fn holds(&self, e: &ErrorRow) -> bool {
         match self {
-            Cell::Relation(r) => &q.relation == r,
-            Cell::HeadTail(h, tl) => t(&q.head_type) == h && t(&q.tail_type) == tl,
-            Cell::Year(y) => q.year == Some(*y),
+            Cell::Relation(r) => *e.relation == **r,
+            Cell::HeadTail(h, t) => *e.head_type == **h && *e.tail_type == **t,
+            Cell::Year(y) => e.year == Some(*y),
         }
     }
     pub fn describe(&self) -> String {

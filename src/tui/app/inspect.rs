@@ -3,8 +3,9 @@
 use super::*;
 
 impl App {
-    pub fn inspected(&self) -> Option<&ResultRecord> {
-        self.data.as_ref()?.records.get(self.inspect.current?)
+    /// The inspected error's record, read back from results.jsonl.
+    pub fn inspected(&self) -> Option<Arc<ResultRecord>> {
+        self.data.as_ref()?.record(self.inspect.current?).ok()
     }
 
     pub fn inspected_label(&self) -> Option<&Label> {

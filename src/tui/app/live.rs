@@ -106,13 +106,18 @@ impl App {
                     row.outcome = Some(r.outcome);
                     row.text = crate::sanitize::line(r.response());
                 }
-                if let Some(d) = &mut self.data {
-                    let dropped = d.push_live(*r);
-                    if dropped > 0 {
-                        self.inspect.current =
-                            self.inspect.current.and_then(|c| c.checked_sub(dropped));
-                        self.errors.selected = self.errors.selected.saturating_sub(dropped);
-                    }
+                // The aggregates and the Errors list follow results.jsonl (see `tick`).
+            }
+            RunEvent::Retry {
+                qid,
+                attempt,
+                reason,
+            } => {
+                live.retries += 1;
+                live.last_retry = crate::sanitize::line(&format!("retry {attempt}: {reason}"));
+                // What the failed attempt streamed is void.
+                if let Some(row) = live.rows.iter_mut().rev().find(|r| r.qid == qid) {
+                    row.text.clear();
                 }
             }
             RunEvent::Failed { error, .. } => {
@@ -131,9 +136,14 @@ impl App {
         }
     }
 
-    /// Once per frame: fold the answers of the last batch of events into the snapshot.
+    /// Once per frame: fold the answers written to results.jsonl since the last frame into
+    /// the aggregates and the snapshot.
     pub fn tick(&mut self) {
         if let Some(d) = &mut self.data {
+            d.refresh();
+            if let Some(why) = &d.broken {
+                self.status = format!("results.jsonl can no longer be read: {why}");
+            }
             if d.snapshot_stale {
                 d.snapshot = d.tally.snapshot();
                 d.snapshot_stale = false;

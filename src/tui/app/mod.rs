@@ -13,12 +13,10 @@ use ratatui_textarea::TextArea;
 use super::kgview::{self, Card, Entry, EntryKind};
 use super::theme::Theme;
 use crate::kg::index::KgIndex;
-use crate::metrics::{Counts, GroupStats, Rate, Snapshot};
+use crate::metrics::{GroupStats, Rate};
 use crate::questions::{Question, Task};
-use crate::report::Tally;
-use crate::run::{Manifest, ResultRecord, RunEvent};
+use crate::run::{ResultRecord, RunEvent};
 use crate::store::labels::{self, ErrorType, Label, LabelVerdict};
-use crate::store::RunDir;
 use crate::verify::OutcomeKind;
 
 mod errors;
@@ -28,9 +26,11 @@ mod heatmaps;
 mod inspect;
 mod live;
 mod mouse;
+mod rundata;
 
 pub use groups::{Cell, HeatView, KindFilter, Metric, SortBy};
 pub use mouse::tab_at;
+pub use rundata::{ErrorRow, RunData};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Screen {
@@ -82,80 +82,6 @@ pub struct RunRequest {
     pub limit: usize,
 }
 
-/// A run's records and everything derived from them.
-pub struct RunData {
-    pub run: RunDir,
-    pub manifest: Manifest,
-    /// A recorded run: every record. A live run: only its most recent errors (see
-    /// [`RunData::push_live`]); the rest is on disk and in the aggregates.
-    pub records: Vec<ResultRecord>,
-    pub tally: Tally,
-    pub snapshot: Snapshot,
-    /// Latest label per question id.
-    pub labels: HashMap<String, Label>,
-    /// Outcome counts per entity IRI (as subject or object), for Explore's card.
-    pub by_entity: HashMap<String, Counts>,
-    /// Errors of a live run no longer held in memory (the oldest first).
-    pub dropped: usize,
-    snapshot_stale: bool,
-}
-
-/// Errors of a live run held in memory; older ones are dropped in chunks of
-/// `LIVE_ERRORS_SLACK`, so memory stays flat however long the run.
-pub const LIVE_ERRORS_MAX: usize = 20_000;
-const LIVE_ERRORS_SLACK: usize = 2_000;
-
-impl RunData {
-    pub fn new(run: RunDir, manifest: Manifest, records: Vec<ResultRecord>) -> RunData {
-        let labels = labels::latest(run.read_labels().unwrap_or_default());
-        let mut d = RunData {
-            snapshot: Tally::default().snapshot(),
-            run,
-            manifest,
-            records: Vec::new(),
-            tally: Tally::default(),
-            labels,
-            by_entity: HashMap::new(),
-            dropped: 0,
-            snapshot_stale: false,
-        };
-        for r in &records {
-            d.count(r);
-        }
-        d.snapshot = d.tally.snapshot();
-        d.records = records;
-        d
-    }
-
-    fn count(&mut self, r: &ResultRecord) {
-        self.tally.add(r);
-        for iri in [&r.question.subject, &r.question.object] {
-            self.by_entity
-                .entry(iri.clone())
-                .or_default()
-                .add(r.outcome);
-        }
-    }
-
-    /// Folds in an answer of the run going on. Only errors are kept, and only the most recent
-    /// ones; returns how many old errors were dropped, so cursors into `records` can follow.
-    pub fn push_live(&mut self, r: ResultRecord) -> usize {
-        self.count(&r);
-        self.snapshot_stale = true;
-        if r.outcome == OutcomeKind::Correct {
-            return 0;
-        }
-        self.records.push(r);
-        if self.records.len() < LIVE_ERRORS_MAX + LIVE_ERRORS_SLACK {
-            return 0;
-        }
-        let n = self.records.len() - LIVE_ERRORS_MAX;
-        self.records.drain(..n);
-        self.dropped += n;
-        n
-    }
-}
-
 /// One question in Live's stream.
 #[derive(Debug, Clone)]
 pub struct LiveRow {
@@ -177,6 +103,9 @@ pub struct Live {
     pub answered: u64,
     pub failed: u64,
     pub last_error: String,
+    /// Requests sent again after a 429 or 5xx, and the latest reason.
+    pub retries: u64,
+    pub last_retry: String,
     /// Streamed pieces of answers (what makes Live's text move).
     pub tokens: u64,
     /// Completion tokens of the answered questions, as the backend counted them.
@@ -223,7 +152,7 @@ pub struct Errors {
 
 #[derive(Default)]
 pub struct Inspect {
-    /// Index into the run's records.
+    /// Index into the run's errors.
     pub current: Option<usize>,
     pub note: Option<TextArea<'static>>,
     /// Lines scrolled down in the detail pane, for responses and traces longer than it.
@@ -248,6 +177,8 @@ pub struct App {
     pub inspect: Inspect,
     /// Whether a model is configured, so Explore may start runs.
     pub can_run: bool,
+    /// Where `tracing` writes while the TUI owns the screen.
+    pub log: Option<std::path::PathBuf>,
     pub commands: Vec<Command>,
 }
 
@@ -279,6 +210,7 @@ impl App {
             errors: Errors::default(),
             inspect: Inspect::default(),
             can_run: false,
+            log: None,
             commands: Vec::new(),
         };
         app.refresh_matches();

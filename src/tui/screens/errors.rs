@@ -27,9 +27,6 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         list.len(),
         app.errors.kind.unwrap_or(KindFilter::AllErrors).name()
     );
-    if d.dropped > 0 {
-        title.push_str(&format!(" (latest; {} older on disk)", d.dropped));
-    }
     if let Some(c) = &app.errors.cell {
         title.push_str(&format!(" · {}", c.describe()));
     }
@@ -47,24 +44,27 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         .skip(first)
         .take(height)
         .map(|&i| {
-            let r = &d.records[i];
-            let label = d
-                .labels
-                .get(&r.question.id)
-                .map(label_summary)
-                .unwrap_or_default();
+            let e = &d.errors[i];
+            // Only the rows in view are read back from disk.
+            let (label, prompt, response) = match d.record(i) {
+                Ok(r) => (
+                    d.labels
+                        .get(&r.question.id)
+                        .map(label_summary)
+                        .unwrap_or_default(),
+                    line(&r.question.prompt),
+                    line(r.response()),
+                ),
+                Err(why) => (String::new(), line(&why), String::new()),
+            };
             ListItem::new(Line::from(vec![
                 Span::styled(
-                    format!("{:<11}", format!("{:?}", r.outcome).to_lowercase()),
-                    t.outcome(r.outcome),
+                    format!("{:<11}", format!("{:?}", e.outcome).to_lowercase()),
+                    t.outcome(e.outcome),
                 ),
-                Span::raw(format!("{:<22}", fit(&line(&r.question.relation), 21))),
-                Span::raw(format!(
-                    "{:<w$}",
-                    fit(&line(&r.question.prompt), prompt_w - 1),
-                    w = prompt_w
-                )),
-                Span::styled(format!("{:<16}", fit(&line(r.response()), 15)), t.dim()),
+                Span::raw(format!("{:<22}", fit(&line(&e.relation), 21))),
+                Span::raw(format!("{:<w$}", fit(&prompt, prompt_w - 1), w = prompt_w)),
+                Span::styled(format!("{:<16}", fit(&response, 15)), t.dim()),
                 Span::styled(fit(&label, 14), t.title()),
             ]))
         })

@@ -12,15 +12,33 @@ use crate::tui::ui::block;
 
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
-    let Some(r) = app.inspected() else {
-        f.render_widget(
-            Paragraph::new(
-                "Nothing to inspect: pick an outcome in Errors (Enter), or n for the first error.",
-            )
-            .block(block(app, "Inspect")),
-            area,
-        );
-        return;
+    let read = app
+        .data
+        .as_ref()
+        .zip(app.inspect.current)
+        .map(|(d, i)| d.record(i));
+    let r = match read {
+        Some(Ok(r)) => r,
+        Some(Err(e)) => {
+            let why = format!("Could not read this outcome back from results.jsonl: {e}");
+            f.render_widget(
+                Paragraph::new(line(&why))
+                    .wrap(Wrap { trim: false })
+                    .block(block(app, "Inspect")),
+                area,
+            );
+            return;
+        }
+        None => {
+            f.render_widget(
+                Paragraph::new(
+                    "Nothing to inspect: pick an outcome in Errors (Enter), or n for the first error.",
+                )
+                .block(block(app, "Inspect")),
+                area,
+            );
+            return;
+        }
     };
     let note_h = if app.inspect.note.is_some() { 5 } else { 0 };
     let [top, labelling, note] = Layout::vertical([

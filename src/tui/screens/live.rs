@@ -51,15 +51,22 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             g,
         );
         let mut lines = vec![Line::from(format!(
-            "{qps:.1} questions/s · {:.1} tokens/s · ETA {eta} · {} failed · {}",
+            "{qps:.1} questions/s · {:.1} tokens/s · ETA {eta} · {} failed · {} retried · {}",
             live.completion_tokens as f64 / secs,
             live.failed,
+            live.retries,
             live.status
         ))];
+        // A failure outranks a retry: it loses a question, a retry only time.
         if !live.last_error.is_empty() {
             lines.push(Line::from(Span::styled(
                 format!("last error: {}", live.last_error),
                 Style::default().fg(t.incorrect),
+            )));
+        } else if !live.last_retry.is_empty() {
+            lines.push(Line::from(Span::styled(
+                format!("last {}", live.last_retry),
+                t.dim(),
             )));
         }
         f.render_widget(Paragraph::new(lines), info);

@@ -1,0 +1,167 @@
+//! The open run as the TUI holds it: aggregates in memory, rows on disk. `results.jsonl` is
+//! the one source of truth, for a recorded run and for one going on alike: it is followed as
+//! it grows, each answer is folded into the aggregates once, and each error keeps only what
+//! the Errors list filters and sorts by, plus the byte offset of its line. A record is read
+//! back from disk when a screen shows it, so memory stays flat however long the run.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasher;
+use std::sync::Arc;
+
+use crate::metrics::{Counts, Snapshot};
+use crate::report::Tally;
+use crate::run::{Manifest, ResultRecord};
+use crate::store::jsonl::{self, Follower, JsonlError};
+use crate::store::labels::{self, Label};
+use crate::store::RunDir;
+use crate::verify::OutcomeKind;
+
+/// One non-correct outcome: what the Errors list filters and sorts by, and where its record
+/// is. About 70 bytes, names shared.
+#[derive(Debug, Clone)]
+pub struct ErrorRow {
+    pub offset: u64,
+    pub outcome: OutcomeKind,
+    pub relation: Arc<str>,
+    /// "-" when the KG gives no type, as the aggregates group it.
+    pub head_type: Arc<str>,
+    pub tail_type: Arc<str>,
+    pub year: Option<i32>,
+}
+
+/// Records read back from disk for drawing: the rows in view and the inspected one. Cleared
+/// when full; a page of rows is far smaller than this.
+const CACHE_MAX: usize = 512;
+
+pub struct RunData {
+    pub run: RunDir,
+    pub manifest: Manifest,
+    /// Every error of the run, in the order of results.jsonl.
+    pub errors: Vec<ErrorRow>,
+    pub tally: Tally,
+    pub snapshot: Snapshot,
+    /// Latest label per question id.
+    pub labels: HashMap<String, Label>,
+    /// Outcome counts per entity IRI (as subject or object), for Explore's card.
+    pub by_entity: HashMap<String, Counts>,
+    /// Why results.jsonl can no longer be followed, once it cannot.
+    pub broken: Option<String>,
+    results: Follower,
+    /// Hashes of the question ids read, to keep only the first record of each, as `report`
+    /// does (a collision would need 2^32 questions).
+    seen: HashSet<u64>,
+    hasher: std::collections::hash_map::RandomState,
+    names: HashSet<Arc<str>>,
+    cache: RefCell<HashMap<u64, Arc<ResultRecord>>>,
+    pub(super) snapshot_stale: bool,
+}
+
+impl RunData {
+    /// Opens a run and reads what results.jsonl holds so far.
+    pub fn open(run: RunDir, manifest: Manifest) -> Result<RunData, JsonlError> {
+        let mut d = RunData {
+            labels: labels::latest(run.read_labels().unwrap_or_default()),
+            results: Follower::new(&run.results_path()),
+            run,
+            manifest,
+            errors: Vec::new(),
+            tally: Tally::default(),
+            snapshot: Tally::default().snapshot(),
+            by_entity: HashMap::new(),
+            broken: None,
+            seen: HashSet::new(),
+            hasher: Default::default(),
+            names: HashSet::new(),
+            cache: RefCell::new(HashMap::new()),
+            snapshot_stale: false,
+        };
+        d.read_new()?;
+        d.snapshot = d.tally.snapshot();
+        Ok(d)
+    }
+
+    /// Folds in the answers written since the last call; returns how many. Called once per
+    /// frame while a run goes on. A log that turns bad stops being followed, and says why.
+    pub fn refresh(&mut self) -> usize {
+        if self.broken.is_some() {
+            return 0;
+        }
+        match self.read_new() {
+            Ok(n) => {
+                self.snapshot_stale |= n > 0;
+                n
+            }
+            Err(e) => {
+                self.broken = Some(e.to_string());
+                0
+            }
+        }
+    }
+
+    fn read_new(&mut self) -> Result<usize, JsonlError> {
+        let mut fresh = Vec::new();
+        self.results
+            .read_new(|offset, r: ResultRecord| fresh.push((offset, r)))?;
+        let n = fresh.len();
+        for (offset, r) in fresh {
+            self.fold(offset, &r);
+        }
+        Ok(n)
+    }
+
+    fn fold(&mut self, offset: u64, r: &ResultRecord) {
+        if !self.seen.insert(self.hasher.hash_one(&r.question.id)) {
+            return;
+        }
+        self.tally.add(r);
+        for iri in [&r.question.subject, &r.question.object] {
+            self.by_entity
+                .entry(iri.clone())
+                .or_default()
+                .add(r.outcome);
+        }
+        if r.outcome != OutcomeKind::Correct {
+            let q = &r.question;
+            let row = ErrorRow {
+                offset,
+                outcome: r.outcome,
+                relation: self.name(&q.relation),
+                head_type: self.name(q.head_type.as_deref().unwrap_or("-")),
+                tail_type: self.name(q.tail_type.as_deref().unwrap_or("-")),
+                year: q.year,
+            };
+            self.errors.push(row);
+        }
+    }
+
+    /// The shared copy of a relation or type name.
+    fn name(&mut self, s: &str) -> Arc<str> {
+        if let Some(n) = self.names.get(s) {
+            return n.clone();
+        }
+        let n: Arc<str> = Arc::from(s);
+        self.names.insert(n.clone());
+        n
+    }
+
+    /// The record of an error row, read back from results.jsonl.
+    pub fn record(&self, row: usize) -> Result<Arc<ResultRecord>, String> {
+        let offset = self
+            .errors
+            .get(row)
+            .ok_or_else(|| format!("no error {row}"))?
+            .offset;
+        if let Some(r) = self.cache.borrow().get(&offset) {
+            return Ok(r.clone());
+        }
+        let r: Arc<ResultRecord> =
+            Arc::new(jsonl::read_at(&self.run.results_path(), offset).map_err(|e| e.to_string())?);
+        let mut cache = self.cache.borrow_mut();
+        if cache.len() >= CACHE_MAX {
+            cache.clear();
+        }
+        cache.insert(offset, r.clone());
+        Ok(r)
+    }
+}
