@@ -292,6 +292,113 @@ fn kg_labels_with_escape_sequences_draw_harmlessly() {
     assert!(!s.contains("pwned"), "{s}");
 }
 
+/// A KG with a hub: several labels, two dates, `spokes` entities pointing at it.
+fn hub_app(dir: &Path, spokes: usize) -> App {
+    let mut ttl = String::from(
+        "@prefix ex: <http://example.org/> .\n\
+         @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n\
+         @prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n\
+         @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n\
+         ex:hub rdfs:label \"Hub\"@en, \"Moyeu\"@fr ; skos:prefLabel \"The Hub\"@en ;\n\
+         \x20   <http://schema.org/name> \"Hub Town\" ; skos:altLabel \"Centre\"@en ;\n\
+         \x20   ex:founded \"1776-07-04\"^^xsd:date ;\n\
+         \x20   ex:opened \"2001-01-01T10:00:00Z\"^^xsd:dateTime ; ex:partOf ex:region .\n\
+         ex:region rdfs:label \"Region\"@en ; ex:in ex:country .\n",
+    );
+    for i in 0..spokes {
+        ttl.push_str(&format!(
+            "ex:s{i:03} rdfs:label \"Spoke {i:03}\"@en ; ex:linksTo ex:hub .\n"
+        ));
+    }
+    let path = dir.join("hub.ttl");
+    std::fs::write(&path, ttl).unwrap();
+    let spec = path.to_str().unwrap();
+    let index = Arc::new(load_index(spec).unwrap());
+    let mut app = App::new(Theme::default(), spec, Some(index));
+    keys(&mut app, "/Hub");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.selected_entry().unwrap().label, "Hub");
+    app
+}
+
+#[test]
+fn explore_scrolls_a_hub_edge_list_with_shift_j_and_k() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut app = hub_app(tmp.path(), 300);
+    let top = render(&app, 100, 30);
+    // 3 outgoing edges, 300 incoming; the pane shows the first ones and says where it is.
+    assert!(top.contains("edges 1–"), "{top}");
+    assert!(top.contains("of 303 · J/K scroll"), "{top}");
+    assert!(top.contains("linksTo ← Spoke 000"), "{top}");
+    assert!(!top.contains("Spoke 040"), "{top}");
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Char('J'));
+    }
+    assert_eq!(app.explore.scroll, 40);
+    let down = render(&app, 100, 30);
+    capture("explore-hub-scrolled", &down);
+    // Line 40 is the 36th incoming edge, edge number 3 + 36.
+    assert!(down.contains("edges 39–"), "{down}");
+    assert!(down.contains("linksTo ← Spoke 035"), "{down}");
+    assert!(!down.contains("Spoke 034"), "{down}");
+    key(&mut app, KeyCode::Char('K'));
+    assert_eq!(app.explore.scroll, 30);
+    // Scrolling stops at the last line, and K comes straight back from there.
+    for _ in 0..100 {
+        key(&mut app, KeyCode::Char('J'));
+    }
+    assert_eq!(app.explore.scroll, 304);
+    let end = render(&app, 100, 30);
+    assert!(end.contains("edges 303–303 of 303"), "{end}");
+    assert!(end.contains("Spoke 299"), "{end}");
+    key(&mut app, KeyCode::Char('K'));
+    assert_eq!(app.explore.scroll, 294);
+    // Another number of hops, or another selection, starts from the top.
+    key(&mut app, KeyCode::Char('h'));
+    assert_eq!(app.explore.scroll, 0);
+    key(&mut app, KeyCode::Char('J'));
+    keys(&mut app, "/Spoke 001");
+    assert_eq!(app.explore.scroll, 0);
+    while !app.explore.query.is_empty() {
+        key(&mut app, KeyCode::Backspace);
+    }
+    key(&mut app, KeyCode::Esc);
+    while app.selected_entry().unwrap().label != "Hub" {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Char('J'));
+    assert_eq!(app.explore.scroll, 10);
+    key(&mut app, KeyCode::Down);
+    assert_eq!(app.explore.scroll, 0);
+    // The keys are in the help table, which still fits the smallest terminal.
+    key(&mut app, KeyCode::Char('?'));
+    let help = render(&app, 80, 24);
+    assert!(help.contains("h  J K"), "{help}");
+    assert!(help.contains("e               write a note"), "{help}");
+}
+
+#[test]
+fn explore_card_shows_every_label_the_dates_and_incoming_neighbours() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut app = hub_app(tmp.path(), 3);
+    let s = render(&app, 100, 30);
+    assert!(s.contains("labels   Hub | Hub Town | The Hub"), "{s}");
+    assert!(s.contains("aliases  Centre"), "{s}");
+    assert!(!s.contains("Moyeu"), "{s}");
+    assert!(
+        s.contains("dates    founded 1776-07-04 | opened 2001-01-01T10:00:00Z"),
+        "{s}"
+    );
+    assert!(s.contains("edges: all 6"), "{s}");
+    key(&mut app, KeyCode::Char('h'));
+    let two = render(&app, 100, 40);
+    capture("explore-two-hops", &two);
+    assert!(two.contains("via Region"), "{two}");
+    assert!(two.contains("in → country"), "{two}");
+    assert!(two.contains("via Spoke 000, which links here"), "{two}");
+    assert!(two.contains("via Spoke 002, which links here"), "{two}");
+}
+
 #[test]
 fn labelling_keys_append_to_labels_jsonl_and_the_latest_wins() {
     std::env::set_var("KGSCOPE_ANNOTATOR", "tester");

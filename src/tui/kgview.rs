@@ -4,7 +4,7 @@
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher};
 
-use crate::kg::index::{Id, KgIndex};
+use crate::kg::index::{Fact, Id, KgIndex};
 use crate::sanitize::line;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,7 +17,7 @@ pub enum EntryKind {
 pub struct Entry {
     pub kind: EntryKind,
     pub id: Id,
-    /// Sanitised label, with aliases appended so they are searchable too.
+    /// Sanitised label, with the other labels and aliases appended so they are searchable too.
     pub text: String,
     pub label: String,
 }
@@ -36,11 +36,16 @@ pub fn entries(index: &KgIndex) -> Vec<Entry> {
     }
     for &e in index.entities() {
         let label = line(&index.label(e));
-        let aliases = index.aliases_of(e);
-        let text = if aliases.is_empty() {
+        let names: Vec<&str> = index
+            .other_labels_of(e)
+            .iter()
+            .chain(index.aliases_of(e))
+            .map(String::as_str)
+            .collect();
+        let text = if names.is_empty() {
             label.clone()
         } else {
-            line(&format!("{label} {}", aliases.join(" ")))
+            line(&format!("{label} {}", names.join(" ")))
         };
         out.push(Entry {
             kind: EntryKind::Entity,
@@ -87,83 +92,348 @@ pub struct Edge {
     pub other: String,
 }
 
-#[derive(Debug, Clone, Default)]
-pub struct Card {
-    pub iri: String,
-    pub label: String,
-    pub aliases: Vec<String>,
-    pub types: Vec<String>,
-    pub year: Option<i32>,
-    pub outgoing: Vec<Edge>,
-    pub incoming: Vec<Edge>,
-    /// With two hops: each outgoing neighbour (by label) and its own outgoing edges.
-    pub second_hop: Vec<(String, Vec<Edge>)>,
-}
-
-impl Card {
-    pub fn degree(&self) -> usize {
-        self.outgoing.len() + self.incoming.len()
+fn named_edge(index: &KgIndex, relation: Id, other: Id) -> Edge {
+    Edge {
+        relation: line(&index.label(relation)),
+        other: line(&index.label(other)),
     }
 }
 
-/// The facts whose subject is `e`: one contiguous run, since facts are sorted by subject.
-fn outgoing_facts(index: &KgIndex, e: Id) -> &[crate::kg::index::Fact] {
-    let facts = index.facts();
-    let start = facts.partition_point(|f| f[0] < e);
-    let end = facts.partition_point(|f| f[0] <= e);
-    &facts[start..end]
+/// The facts behind a section, kept as ids: a hub can have 100,000 edges, and naming them all
+/// on every frame would make each keypress wait.
+#[derive(Clone, Copy)]
+enum Facts<'a> {
+    /// Facts with the entity as subject: the object is the other end.
+    From(&'a [Fact]),
+    /// Indices of the facts with the entity as object: the subject is the other end.
+    To(&'a [u32]),
+}
+
+impl Facts<'_> {
+    fn len(self) -> usize {
+        match self {
+            Facts::From(f) => f.len(),
+            Facts::To(ix) => ix.len(),
+        }
+    }
+}
+
+/// A heading and the edges under it, as the card's edge list shows them.
+#[derive(Clone)]
+pub struct Section<'a> {
+    index: &'a KgIndex,
+    /// Sanitised.
+    pub heading: String,
+    facts: Facts<'a>,
+}
+
+impl<'a> Section<'a> {
+    pub fn len(&self) -> usize {
+        self.facts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// `→` for edges leaving the entity the section is about, `←` for edges arriving at it.
+    pub fn arrow(&self) -> &'static str {
+        match self.facts {
+            Facts::From(_) => "→",
+            Facts::To(_) => "←",
+        }
+    }
+
+    /// Up to `n` edges from the `skip`th on, named; only these are built.
+    pub fn edges(&self, skip: usize, n: usize) -> Vec<Edge> {
+        let end = self.len().min(skip.saturating_add(n));
+        (skip.min(end)..end).map(|i| self.edge(i)).collect()
+    }
+
+    fn edge(&self, i: usize) -> Edge {
+        let (relation, other) = match self.facts {
+            Facts::From(f) => (f[i][1], f[i][2]),
+            Facts::To(ix) => {
+                let f = self.index.facts()[ix[i] as usize];
+                (f[1], f[0])
+            }
+        };
+        named_edge(self.index, relation, other)
+    }
+}
+
+/// A line of the card's edge list.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Row {
+    Heading(String),
+    /// `number` counts edges from 1 over the whole list, for "edges 41–60 of 312".
+    Edge {
+        number: usize,
+        arrow: &'static str,
+        edge: Edge,
+    },
+}
+
+#[derive(Clone)]
+pub struct Card<'a> {
+    pub iri: String,
+    pub label: String,
+    /// Every label: the preferred one (`label`) first, then the others.
+    pub labels: Vec<String>,
+    pub aliases: Vec<String>,
+    pub types: Vec<String>,
+    /// The date-valued facts, values as the KG writes them ("inception → 1776-07-04").
+    pub dates: Vec<Edge>,
+    pub outgoing: Section<'a>,
+    pub incoming: Section<'a>,
+    /// With two hops: a section per neighbour, with the neighbour's own outgoing edges.
+    pub second_hop: Vec<Section<'a>>,
+}
+
+impl<'a> Card<'a> {
+    pub fn degree(&self) -> usize {
+        self.outgoing.len() + self.incoming.len()
+    }
+
+    /// The edge list's sections, in the order it shows them.
+    pub fn sections(&self) -> impl Iterator<Item = &Section<'a>> {
+        [&self.outgoing, &self.incoming]
+            .into_iter()
+            .chain(&self.second_hop)
+    }
+
+    /// Lines of the edge list: one per heading and one per edge.
+    pub fn row_count(&self) -> usize {
+        self.sections().map(|s| 1 + s.len()).sum()
+    }
+
+    /// Edges in the list, over every section.
+    pub fn edge_count(&self) -> usize {
+        self.sections().map(Section::len).sum()
+    }
+
+    /// Up to `n` lines of the edge list from line `first` on; only these are built.
+    pub fn rows(&self, first: usize, n: usize) -> Vec<Row> {
+        let end = first.saturating_add(n);
+        let mut out = Vec::new();
+        // The line of the current section's heading, and the edges before that section.
+        let (mut heading, mut before) = (0, 0);
+        for s in self.sections() {
+            if heading >= end {
+                break;
+            }
+            if heading >= first {
+                out.push(Row::Heading(s.heading.clone()));
+            }
+            // The section's edges are lines heading+1 ..= heading+len.
+            let skip = first.saturating_sub(heading + 1);
+            let take = end.saturating_sub(heading + 1).saturating_sub(skip);
+            for (k, edge) in s.edges(skip, take).into_iter().enumerate() {
+                out.push(Row::Edge {
+                    number: before + skip + k + 1,
+                    arrow: s.arrow(),
+                    edge,
+                });
+            }
+            heading += 1 + s.len();
+            before += s.len();
+        }
+        out
+    }
 }
 
 /// Neighbours shown with two hops; a hub's full second hop would not fit any screen.
 const SECOND_HOP_MAX: usize = 12;
 
-pub fn card(index: &KgIndex, e: Id, hops: u8) -> Card {
-    let facts = index.facts();
-    let edge = |p: Id, o: Id| Edge {
-        relation: line(&index.label(p)),
-        other: line(&index.label(o)),
-    };
-    let out_facts = outgoing_facts(index, e);
-    let outgoing = out_facts.iter().map(|f| edge(f[1], f[2])).collect();
-    let mut second_hop = Vec::new();
-    if hops >= 2 {
-        let mut seen = std::collections::HashSet::new();
-        for f in out_facts {
-            let n = f[2];
-            let edges: Vec<Edge> = outgoing_facts(index, n)
-                .iter()
-                .map(|g| edge(g[1], g[2]))
-                .collect();
-            if n != e && !edges.is_empty() && seen.insert(n) {
-                second_hop.push((line(&index.label(n)), edges));
-                if second_hop.len() == SECOND_HOP_MAX {
-                    break;
-                }
-            }
-        }
-    }
-    let incoming = facts
+/// Up to [`SECOND_HOP_MAX`] neighbours of `e` with edges of their own, each once: the
+/// entities it points at and those pointing at it, half each where both have enough.
+fn second_hop(index: &KgIndex, e: Id) -> Vec<Section<'_>> {
+    let mut seen = std::collections::HashSet::from([e]);
+    let targets: Vec<Id> = index
+        .facts_from(e)
         .iter()
-        .filter(|f| f[2] == e)
-        .map(|f| edge(f[1], f[0]))
+        .map(|f| f[2])
+        .filter(|&n| !index.facts_from(n).is_empty() && seen.insert(n))
+        .take(SECOND_HOP_MAX)
         .collect();
+    // A subject always has an edge of its own: the one pointing at `e`.
+    let sources: Vec<Id> = index
+        .facts_to(e)
+        .iter()
+        .map(|&i| index.facts()[i as usize][0])
+        .filter(|&n| seen.insert(n))
+        .take(SECOND_HOP_MAX)
+        .collect();
+    let n_sources = sources
+        .len()
+        .min(SECOND_HOP_MAX - targets.len().min(SECOND_HOP_MAX / 2));
+    let n_targets = targets.len().min(SECOND_HOP_MAX - n_sources);
+    let via = |n: Id, how: &str| Section {
+        index,
+        heading: format!("via {}{how}", line(&index.label(n))),
+        facts: Facts::From(index.facts_from(n)),
+    };
+    targets[..n_targets]
+        .iter()
+        .map(|&n| via(n, ""))
+        .chain(
+            sources[..n_sources]
+                .iter()
+                .map(|&n| via(n, ", which links here")),
+        )
+        .collect()
+}
+
+pub fn card(index: &KgIndex, e: Id, hops: u8) -> Card<'_> {
+    let section = |heading: &str, facts| Section {
+        index,
+        heading: format!("{heading} ({})", Facts::len(facts)),
+        facts,
+    };
+    let label = line(&index.label(e));
     Card {
         iri: line(crate::kg::term_str(index.term(e))),
-        label: line(&index.label(e)),
+        labels: std::iter::once(label.clone())
+            .chain(index.other_labels_of(e).iter().map(|l| line(l)))
+            .collect(),
+        label,
         aliases: index.aliases_of(e).iter().map(|a| line(a)).collect(),
         types: index
             .types_of(e)
             .iter()
             .map(|&t| line(&index.label(t)))
             .collect(),
-        year: index.year_of(e),
-        outgoing,
-        incoming,
-        second_hop,
+        dates: index
+            .dates_of(e)
+            .map(|f| named_edge(index, f[1], f[2]))
+            .collect(),
+        outgoing: section("outgoing", Facts::From(index.facts_from(e))),
+        incoming: section("incoming", Facts::To(index.facts_to(e))),
+        second_hop: if hops >= 2 {
+            second_hop(index, e)
+        } else {
+            Vec::new()
+        },
     }
 }
 
 /// The card of an entity given by IRI, if the KG knows it.
-pub fn card_of_iri(index: &KgIndex, iri: &str) -> Option<Card> {
+pub fn card_of_iri<'a>(index: &'a KgIndex, iri: &str) -> Option<Card<'a>> {
     index.iri_id(iri).map(|id| card(index, id, 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kg::local::LocalKg;
+
+    /// A hub with three outgoing edges, `spokes` entities pointing at it, and a neighbour
+    /// ("Region") that has edges of its own.
+    fn hub_kg(spokes: usize) -> (KgIndex, Id) {
+        let mut ttl = String::from(
+            "@prefix ex: <http://example.org/> .\n\
+             @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n\
+             @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n\
+             ex:hub rdfs:label \"Hub\"@en ; ex:founded \"1776-07-04\"^^xsd:date ; ex:partOf ex:region ; ex:twin ex:s00 .\n\
+             ex:region rdfs:label \"Region\"@en ; ex:in ex:country .\n",
+        );
+        for i in 0..spokes {
+            ttl.push_str(&format!(
+                "ex:s{i:02} rdfs:label \"Spoke {i:02}\"@en ; ex:linksTo ex:hub ; ex:colour ex:red .\n"
+            ));
+        }
+        let kg = LocalKg::from_turtle(&ttl, "test").unwrap();
+        let index = KgIndex::build(&kg, &|_| {}).unwrap();
+        let hub = index.iri_id("http://example.org/hub").unwrap();
+        (index, hub)
+    }
+
+    fn numbers(rows: &[Row]) -> Vec<usize> {
+        rows.iter()
+            .filter_map(|r| match r {
+                Row::Edge { number, .. } => Some(*number),
+                Row::Heading(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rows_are_built_only_for_the_window_asked_for() {
+        let (index, hub) = hub_kg(40);
+        let c = card(&index, hub, 1);
+        assert_eq!((c.outgoing.len(), c.incoming.len()), (3, 40));
+        assert_eq!(c.edge_count(), 43);
+        assert_eq!(c.row_count(), 45);
+        let top = c.rows(0, 5);
+        assert_eq!(top[0], Row::Heading("outgoing (3)".into()));
+        assert_eq!(top[4], Row::Heading("incoming (40)".into()));
+        assert_eq!(numbers(&top), [1, 2, 3]);
+        // Line 10 is the 6th edge of the incoming section: edge number 3 + 6.
+        let mid = c.rows(10, 4);
+        assert_eq!(mid.len(), 4);
+        assert_eq!(numbers(&mid), [9, 10, 11, 12]);
+        let Row::Edge { arrow, edge, .. } = &mid[0] else {
+            panic!("{mid:?}")
+        };
+        assert_eq!(*arrow, "←");
+        assert_eq!(edge.other, "Spoke 05");
+        assert_eq!(numbers(&c.rows(40, 100)), [39, 40, 41, 42, 43]);
+        assert!(c.rows(45, 10).is_empty());
+    }
+
+    #[test]
+    fn two_hops_follow_incoming_neighbours_too_capped() {
+        let (index, hub) = hub_kg(40);
+        let c = card(&index, hub, 2);
+        let headings: Vec<&str> = c.second_hop.iter().map(|s| s.heading.as_str()).collect();
+        assert_eq!(headings.len(), SECOND_HOP_MAX, "{headings:?}");
+        // Both outgoing neighbours with edges, then the incoming ones; s00 is both and shows once.
+        assert_eq!(headings[0], "via Region");
+        assert_eq!(headings[1], "via Spoke 00");
+        assert_eq!(headings[2], "via Spoke 01, which links here");
+        assert!(headings[2..]
+            .iter()
+            .all(|h| h.ends_with(", which links here")));
+        let spoke = &c.second_hop[2];
+        assert_eq!(spoke.arrow(), "→");
+        assert!(spoke
+            .edges(0, 10)
+            .iter()
+            .any(|e| e.relation == "linksTo" && e.other == "Hub"));
+        // A small neighbourhood shows every neighbour.
+        let (index, hub) = hub_kg(2);
+        assert_eq!(card(&index, hub, 2).second_hop.len(), 3);
+        assert!(card(&index, hub, 1).second_hop.is_empty());
+    }
+
+    #[test]
+    fn the_card_has_every_label_and_the_full_dates() {
+        let kg = LocalKg::from_turtle(
+            "@prefix ex: <http://example.org/> .\n\
+             @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n\
+             @prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n\
+             @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n\
+             ex:us rdfs:label \"United States\"@en, \"États-Unis\"@fr ;\n\
+             \x20   skos:prefLabel \"United States of America\"@en ; skos:altLabel \"USA\"@en ;\n\
+             \x20   ex:inception \"1776-07-04\"^^xsd:date ; ex:capital ex:dc .\n",
+            "test",
+        )
+        .unwrap();
+        let index = KgIndex::build(&kg, &|_| {}).unwrap();
+        let us = index.iri_id("http://example.org/us").unwrap();
+        let c = card(&index, us, 1);
+        assert_eq!(c.labels, ["United States", "United States of America"]);
+        assert_eq!(c.aliases, ["USA"]);
+        assert_eq!(
+            c.dates,
+            [Edge {
+                relation: "inception".into(),
+                other: "1776-07-04".into()
+            }]
+        );
+        // The other labels are searchable too.
+        let entries = entries(&index);
+        let hits = search(&entries, "of America", &mut new_matcher());
+        assert_eq!(entries[hits[0]].id, us);
+    }
 }

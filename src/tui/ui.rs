@@ -98,7 +98,8 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
         &[
             ("/", "search entities and relations (Enter/Esc ends)"),
             ("↑↓ j k PgUp/Dn", "select"),
-            ("h", "one or two hops around the entity"),
+            // One line for both: the table must fit the smallest terminal (80×24).
+            ("h  J K", "one or two hops · scroll the edges down / up"),
             ("r", "run on the selection (t task, +/- limit, Enter)"),
         ],
     ),

@@ -2,11 +2,30 @@
 
 use super::*;
 
+/// Lines `J` and `K` scroll the edge list by. The app does not know the pane's height (only
+/// drawing does), so this is a fixed step, small enough to keep context on a short terminal.
+const EDGE_SCROLL_STEP: usize = 10;
+
 impl App {
     pub(super) fn refresh_matches(&mut self) {
         self.explore.matches =
             kgview::search(&self.entries, &self.explore.query, &mut self.matcher);
         self.explore.selected = 0;
+        self.explore.scroll = 0;
+    }
+
+    /// Selects match `i`; a new selection shows its edge list from the top.
+    pub(super) fn select_explore(&mut self, i: usize) {
+        if i != self.explore.selected {
+            self.explore.selected = i;
+            self.explore.scroll = 0;
+        }
+    }
+
+    /// Scrolls the selected entity's edge list, keeping at least its last line in view.
+    fn scroll_edges(&mut self, by: isize) {
+        let rows = self.selected_card().map_or(0, |c| c.row_count());
+        self.explore.scroll = step(self.explore.scroll, by, rows);
     }
 
     pub fn selected_entry(&self) -> Option<&Entry> {
@@ -17,7 +36,7 @@ impl App {
     }
 
     /// The selected entity's card (a relation has none).
-    pub fn selected_card(&self) -> Option<Card> {
+    pub fn selected_card(&self) -> Option<Card<'_>> {
         let e = self.selected_entry()?;
         let index = self.index.as_deref()?;
         (e.kind == EntryKind::Entity).then(|| kgview::card(index, e.id, self.explore.hops))
@@ -88,7 +107,12 @@ impl App {
         }
         match k.code {
             KeyCode::Char('/') => self.explore.searching = true,
-            KeyCode::Char('h') => self.explore.hops = if self.explore.hops == 2 { 1 } else { 2 },
+            KeyCode::Char('h') => {
+                self.explore.hops = if self.explore.hops == 2 { 1 } else { 2 };
+                self.explore.scroll = 0;
+            }
+            KeyCode::Char('J') => self.scroll_edges(EDGE_SCROLL_STEP as isize),
+            KeyCode::Char('K') => self.scroll_edges(-(EDGE_SCROLL_STEP as isize)),
             KeyCode::Down | KeyCode::Char('j') => self.move_explore(1),
             KeyCode::Up | KeyCode::Char('k') => self.move_explore(-1),
             KeyCode::PageDown => self.move_explore(10),
@@ -111,6 +135,6 @@ impl App {
 
     pub(super) fn move_explore(&mut self, by: isize) {
         let n = self.explore.matches.len();
-        self.explore.selected = step(self.explore.selected, by, n);
+        self.select_explore(step(self.explore.selected, by, n));
     }
 }

@@ -131,8 +131,11 @@ pub struct Explore {
     pub matches: Vec<usize>,
     pub selected: usize,
     pub dialog: Option<RunDialog>,
-    /// 1: the entity's own edges; 2: also its outgoing neighbours' edges.
+    /// 1: the entity's own edges; 2: also its neighbours' edges.
     pub hops: u8,
+    /// Lines of the selected entity's edge list scrolled past; back to 0 when the selection
+    /// or the hops change.
+    pub scroll: usize,
 }
 
 pub struct Heat {

@@ -66,7 +66,7 @@ impl App {
                             self.explore.selected,
                             self.explore.matches.len(),
                         ) {
-                            self.explore.selected = i;
+                            self.select_explore(i);
                         }
                     }
                     Screen::Errors => {

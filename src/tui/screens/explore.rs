@@ -7,7 +7,7 @@ use ratatui::widgets::{Clear, List, ListItem, ListState, Paragraph, Wrap};
 use ratatui::Frame;
 
 use crate::tui::app::App;
-use crate::tui::kgview::EntryKind;
+use crate::tui::kgview::{Card, EntryKind, Row};
 use crate::tui::ui::block;
 use crate::verify::OutcomeKind;
 
@@ -142,6 +142,11 @@ fn draw_detail(f: &mut Frame, app: &App, area: Rect) {
             v.join(" | ")
         }
     };
+    let dates: Vec<String> = c
+        .dates
+        .iter()
+        .map(|d| format!("{} {}", d.relation, d.other))
+        .collect();
     lines.push(Line::from(vec![
         key("entity"),
         Span::styled(c.label.clone(), t.title()),
@@ -150,15 +155,13 @@ fn draw_detail(f: &mut Frame, app: &App, area: Rect) {
         key("iri"),
         Span::styled(c.iri.clone(), t.dim()),
     ]));
+    lines.push(Line::from(vec![key("labels"), Span::raw(join(&c.labels))]));
     lines.push(Line::from(vec![
         key("aliases"),
         Span::raw(join(&c.aliases)),
     ]));
     lines.push(Line::from(vec![key("types"), Span::raw(join(&c.types))]));
-    lines.push(Line::from(vec![
-        key("year"),
-        Span::raw(c.year.map_or("-".into(), |y| y.to_string())),
-    ]));
+    lines.push(Line::from(vec![key("dates"), Span::raw(join(&dates))]));
     lines.push(Line::from(vec![
         key("degree"),
         Span::raw(format!(
@@ -189,21 +192,12 @@ fn draw_detail(f: &mut Frame, app: &App, area: Rect) {
             lines.push(Line::from(spans));
         }
     }
-    lines.push(Line::from(""));
-    lines.push(Line::from(Span::styled("outgoing", t.title())));
-    for ed in &c.outgoing {
-        lines.push(Line::from(format!("  {} → {}", ed.relation, ed.other)));
-    }
-    lines.push(Line::from(Span::styled("incoming", t.title())));
-    for ed in &c.incoming {
-        lines.push(Line::from(format!("  {} ← {}", ed.relation, ed.other)));
-    }
-    for (n, edges) in &c.second_hop {
-        lines.push(Line::from(Span::styled(format!("via {n}"), t.title())));
-        for ed in edges {
-            lines.push(Line::from(format!("  {} → {}", ed.relation, ed.other)));
-        }
-    }
+    // The card takes what its wrapped lines need, up to half the pane; the edges the rest.
+    let card_height = (wrapped_height(&lines, area.width.saturating_sub(2)) + 2)
+        .min(area.height / 2)
+        .max(3);
+    let [top, bottom] =
+        Layout::vertical([Constraint::Length(card_height), Constraint::Min(3)]).areas(area);
     let title = if app.explore.hops == 2 {
         "Entity · 2 hops (h: 1 hop)"
     } else {
@@ -213,6 +207,125 @@ fn draw_detail(f: &mut Frame, app: &App, area: Rect) {
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
             .block(block(app, title)),
-        area,
+        top,
     );
+    draw_edges(f, app, &c, bottom);
+}
+
+/// The card's edge list from line `app.explore.scroll` on, one line per edge (cut at the
+/// pane's edge, not wrapped, so a line scrolled is a line moved); only the lines in view are
+/// built, as a hub can have 100,000 edges.
+fn draw_edges(f: &mut Frame, app: &App, c: &Card, area: Rect) {
+    let t = &app.theme;
+    let height = area.height.saturating_sub(2) as usize;
+    let rows = c.rows(app.explore.scroll, height);
+    let numbers: Vec<usize> = rows
+        .iter()
+        .filter_map(|r| match r {
+            Row::Edge { number, .. } => Some(*number),
+            Row::Heading(_) => None,
+        })
+        .collect();
+    let title = edges_title(numbers.first(), numbers.last(), c.edge_count());
+    let lines: Vec<Line> = rows
+        .into_iter()
+        .map(|r| match r {
+            Row::Heading(h) => Line::from(Span::styled(h, t.title())),
+            Row::Edge { arrow, edge, .. } => {
+                Line::from(format!("  {} {arrow} {}", edge.relation, edge.other))
+            }
+        })
+        .collect();
+    f.render_widget(Paragraph::new(lines).block(block(app, &title)), area);
+}
+
+/// Where the edge list is: "edges 41–60 of 312 · J/K scroll", or "edges: all 12" when the
+/// whole list is in view.
+fn edges_title(first: Option<&usize>, last: Option<&usize>, total: usize) -> String {
+    match (first, last) {
+        _ if total == 0 => "edges: none".into(),
+        (Some(1), Some(&b)) if b == total => format!("edges: all {total}"),
+        (Some(a), Some(b)) => format!("edges {a}–{b} of {total} · J/K scroll"),
+        _ => format!("{total} edges · J/K scroll"),
+    }
+}
+
+/// Lines `lines` take once word-wrapped to `width` columns, as [`Wrap`] does it (greedy, by
+/// words, a word longer than the line broken across lines).
+fn wrapped_height(lines: &[Line], width: u16) -> u16 {
+    let width = width.max(1) as usize;
+    let mut total = 0;
+    for l in lines {
+        let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+        let (mut rows, mut used) = (1, 0);
+        for word in text.split(' ') {
+            let w = Span::raw(word).width();
+            let need = if used == 0 { w } else { used + 1 + w };
+            if need <= width {
+                used = need;
+            } else {
+                let w = w.max(1);
+                rows += (w - 1) / width + usize::from(used > 0);
+                used = (w - 1) % width + 1;
+            }
+        }
+        total += rows;
+    }
+    total.min(u16::MAX as usize) as u16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::buffer::Buffer;
+    use ratatui::widgets::Widget;
+
+    /// Lines a wrapped paragraph actually fills, found by drawing it.
+    fn drawn_height(lines: &[Line], width: u16) -> u16 {
+        let area = Rect::new(0, 0, width, 60);
+        let mut buf = Buffer::empty(area);
+        Paragraph::new(lines.to_vec())
+            .wrap(Wrap { trim: false })
+            .render(area, &mut buf);
+        (0..60)
+            .rev()
+            .find(|&y| (0..width).any(|x| buf[(x, y)].symbol() != " "))
+            .map_or(0, |y| y + 1)
+    }
+
+    #[test]
+    fn wrapped_height_matches_what_the_paragraph_draws() {
+        let long = "aliases  FR | FRA | French Republic | République française | Frankreich";
+        let cases: Vec<Vec<Line>> = vec![
+            vec![Line::from("entity   France")],
+            vec![Line::from(long), Line::from("types    country")],
+            vec![Line::from(vec![
+                Span::raw("iri      "),
+                Span::raw("https://kgscope.dev/kg/countries/entity/a_very_long_local_name_here"),
+            ])],
+            vec![Line::from(
+                "dates    founded 1776-07-04 | opened 2001-01-01T10:00:00Z",
+            )],
+        ];
+        for lines in &cases {
+            for width in [20, 33, 40, 61, 120] {
+                assert_eq!(
+                    wrapped_height(lines, width),
+                    drawn_height(lines, width),
+                    "{lines:?} at {width}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_edges_title_says_where_the_view_is() {
+        assert_eq!(
+            edges_title(Some(&41), Some(&60), 312),
+            "edges 41–60 of 312 · J/K scroll"
+        );
+        assert_eq!(edges_title(Some(&1), Some(&12), 12), "edges: all 12");
+        assert_eq!(edges_title(None, None, 0), "edges: none");
+        assert_eq!(edges_title(None, None, 5), "5 edges · J/K scroll");
+    }
 }

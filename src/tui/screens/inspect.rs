@@ -181,10 +181,10 @@ fn draw_facts(f: &mut Frame, app: &App, area: Rect, subject: &str, object: &str)
                     Span::styled(format!("{role} "), t.dim()),
                     Span::styled(c.label.clone(), t.title()),
                 ]));
-                for e in c.outgoing.iter().take(12) {
+                for e in c.outgoing.edges(0, 12) {
                     lines.push(Line::from(format!("  {} → {}", e.relation, e.other)));
                 }
-                for e in c.incoming.iter().take(6) {
+                for e in c.incoming.edges(0, 6) {
                     lines.push(Line::from(format!("  {} ← {}", e.relation, e.other)));
                 }
                 let more = c
