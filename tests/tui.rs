@@ -148,6 +148,20 @@ fn capture(name: &str, text: &str) {
     std::fs::write(dir.join(format!("{name}.txt")), text).unwrap();
 }
 
+/// An insta snapshot of a drawn screen. Run ids (time and a random suffix) are masked and
+/// trailing blanks trimmed, so a snapshot changes only when what is drawn changes.
+fn snap(name: &str, screen: &str) {
+    let text: String = screen.lines().map(|l| format!("{}\n", l.trim_end())).collect();
+    insta::with_settings!({
+        // The header cuts the id to fit, so mask whatever of it shows.
+        filters => vec![(r"run \d{8}-[\w-]*", "run [id]")],
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(name, text);
+    });
+}
+
 #[test]
 fn every_screen_draws_the_fixed_run() {
     let tmp = tempfile::tempdir().unwrap();
@@ -160,6 +174,7 @@ fn every_screen_draws_the_fixed_run() {
     key(&mut app, KeyCode::Enter);
     let explore = render(&app, 100, 30);
     capture("explore", &explore);
+    snap("explore", &explore);
     assert!(explore.contains("entity   France"), "{explore}");
     assert!(explore.contains("French Republic"), "{explore}");
     assert!(explore.contains("capital → Paris"), "{explore}");
@@ -172,6 +187,7 @@ fn every_screen_draws_the_fixed_run() {
     key(&mut app, KeyCode::Char('2'));
     let live = render(&app, 100, 30);
     capture("live", &live);
+    snap("live", &live);
     assert!(live.contains("Browsing a recorded run"), "{live}");
     assert!(
         live.contains("accuracy") && live.contains("correctness"),
@@ -182,12 +198,14 @@ fn every_screen_draws_the_fixed_run() {
     key(&mut app, KeyCode::Char('3'));
     let heat = render(&app, 100, 30);
     capture("heatmaps", &heat);
+    snap("heatmaps", &heat);
     assert!(heat.contains("correctness by relation"), "{heat}");
     assert!(heat.contains("n="), "{heat}");
 
     key(&mut app, KeyCode::Char('v'));
     let heat2 = render(&app, 100, 30);
     capture("heatmaps-head-tail", &heat2);
+    snap("heatmaps-head-tail", &heat2);
     assert!(heat2.contains("head \\ tail"), "{heat2}");
     key(&mut app, KeyCode::Char('v'));
     key(&mut app, KeyCode::Char('m'));
@@ -197,6 +215,7 @@ fn every_screen_draws_the_fixed_run() {
     key(&mut app, KeyCode::Char('4'));
     let errors = render(&app, 100, 30);
     capture("errors", &errors);
+    snap("errors", &errors);
     assert!(errors.contains("Errors: "), "{errors}");
     assert!(
         errors.contains("invalid") && errors.contains("abstained"),
@@ -207,6 +226,7 @@ fn every_screen_draws_the_fixed_run() {
     assert_eq!(app.screen, Screen::Inspect);
     let inspect = render(&app, 100, 30);
     capture("inspect", &inspect);
+    snap("inspect", &inspect);
     assert!(inspect.contains("prompt"), "{inspect}");
     assert!(inspect.contains("verifier trace"), "{inspect}");
     assert!(inspect.contains("KG facts"), "{inspect}");
@@ -220,6 +240,7 @@ fn every_screen_draws_the_fixed_run() {
     key(&mut app, KeyCode::Char('?'));
     let help = render(&app, 100, 30);
     capture("help", &help);
+    snap("help", &help);
     for (_, ks) in ui::KEYS {
         for (k, _) in *ks {
             assert!(help.contains(k), "help lacks {k}:\n{help}");
@@ -243,6 +264,7 @@ fn every_screen_draws_the_fixed_run() {
         assert!(!s.contains("terminal too small"));
     }
     let small = render(&app, 79, 24);
+    snap("too-small", &small);
     assert!(small.contains("terminal too small"), "{small}");
     assert!(small.contains("80×24"), "{small}");
 }
@@ -1012,6 +1034,31 @@ fn sigterm_restores_the_terminal() {
     assert_eq!(std::fs::read_to_string(&done).unwrap().trim(), "0");
     assert!(s.contains("mode:icanon"), "raw mode was left on:\n{s}");
     assert!(!s.contains("1 Explore"), "the TUI is still on screen:\n{s}");
+}
+
+/// A panic with the screen taken leaves the terminal usable: raw mode off, the alternate
+/// screen and mouse reporting gone, the panic message printed, and the panic in the log file.
+#[test]
+fn a_panic_restores_the_terminal_and_is_logged() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("tui.log");
+    let done = tmp.path().join("exit-code");
+    let command = format!(
+        "KGSCOPE_TEST_PANIC=1 \"{}\" tui --runs-dir \"{}\" --log \"{}\"; echo $? > '{}'; stty -a | grep -o -- '-icanon\\|icanon' | head -1 | sed 's/^/mode:/'; sleep 5",
+        env!("CARGO_BIN_EXE_kgscope"),
+        tmp.path().display(),
+        log.display(),
+        done.display()
+    );
+    let t = Tmux::start(&command);
+    let s = t.wait_for("mode:", 30);
+    assert_eq!(std::fs::read_to_string(&done).unwrap().trim(), "101");
+    assert!(s.contains("mode:icanon"), "raw mode was left on:\n{s}");
+    assert!(s.contains("panicking with the screen drawn"), "{s}");
+    assert!(!s.contains("1 Explore"), "the TUI is still on screen:\n{s}");
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(logged.contains("kgscope tui started"), "{logged}");
+    assert!(logged.contains("panic"), "{logged}");
 }
 
 #[test]

@@ -193,6 +193,8 @@ fn main_loop(
 ) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::channel::<RunnerMsg>();
     let mut control: Option<Control> = None;
+    // For the panic-recovery test: no input can make the TUI panic on purpose.
+    let panic_on_purpose = std::env::var_os("KGSCOPE_TEST_PANIC").is_some();
     loop {
         let frame_start = Instant::now();
         for msg in rx.try_iter().take(BATCH) {
@@ -202,6 +204,9 @@ fn main_loop(
         }
         app.tick();
         terminal.draw(|f| super::ui::draw(f, app))?;
+        if panic_on_purpose {
+            panic!("KGSCOPE_TEST_PANIC is set: panicking with the screen drawn");
+        }
         let wait = FRAME.saturating_sub(frame_start.elapsed());
         if event::poll(wait)? {
             // Take every pending input before the next frame, so typing never lags.
