@@ -151,7 +151,10 @@ fn capture(name: &str, text: &str) {
 /// An insta snapshot of a drawn screen. Run ids (time and a random suffix) are masked and
 /// trailing blanks trimmed, so a snapshot changes only when what is drawn changes.
 fn snap(name: &str, screen: &str) {
-    let text: String = screen.lines().map(|l| format!("{}\n", l.trim_end())).collect();
+    let text: String = screen
+        .lines()
+        .map(|l| format!("{}\n", l.trim_end()))
+        .collect();
     insta::with_settings!({
         // The header cuts the id to fit, so mask whatever of it shows.
         filters => vec![(r"run \d{8}-[\w-]*", "run [id]")],

@@ -9,10 +9,14 @@ use anyhow::Context;
 use tracing_subscriber::EnvFilter;
 
 /// `KGSCOPE_LOG` (the `RUST_LOG` syntax, e.g. `kgscope=debug`) or kgscope's own events from
-/// `default` up.
+/// `default` up, plus llama.cpp's log when `KGSCOPE_LLAMA_LOG` asks for it.
 fn filter(default: &str) -> EnvFilter {
-    EnvFilter::try_from_env("KGSCOPE_LOG")
-        .unwrap_or_else(|_| EnvFilter::new(format!("kgscope={default}")))
+    EnvFilter::try_from_env("KGSCOPE_LOG").unwrap_or_else(|_| {
+        let llama =
+            std::env::var_os("KGSCOPE_LLAMA_LOG").is_some_and(|v| !v.is_empty() && v != "0");
+        let extra = if llama { ",llama-cpp-2=info" } else { "" };
+        EnvFilter::new(format!("kgscope={default}{extra}"))
+    })
 }
 
 pub fn to_stderr() {
