@@ -234,6 +234,36 @@ fn every_screen_draws_the_fixed_run() {
     assert!(inspect.contains("verifier trace"), "{inspect}");
     assert!(inspect.contains("KG facts"), "{inspect}");
     assert!(inspect.contains("not labelled"), "{inspect}");
+    // The KG facts pane scrolls through both ends' edges, clamped at the end.
+    assert!(inspect.contains("KG facts 1–"), "{inspect}");
+    key(&mut app, KeyCode::Char('J'));
+    let facts = render(&app, 100, 30);
+    assert!(facts.contains("KG facts 6–"), "{facts}");
+    for _ in 0..200 {
+        key(&mut app, KeyCode::Char('J'));
+    }
+    let facts_end = render(&app, 100, 30);
+    assert!(facts_end.contains("object South America"), "{facts_end}");
+    assert!(facts_end.contains("continent ← "), "{facts_end}");
+    let of = |s: &str| {
+        s.split(" lines")
+            .next()
+            .unwrap()
+            .rsplit(' ')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        facts_end.contains(&format!("–{0} of {0} lines", of(&facts_end))),
+        "{facts_end}"
+    );
+    key(&mut app, KeyCode::Char('n'));
+    key(&mut app, KeyCode::Char('p'));
+    assert_eq!(
+        app.inspect.facts_scroll, 0,
+        "moving to another error starts at the top"
+    );
     key(&mut app, KeyCode::PageDown);
     let scrolled = render(&app, 100, 30);
     assert!(!scrolled.contains("prompt    "), "{scrolled}");

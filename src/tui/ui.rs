@@ -132,7 +132,10 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
     (
         "Inspect",
         &[
-            ("n  p  PgUp/Dn", "next / previous error; scroll"),
+            (
+                "n p PgUp/Dn J K",
+                "next / previous error; scroll the detail, the facts",
+            ),
             (
                 "r w a b k",
                 "right, wrong, abstained, bad question, KG wrong",

@@ -55,6 +55,7 @@ impl App {
                 if let Some(&i) = list.get(self.errors.selected) {
                     self.inspect.current = Some(i);
                     self.inspect.scroll = 0;
+                    self.inspect.facts_scroll = 0;
                     self.screen = Screen::Inspect;
                 }
             }

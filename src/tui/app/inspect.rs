@@ -29,6 +29,7 @@ impl App {
         };
         self.inspect.current = Some(list[next]);
         self.inspect.scroll = 0;
+        self.inspect.facts_scroll = 0;
         self.errors.selected = next;
     }
 
@@ -69,6 +70,13 @@ impl App {
         match k.code {
             KeyCode::PageDown => self.inspect.scroll = self.inspect.scroll.saturating_add(5),
             KeyCode::PageUp => self.inspect.scroll = self.inspect.scroll.saturating_sub(5),
+            // The facts pane clamps the scroll to what it has when it draws.
+            KeyCode::Char('J') => {
+                self.inspect.facts_scroll = self.inspect.facts_scroll.saturating_add(5)
+            }
+            KeyCode::Char('K') => {
+                self.inspect.facts_scroll = self.inspect.facts_scroll.saturating_sub(5)
+            }
             KeyCode::Char('n') | KeyCode::Down => self.move_inspect(1),
             KeyCode::Char('p') | KeyCode::Up => self.move_inspect(-1),
             KeyCode::Char('e') if self.inspected().is_some() => {

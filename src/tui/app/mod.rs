@@ -160,6 +160,8 @@ pub struct Inspect {
     pub note: Option<TextArea<'static>>,
     /// Lines scrolled down in the detail pane, for responses and traces longer than it.
     pub scroll: u16,
+    /// Lines scrolled down in the KG facts pane (a hub object has thousands of edges).
+    pub facts_scroll: usize,
 }
 
 pub struct App {

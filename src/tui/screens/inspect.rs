@@ -1,6 +1,7 @@
 //! Inspect: one outcome in full, the KG facts around its triple, and hand labelling.
 
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
@@ -159,10 +160,12 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         );
         f.render_widget(ta, text);
     }
-    draw_facts(f, app, side, &q.subject, &q.object);
+    draw_facts(f, app, side, q);
 }
 
-fn draw_facts(f: &mut Frame, app: &App, area: Rect, subject: &str, object: &str) {
+/// The subject's and the object's edges, the question's relation highlighted. Only the
+/// lines in view are named: an object such as a continent can have thousands of edges.
+fn draw_facts(f: &mut Frame, app: &App, area: Rect, q: &crate::questions::Question) {
     let t = &app.theme;
     let Some(index) = app.index.as_deref() else {
         f.render_widget(
@@ -173,40 +176,62 @@ fn draw_facts(f: &mut Frame, app: &App, area: Rect, subject: &str, object: &str)
         );
         return;
     };
+    let ends = [("subject", &q.subject), ("object", &q.object)]
+        .map(|(role, iri)| (role, iri, kgview::card_of_iri(index, iri)));
+    // Each end is a title line, then its card's edge list (headings and edges).
+    let block_len = |c: &Option<kgview::Card>| 1 + c.as_ref().map_or(0, |c| c.row_count());
+    let total: usize = ends.iter().map(|(_, _, c)| block_len(c)).sum();
+    let height = area.height.saturating_sub(2) as usize;
+    let first = app
+        .inspect
+        .facts_scroll
+        .min(total.saturating_sub(height.max(1)));
+    let end = first + height;
+    let relation = line(&q.relation);
     let mut lines = Vec::new();
-    for (role, iri) in [("subject", subject), ("object", object)] {
-        match kgview::card_of_iri(index, iri) {
-            Some(c) => {
-                lines.push(Line::from(vec![
-                    Span::styled(format!("{role} "), t.dim()),
-                    Span::styled(c.label.clone(), t.title()),
-                ]));
-                for e in c.outgoing.edges(0, 12) {
-                    lines.push(Line::from(format!("  {} → {}", e.relation, e.other)));
-                }
-                for e in c.incoming.edges(0, 6) {
-                    lines.push(Line::from(format!("  {} ← {}", e.relation, e.other)));
-                }
-                let more = c
-                    .degree()
-                    .saturating_sub(c.outgoing.len().min(12) + c.incoming.len().min(6));
-                if more > 0 {
-                    lines.push(Line::from(Span::styled(
-                        format!("  … {more} more"),
-                        t.dim(),
-                    )));
-                }
-            }
-            None => lines.push(Line::from(vec![
+    let mut at = 0;
+    for (role, iri, card) in &ends {
+        if at >= first && at < end {
+            let name = match card {
+                Some(c) => Span::styled(c.label.clone(), t.title()),
+                None => Span::raw(format!("{} (a value, no edges)", line(iri))),
+            };
+            lines.push(Line::from(vec![
                 Span::styled(format!("{role} "), t.dim()),
-                Span::raw(format!("{} (a value, no edges)", line(iri))),
-            ])),
+                name,
+            ]));
+        }
+        at += 1;
+        if let Some(c) = card {
+            let skip = first.saturating_sub(at);
+            let take = end.saturating_sub(at).saturating_sub(skip);
+            for row in c.rows(skip, take) {
+                lines.push(match row {
+                    kgview::Row::Heading(h) => Line::from(Span::styled(format!(" {h}"), t.dim())),
+                    kgview::Row::Edge { arrow, edge, .. } => {
+                        let style = if edge.relation == relation {
+                            Style::default().fg(t.accent)
+                        } else {
+                            Style::default()
+                        };
+                        Line::from(Span::styled(
+                            format!("  {} {arrow} {}", edge.relation, edge.other),
+                            style,
+                        ))
+                    }
+                });
+            }
+            at += c.row_count();
         }
     }
-    f.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(block(app, "KG facts")),
-        area,
-    );
+    let title = if total > height {
+        format!(
+            "KG facts {}–{} of {total} lines · J/K",
+            first + 1,
+            (first + height).min(total)
+        )
+    } else {
+        "KG facts".to_string()
+    };
+    f.render_widget(Paragraph::new(lines).block(block(app, &title)), area);
 }
