@@ -113,6 +113,48 @@ fn record(app: &App, answers: &[ResultRecord]) {
     log.flush().unwrap();
 }
 
+/// Feeds the runner's messages to `app` until the run ends, as the event loop does; returns
+/// the run's control if it got going.
+fn follow_run(
+    app: &mut App,
+    rx: std::sync::mpsc::Receiver<kgscope::tui::runner::RunnerMsg>,
+) -> Option<kgscope::run::Control> {
+    let mut control = None;
+    while app.live.finished.is_none() {
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(msg) => {
+                if let Some(c) = kgscope::tui::event_loop::apply(app, msg) {
+                    control = Some(c);
+                }
+            }
+            Err(e) => panic!("the runner went quiet: {e} ({})", app.live.status),
+        }
+    }
+    control
+}
+
+/// Runs `limit` statement questions from sample:countries with `model` through the TUI's
+/// runner, into `app`, until the run ends.
+fn run_through_runner(app: &mut App, model: ModelSpec, runs_dir: &Path, limit: usize) {
+    use kgscope::tui::app::RunRequest;
+    use kgscope::tui::runner::{self, RunBase};
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let base = RunBase {
+        kg: "sample:countries".into(),
+        model,
+        runs_dir: runs_dir.to_path_buf(),
+    };
+    let req = RunRequest {
+        relations: vec![],
+        entities: vec![],
+        task: Task::Statement,
+        limit,
+    };
+    runner::start(rt.handle(), &base, &req, tx);
+    follow_run(app, rx);
+}
+
 fn render(app: &App, w: u16, h: u16) -> String {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
     term.draw(|f| ui::draw(f, app)).unwrap();
@@ -724,22 +766,7 @@ fn a_run_started_from_explore_streams_into_live_and_is_recorded() {
         runs_dir: tmp.path().to_path_buf(),
     };
     runner::start(rt.handle(), &base, &req, tx);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    let mut control = None;
-    while app.live.finished.is_none() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the run did not finish"
-        );
-        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
-            Ok(msg) => {
-                if let Some(c) = kgscope::tui::event_loop::apply(&mut app, msg) {
-                    control = Some(c);
-                }
-            }
-            Err(e) => panic!("runner went quiet: {e} ({})", app.live.status),
-        }
-    }
+    let control = follow_run(&mut app, rx);
     assert!(control.is_some());
     assert_eq!(app.live.finished, Some(false), "{}", app.live.status);
     app.tick();
@@ -765,8 +792,6 @@ fn a_run_started_from_explore_streams_into_live_and_is_recorded() {
 /// A server error is retried by the backend, and Live counts the retry and says why.
 #[test]
 fn live_counts_retries_and_shows_the_reason() {
-    use kgscope::tui::app::RunRequest;
-    use kgscope::tui::runner::{self, RunBase};
     let (base_url, seen) = common::scripted_server(|n| match n {
         0 => common::http("503 Service Unavailable", "", "warming up"),
         _ => common::sse_completion(&["Tr", "ue."], 2),
@@ -774,26 +799,8 @@ fn live_counts_retries_and_shows_the_reason() {
     let tmp = tempfile::tempdir().unwrap();
     let mut app = App::new(Theme::default(), "sample:countries", None);
     app.live.active = true;
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    let base = RunBase {
-        kg: "sample:countries".into(),
-        model: ModelSpec::parse("openai:fake", Some(&base_url), "OPENAI_API_KEY").unwrap(),
-        runs_dir: tmp.path().to_path_buf(),
-    };
-    let req = RunRequest {
-        relations: vec![],
-        entities: vec![],
-        task: Task::Statement,
-        limit: 2,
-    };
-    runner::start(rt.handle(), &base, &req, tx);
-    while app.live.finished.is_none() {
-        let msg = rx
-            .recv_timeout(std::time::Duration::from_secs(60))
-            .expect("the runner reports");
-        kgscope::tui::event_loop::apply(&mut app, msg);
-    }
+    let model = ModelSpec::parse("openai:fake", Some(&base_url), "OPENAI_API_KEY").unwrap();
+    run_through_runner(&mut app, model, tmp.path(), 2);
     app.tick();
     assert_eq!(app.live.finished, Some(false), "{}", app.live.status);
     assert_eq!(app.live.retries, 1);
@@ -1096,33 +1103,13 @@ fn a_panic_restores_the_terminal_and_is_logged() {
 
 #[test]
 fn a_run_that_cannot_start_says_why_in_live() {
-    use kgscope::tui::app::RunRequest;
-    use kgscope::tui::runner::{self, RunBase};
     let tmp = tempfile::tempdir().unwrap();
     let mut app = App::new(Theme::default(), "sample:countries", None);
     app.live.active = true;
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    let base = RunBase {
-        kg: "sample:countries".into(),
-        model: ModelSpec::Llama {
-            path: tmp.path().join("missing.gguf"),
-        },
-        runs_dir: tmp.path().to_path_buf(),
+    let model = ModelSpec::Llama {
+        path: tmp.path().join("missing.gguf"),
     };
-    let req = RunRequest {
-        relations: vec![],
-        entities: vec![],
-        task: Task::Statement,
-        limit: 4,
-    };
-    runner::start(rt.handle(), &base, &req, tx);
-    while app.live.finished.is_none() {
-        let msg = rx
-            .recv_timeout(std::time::Duration::from_secs(30))
-            .expect("the runner reports");
-        kgscope::tui::event_loop::apply(&mut app, msg);
-    }
+    run_through_runner(&mut app, model, tmp.path(), 4);
     key(&mut app, KeyCode::Char('2'));
     let s = render(&app, 100, 30);
     assert!(s.contains("missing.gguf does not exist"), "{s}");
@@ -1226,12 +1213,7 @@ fn an_interrupted_run_opened_with_run_continues_with_shift_r() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     kgscope::tui::runner::resume(rt.handle(), tmp.path(), path.to_str().unwrap(), tx);
-    while app.live.finished.is_none() {
-        let msg = rx
-            .recv_timeout(std::time::Duration::from_secs(60))
-            .expect("the runner reports");
-        kgscope::tui::event_loop::apply(&mut app, msg);
-    }
+    follow_run(&mut app, rx);
     assert_eq!(app.live.finished, Some(false), "{}", app.live.status);
     app.tick();
     let (_, manifest, records) = session::open_results(tmp.path(), &run.id).unwrap();

@@ -2,7 +2,8 @@
 //! outcomes of that frame are folded into the app and the screen is drawn off-screen, as the
 //! event loop does; the baseline, in the same command, folds the same outcomes without drawing.
 //! Resident memory is sampled as the run goes on: it must stay flat (aggregates in memory, rows
-//! on disk, a bounded window of recent errors).
+//! on disk). Last, the biggest run written is opened as `--run` opens it, against reading all
+//! its records into memory, the way the TUI used to.
 
 use std::process::ExitCode;
 
@@ -94,6 +95,7 @@ pub fn run(a: TuiBenchArgs) -> anyhow::Result<ExitCode> {
     let chunks = 6;
     let frames_per_chunk = (a.seconds * 20 / chunks).max(1);
     let mut rows = Vec::new();
+    let mut written = None;
     for screen in [Screen::Live, Screen::Heatmaps, Screen::Errors] {
         let (data, records) = sample_records(&tmp.0)?;
         let mut app = App::new(Theme::default(), "sample:countries", None);
@@ -136,13 +138,20 @@ pub fn run(a: TuiBenchArgs) -> anyhow::Result<ExitCode> {
             "frame_vs_fold_only_ratio": median / b.median_ms.max(1e-6),
             "rss_mib": rss,
         }));
+        written = app.data.map(|d| d.run);
     }
+    let open = match written {
+        Some(run) => open_cost(run)?,
+        None => serde_json::Value::Null,
+    };
     if a.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(
-                &serde_json::json!({ "outcomes_per_s": a.outcomes_per_s, "screens": rows })
-            )?
+            serde_json::to_string_pretty(&serde_json::json!({
+                "outcomes_per_s": a.outcomes_per_s,
+                "screens": rows,
+                "open_recorded_run": open,
+            }))?
         );
     } else {
         println!(
@@ -165,6 +174,39 @@ pub fn run(a: TuiBenchArgs) -> anyhow::Result<ExitCode> {
                 rss.join(" → ")
             );
         }
+        if !open.is_null() {
+            println!(
+                "opening a recorded run of {} answers: rows on disk {:.2} s, +{:.0} MiB; every record in memory (baseline) {:.2} s, +{:.0} MiB",
+                open["answers"],
+                open["rows_on_disk_s"].as_f64().unwrap_or(0.0),
+                open["rows_on_disk_mib"].as_f64().unwrap_or(0.0),
+                open["all_records_s"].as_f64().unwrap_or(0.0),
+                open["all_records_mib"].as_f64().unwrap_or(0.0),
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Time and resident memory to open `run` as `kgscope tui --run` does, and, as the baseline
+/// in the same process, to read every record of it into memory. Rows first: memory it frees
+/// can be reused by the baseline, which can only make the baseline look cheaper.
+fn open_cost(run: kgscope::store::RunDir) -> anyhow::Result<serde_json::Value> {
+    let manifest = run.read_manifest()?;
+    let (before, t) = (rss_mib(), std::time::Instant::now());
+    let data = RunData::open(run.clone(), manifest)?;
+    let (rows_s, rows_mib) = (t.elapsed().as_secs_f64(), rss_mib() - before);
+    let answers = data.tally.answered;
+    drop(data);
+    let (before, t) = (rss_mib(), std::time::Instant::now());
+    let all: Vec<ResultRecord> = run.read_results()?;
+    let (all_s, all_mib) = (t.elapsed().as_secs_f64(), rss_mib() - before);
+    anyhow::ensure!(all.len() as u64 == answers, "the two reads disagree");
+    Ok(serde_json::json!({
+        "answers": answers,
+        "rows_on_disk_s": rows_s,
+        "rows_on_disk_mib": rows_mib,
+        "all_records_s": all_s,
+        "all_records_mib": all_mib,
+    }))
 }
