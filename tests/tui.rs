@@ -1032,10 +1032,22 @@ fn frame_cost_harness_folds_every_outcome() {
         } else {
             20
         };
-        let s = frame_times(&mut app, &records, 100, frames, screen, (100, 30), true);
+        let s = frame_times(&mut app, &records, 0, 100, frames, screen, (100, 30), true);
+        assert_eq!(s.outcomes, 100 * frames);
+        // A second call on the same run goes on with new questions.
+        let s = frame_times(
+            &mut app,
+            &records,
+            s.outcomes,
+            100,
+            frames,
+            screen,
+            (100, 30),
+            true,
+        );
         assert_eq!(s.outcomes, 100 * frames);
         let d = app.data.as_ref().unwrap();
-        assert_eq!(d.tally.answered, 100 * frames as u64);
+        assert_eq!(d.tally.answered, 2 * 100 * frames as u64);
         let on_disk: Vec<ResultRecord> = d.run.read_results().unwrap();
         let wrong = on_disk
             .iter()

@@ -25,10 +25,14 @@ pub struct FrameStats {
 /// the run's results.jsonl, untimed, as the engine's recorder does before it hands the events
 /// over; the app then reads it back in its frame tick. At the event loop's 50 ms frame,
 /// `per_frame = 100` is 2,000 outcomes/s. Each pass over `sample` gets fresh question ids, so
-/// the outcomes are distinct, as in a real run, and a statement still meets its negatives.
+/// the outcomes are distinct, as in a real run, and a statement still meets its negatives;
+/// `first` is how many outcomes earlier calls on the same run fed, so ids never repeat (a
+/// repeated id would be skipped, as `report` skips it).
+#[allow(clippy::too_many_arguments)]
 pub fn frame_times(
     app: &mut App,
     sample: &[ResultRecord],
+    first: usize,
     per_frame: usize,
     frames: usize,
     screen: Screen,
@@ -51,7 +55,7 @@ pub fn frame_times(
         .results_appender()
         .expect("opening results.jsonl");
     let mut times = Vec::with_capacity(frames);
-    let mut n = 0usize;
+    let mut n = first;
     for _ in 0..frames {
         let batch: Vec<RunEvent> = (0..per_frame)
             .flat_map(|_| {
@@ -97,7 +101,7 @@ pub fn frame_times(
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
     FrameStats {
         frames,
-        outcomes: n,
+        outcomes: n - first,
         median_ms: at(0.5),
         p99_ms: at(0.99),
         max_ms: at(1.0),

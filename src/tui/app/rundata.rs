@@ -99,15 +99,12 @@ impl RunData {
         }
     }
 
+    /// Folds each new record as it is read, so opening a big run never holds its records.
     fn read_new(&mut self) -> Result<usize, JsonlError> {
-        let mut fresh = Vec::new();
-        self.results
-            .read_new(|offset, r: ResultRecord| fresh.push((offset, r)))?;
-        let n = fresh.len();
-        for (offset, r) in fresh {
-            self.fold(offset, &r);
-        }
-        Ok(n)
+        let mut results = self.results.clone();
+        let read = results.read_new(|offset, r: ResultRecord| self.fold(offset, &r));
+        self.results = results;
+        read
     }
 
     fn fold(&mut self, offset: u64, r: &ResultRecord) {
