@@ -575,7 +575,7 @@ fn enter_on_a_heatmap_cell_filters_the_errors() {
     let rels: Vec<&str> = app
         .error_indices()
         .iter()
-        .map(|&i| &*d.errors[i].relation)
+        .map(|&i| d.relation(&d.errors[i]))
         .collect();
     assert!(rels.windows(2).all(|w| w[0] <= w[1]), "{rels:?}");
     key(&mut app, KeyCode::Char('s'));
@@ -1131,7 +1131,7 @@ fn a_run_that_cannot_start_says_why_in_live() {
 /// first error can still be opened and labelled at the end.
 #[test]
 fn a_long_live_run_keeps_every_error_reachable_with_rows_on_disk() {
-    assert!(std::mem::size_of::<kgscope::tui::app::ErrorRow>() <= 72);
+    assert!(std::mem::size_of::<kgscope::tui::app::ErrorRow>() <= 32);
     let tmp = tempfile::tempdir().unwrap();
     let (live_run, answers) = empty_run_and_answers(tmp.path());
     let wrong: Vec<&ResultRecord> = answers
@@ -1172,6 +1172,25 @@ fn a_long_live_run_keeps_every_error_reachable_with_rows_on_disk() {
     let labels = app.data.as_ref().unwrap().run.read_labels().unwrap();
     assert_eq!(labels.len(), 1);
     assert_eq!(labels[0].question_id, "q0");
+}
+
+/// A record written twice (a hand-edited log) counts once, as `kgscope report` counts it.
+#[test]
+fn a_repeated_record_counts_once_as_in_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let (_, _, records) = session::open_results(tmp.path(), &run.id).unwrap();
+    let mut log = run.results_appender().unwrap();
+    log.push(&records[3]).unwrap();
+    log.sync().unwrap();
+    let app = open_app(tmp.path(), &run);
+    let d = app.data.as_ref().unwrap();
+    assert_eq!(d.tally.answered, records.len() as u64);
+    let wrong = records
+        .iter()
+        .filter(|r| r.outcome != OutcomeKind::Correct)
+        .count();
+    assert_eq!(d.errors.len(), wrong);
 }
 
 /// A results.jsonl that turns bad while it is followed stops the following, says so, and

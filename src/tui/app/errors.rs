@@ -12,7 +12,7 @@ impl App {
             .iter()
             .enumerate()
             .filter(|(_, r)| kind.keeps(r.outcome))
-            .filter(|(_, r)| self.errors.cell.as_ref().is_none_or(|c| c.holds(r)))
+            .filter(|(_, r)| self.errors.cell.as_ref().is_none_or(|c| d.in_cell(r, c)))
             .map(|(i, _)| i)
             .collect();
         let rank = |o: OutcomeKind| o as u8;
@@ -20,7 +20,7 @@ impl App {
             SortBy::Run => {}
             // Stable sorts: run order within a relation or an outcome.
             SortBy::Relation => {
-                out.sort_by(|&a, &b| d.errors[a].relation.cmp(&d.errors[b].relation))
+                out.sort_by(|&a, &b| d.relation(&d.errors[a]).cmp(d.relation(&d.errors[b])))
             }
             SortBy::Outcome => out.sort_by_key(|&i| rank(d.errors[i].outcome)),
         }

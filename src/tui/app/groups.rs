@@ -72,13 +72,6 @@ pub enum Cell {
 }
 
 impl Cell {
-    pub fn holds(&self, e: &ErrorRow) -> bool {
-        match self {
-            Cell::Relation(r) => *e.relation == **r,
-            Cell::HeadTail(h, t) => *e.head_type == **h && *e.tail_type == **t,
-            Cell::Year(y) => e.year == Some(*y),
-        }
-    }
     pub fn describe(&self) -> String {
         match self {
             Cell::Relation(r) => format!("relation {}", crate::sanitize::line(r)),

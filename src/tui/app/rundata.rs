@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasher;
 use std::sync::Arc;
 
+use super::Cell;
 use crate::metrics::{Counts, Snapshot};
 use crate::report::Tally;
 use crate::run::{Manifest, ResultRecord};
@@ -18,16 +19,49 @@ use crate::store::RunDir;
 use crate::verify::OutcomeKind;
 
 /// One non-correct outcome: what the Errors list filters and sorts by, and where its record
-/// is. About 70 bytes, names shared.
-#[derive(Debug, Clone)]
+/// is. 32 bytes: names are numbers into the run's [`Names`].
+#[derive(Debug, Clone, Copy)]
 pub struct ErrorRow {
     pub offset: u64,
-    pub outcome: OutcomeKind,
-    pub relation: Arc<str>,
+    relation: u32,
     /// "-" when the KG gives no type, as the aggregates group it.
-    pub head_type: Arc<str>,
-    pub tail_type: Arc<str>,
-    pub year: Option<i32>,
+    head_type: u32,
+    tail_type: u32,
+    /// `NO_YEAR` when the question has none.
+    year: i32,
+    pub outcome: OutcomeKind,
+}
+
+const NO_YEAR: i32 = i32::MIN;
+
+impl ErrorRow {
+    pub fn year(&self) -> Option<i32> {
+        (self.year != NO_YEAR).then_some(self.year)
+    }
+}
+
+/// Relation and type names, each held once; rows refer to them by number.
+#[derive(Default)]
+struct Names {
+    list: Vec<Arc<str>>,
+    ids: HashMap<Arc<str>, u32>,
+}
+
+impl Names {
+    fn id(&mut self, s: &str) -> u32 {
+        if let Some(&id) = self.ids.get(s) {
+            return id;
+        }
+        let name: Arc<str> = Arc::from(s);
+        let id = self.list.len() as u32;
+        self.list.push(name.clone());
+        self.ids.insert(name, id);
+        id
+    }
+
+    fn get(&self, id: u32) -> &str {
+        &self.list[id as usize]
+    }
 }
 
 /// Records read back from disk for drawing: the rows in view and the inspected one. Cleared
@@ -48,11 +82,13 @@ pub struct RunData {
     /// Why results.jsonl can no longer be followed, once it cannot.
     pub broken: Option<String>,
     results: Follower,
-    /// Hashes of the question ids read, to keep only the first record of each, as `report`
-    /// does (a collision would need 2^32 questions).
-    seen: HashSet<u64>,
+    /// While the log is first read: hashes of the question ids, to keep only the first record
+    /// of each, as `report` does (a collision would need 2^32 questions). Dropped afterwards:
+    /// the engine never writes a question twice, so what follows needs no check and memory
+    /// does not grow with every answer.
+    seen: Option<HashSet<u64>>,
     hasher: std::collections::hash_map::RandomState,
-    names: HashSet<Arc<str>>,
+    names: Names,
     cache: RefCell<HashMap<u64, Arc<ResultRecord>>>,
     pub(super) snapshot_stale: bool,
 }
@@ -70,13 +106,14 @@ impl RunData {
             snapshot: Tally::default().snapshot(),
             by_entity: HashMap::new(),
             broken: None,
-            seen: HashSet::new(),
+            seen: Some(HashSet::new()),
             hasher: Default::default(),
-            names: HashSet::new(),
+            names: Names::default(),
             cache: RefCell::new(HashMap::new()),
             snapshot_stale: false,
         };
         d.read_new()?;
+        d.seen = None;
         d.snapshot = d.tally.snapshot();
         Ok(d)
     }
@@ -108,8 +145,10 @@ impl RunData {
     }
 
     fn fold(&mut self, offset: u64, r: &ResultRecord) {
-        if !self.seen.insert(self.hasher.hash_one(&r.question.id)) {
-            return;
+        if let Some(seen) = &mut self.seen {
+            if !seen.insert(self.hasher.hash_one(&r.question.id)) {
+                return;
+            }
         }
         self.tally.add(r);
         for iri in [&r.question.subject, &r.question.object] {
@@ -122,24 +161,29 @@ impl RunData {
             let q = &r.question;
             let row = ErrorRow {
                 offset,
+                relation: self.names.id(&q.relation),
+                head_type: self.names.id(q.head_type.as_deref().unwrap_or("-")),
+                tail_type: self.names.id(q.tail_type.as_deref().unwrap_or("-")),
+                year: q.year.unwrap_or(NO_YEAR),
                 outcome: r.outcome,
-                relation: self.name(&q.relation),
-                head_type: self.name(q.head_type.as_deref().unwrap_or("-")),
-                tail_type: self.name(q.tail_type.as_deref().unwrap_or("-")),
-                year: q.year,
             };
             self.errors.push(row);
         }
     }
 
-    /// The shared copy of a relation or type name.
-    fn name(&mut self, s: &str) -> Arc<str> {
-        if let Some(n) = self.names.get(s) {
-            return n.clone();
+    pub fn relation(&self, e: &ErrorRow) -> &str {
+        self.names.get(e.relation)
+    }
+
+    /// Whether an error belongs to a heatmap cell.
+    pub fn in_cell(&self, e: &ErrorRow, cell: &Cell) -> bool {
+        match cell {
+            Cell::Relation(r) => self.names.get(e.relation) == r,
+            Cell::HeadTail(h, t) => {
+                self.names.get(e.head_type) == h && self.names.get(e.tail_type) == t
+            }
+            Cell::Year(y) => e.year() == Some(*y),
         }
-        let n: Arc<str> = Arc::from(s);
-        self.names.insert(n.clone());
-        n
     }
 
     /// The record of an error row, read back from results.jsonl.

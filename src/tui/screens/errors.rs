@@ -62,7 +62,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                     format!("{:<11}", format!("{:?}", e.outcome).to_lowercase()),
                     t.outcome(e.outcome),
                 ),
-                Span::raw(format!("{:<22}", fit(&line(&e.relation), 21))),
+                Span::raw(format!("{:<22}", fit(&line(d.relation(e)), 21))),
                 Span::raw(format!("{:<w$}", fit(&prompt, prompt_w - 1), w = prompt_w)),
                 Span::styled(format!("{:<16}", fit(&response, 15)), t.dim()),
                 Span::styled(fit(&label, 14), t.title()),
