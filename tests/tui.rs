@@ -119,12 +119,21 @@ fn follow_run(
     app: &mut App,
     rx: std::sync::mpsc::Receiver<kgscope::tui::runner::RunnerMsg>,
 ) -> Option<kgscope::run::Control> {
+    use kgscope::tui::runner::RunnerMsg;
     let mut control = None;
     while app.live.finished.is_none() {
         match rx.recv_timeout(std::time::Duration::from_secs(60)) {
             Ok(msg) => {
+                let answered = matches!(msg, RunnerMsg::Event(RunEvent::Answered(_)));
                 if let Some(c) = kgscope::tui::event_loop::apply(app, msg) {
                     control = Some(c);
+                }
+                if answered {
+                    // The next frame's aggregates hold every answer Live has been told of.
+                    app.tick();
+                    let told = app.live.already_done as u64 + app.live.answered;
+                    let d = app.data.as_ref().unwrap();
+                    assert!(d.tally.answered >= told, "{} < {told}", d.tally.answered);
                 }
             }
             Err(e) => panic!("the runner went quiet: {e} ({})", app.live.status),
@@ -787,6 +796,27 @@ fn a_run_started_from_explore_streams_into_live_and_is_recorded() {
     let s = render(&app, 100, 30);
     assert!(s.contains("10 / 10 · finished"), "{s}");
     assert!(s.contains("⇒ True."), "{s}");
+}
+
+/// The real default model through the TUI's runner: while tokens stream (8 questions decoded
+/// together), the aggregates never fall behind the answers Live has shown (`follow_run`
+/// checks after every answer).
+#[test]
+fn a_default_model_run_keeps_the_aggregates_up_to_date() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut app = App::new(Theme::default(), "sample:countries", None);
+    app.live.active = true;
+    let model = ModelSpec::parse("default", None, "OPENAI_API_KEY").unwrap();
+    run_through_runner(&mut app, model, tmp.path(), 20);
+    assert_eq!(app.live.finished, Some(false), "{}", app.live.status);
+    app.tick();
+    let d = app.data.as_ref().unwrap();
+    assert_eq!(d.tally.answered, d.manifest.questions as u64);
+    assert!(
+        app.live.tokens > d.tally.answered,
+        "tokens streamed: {}",
+        app.live.tokens
+    );
 }
 
 /// A server error is retried by the backend, and Live counts the retry and says why.

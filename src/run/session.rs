@@ -200,10 +200,11 @@ pub fn start(
                 RunEvent::Answered(record) => {
                     appender.push(record.as_ref()).map_err(|e| e.to_string())?;
                     answered += 1;
-                    // Flush in small batches: whenever the queue is momentarily empty.
-                    if engine_rx.is_empty() {
-                        appender.flush().map_err(|e| e.to_string())?;
-                    }
+                    // Handed to the OS before the event goes on, so whoever reads the log
+                    // (the TUI follows it) sees every answer it has been told about. Waiting
+                    // for a quiet queue instead held answers back for as long as tokens kept
+                    // streaming. One write per answer is nothing next to generating it.
+                    appender.flush().map_err(|e| e.to_string())?;
                     false
                 }
                 RunEvent::Finished { .. } => true,
