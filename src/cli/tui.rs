@@ -55,7 +55,14 @@ pub fn run(a: TuiArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let log = a.log.unwrap_or_else(super::logging::default_tui_log);
-    super::logging::to_file(&log)?;
+    // A log that cannot be written is no reason to refuse the UI: say so and go on without.
+    let log = match super::logging::to_file(&log) {
+        Ok(()) => Some(log),
+        Err(e) => {
+            eprintln!("warning: {e:#}; the TUI runs without a log file");
+            None
+        }
+    };
     tracing::info!(kg = %a.kg, model = %a.model, run = ?a.run, "kgscope tui started");
     kgscope::tui::run(kgscope::tui::Options {
         kg: a.kg,
@@ -65,7 +72,7 @@ pub fn run(a: TuiArgs) -> anyhow::Result<ExitCode> {
         run: a.run,
         runs_dir: a.runs_dir,
         theme: a.theme,
-        log: Some(log),
+        log,
     })?;
     Ok(ExitCode::SUCCESS)
 }
