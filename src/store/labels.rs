@@ -57,5 +57,35 @@ pub fn latest(labels: Vec<Label>) -> HashMap<String, Label> {
 pub fn annotator() -> String {
     std::env::var("KGSCOPE_ANNOTATOR")
         .or_else(|_| std::env::var("USER"))
-        .unwrap_or_else(|_| "unknown".into())
+        .ok()
+        .filter(|n| !n.is_empty())
+        .or_else(login_name)
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// The account's name from the password database, for sessions without `$USER` (containers,
+/// tmux started by a service), where every label would otherwise say "unknown".
+fn login_name() -> Option<String> {
+    // SAFETY: getpwuid returns null or a pointer to a static record that stays valid until the
+    // next getpw* call; the name is copied out before this function returns.
+    unsafe {
+        let pw = libc::getpwuid(libc::getuid());
+        if pw.is_null() || (*pw).pw_name.is_null() {
+            return None;
+        }
+        let name = std::ffi::CStr::from_ptr((*pw).pw_name)
+            .to_string_lossy()
+            .into_owned();
+        (!name.is_empty()).then_some(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_login_name_is_found_without_user() {
+        // This test process has an account (root in CI containers), so the lookup answers.
+        let name = super::login_name().expect("an account name");
+        assert!(!name.is_empty());
+    }
 }
