@@ -192,6 +192,16 @@ fn keys(app: &mut App, s: &str) {
     }
 }
 
+/// A new search in Explore: `/`, the old query erased, `text`, Enter.
+fn search(app: &mut App, text: &str) {
+    keys(app, "/");
+    for _ in 0..app.explore.query.chars().count() {
+        key(app, KeyCode::Backspace);
+    }
+    keys(app, text);
+    key(app, KeyCode::Enter);
+}
+
 /// Screen captures at 100×30, written for the closing note of the TUI issue.
 fn capture(name: &str, text: &str) {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tui-captures");
@@ -817,6 +827,61 @@ fn a_default_model_run_keeps_the_aggregates_up_to_date() {
         "tokens streamed: {}",
         app.live.tokens
     );
+}
+
+/// Space marks several relations (and entities); a run from Explore then covers them all, and
+/// the dialog says so. Without marks it covers the selection.
+#[test]
+fn marked_relations_and_entities_make_one_run() {
+    use kgscope::tui::app::Command;
+    let index = Arc::new(load_index("sample:countries").unwrap());
+    let mut app = App::new(Theme::default(), "sample:countries", Some(index.clone()));
+    app.can_run = true;
+    for name in ["capital", "currency"] {
+        search(&mut app, name);
+        assert_eq!(app.selected_entry().unwrap().label, name);
+        key(&mut app, KeyCode::Char(' '));
+    }
+    search(&mut app, "France");
+    key(&mut app, KeyCode::Char(' '));
+    let marked = render(&app, 100, 30);
+    assert!(marked.contains("3 marked"), "{marked}");
+    key(&mut app, KeyCode::Char('r'));
+    let dialog = render(&app, 100, 30);
+    assert!(
+        dialog.contains("relations capital, currency around France"),
+        "{dialog}"
+    );
+    key(&mut app, KeyCode::Enter);
+    let Some(Command::StartRun(req)) = app.commands.pop() else {
+        panic!("no run was requested")
+    };
+    assert_eq!(req.relations.len(), 2);
+    assert_eq!(req.entities.len(), 1);
+    // The generator keeps exactly the facts of those relations around France.
+    let opts = kgscope::questions::GenerateOptions {
+        relations: req.relations.clone(),
+        entities: req.entities.clone(),
+        ..Default::default()
+    };
+    let facts = kgscope::questions::candidate_facts(&index, &opts).unwrap();
+    let france = index.iri_id(&req.entities[0]).unwrap();
+    assert_eq!(facts.len(), 2, "France's capital and currency");
+    assert!(facts.iter().all(|&i| index.facts()[i][0] == france));
+
+    // Space again unmarks; u clears; a run then covers the selection alone.
+    key(&mut app, KeyCode::Char('1'));
+    key(&mut app, KeyCode::Char(' '));
+    assert_eq!(app.explore.marked.len(), 2);
+    key(&mut app, KeyCode::Char('u'));
+    assert!(app.explore.marked.is_empty());
+    app.live = Default::default();
+    key(&mut app, KeyCode::Char('r'));
+    key(&mut app, KeyCode::Enter);
+    let Some(Command::StartRun(req)) = app.commands.pop() else {
+        panic!("no run was requested")
+    };
+    assert_eq!((req.relations.len(), req.entities.len()), (0, 1));
 }
 
 /// A server error is retried by the backend, and Live counts the retry and says why.

@@ -100,7 +100,10 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
             ("↑↓ j k PgUp/Dn", "select"),
             // One line for both: the table must fit the smallest terminal (80×24).
             ("h  J K", "one or two hops · scroll the edges down / up"),
-            ("r", "run on the selection (t task, +/- limit, Enter)"),
+            (
+                "r  Space  u",
+                "run (t task, +/- limit) · mark for it · unmark all",
+            ),
         ],
     ),
     (

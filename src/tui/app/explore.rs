@@ -42,20 +42,52 @@ impl App {
         (e.kind == EntryKind::Entity).then(|| kgview::card(index, e.id, self.explore.hops))
     }
 
+    /// What a run from Explore covers: the marked entries, or else the selection.
+    pub fn run_targets(&self) -> Vec<&Entry> {
+        if self.explore.marked.is_empty() {
+            self.selected_entry().into_iter().collect()
+        } else {
+            self.explore
+                .marked
+                .iter()
+                .filter_map(|&i| self.entries.get(i))
+                .collect()
+        }
+    }
+
+    /// Marked relations and entities combine as the question generator's filters do: facts of
+    /// any marked relation, around any marked entity.
     pub(super) fn run_request(&self, d: &RunDialog) -> Option<RunRequest> {
-        let e = self.selected_entry()?;
         let index = self.index.as_deref()?;
-        let iri = crate::kg::term_str(index.term(e.id)).to_string();
-        let (relations, entities) = match e.kind {
-            EntryKind::Relation => (vec![iri], vec![]),
-            EntryKind::Entity => (vec![], vec![iri]),
-        };
+        let (mut relations, mut entities) = (vec![], vec![]);
+        for e in self.run_targets() {
+            let iri = crate::kg::term_str(index.term(e.id)).to_string();
+            match e.kind {
+                EntryKind::Relation => relations.push(iri),
+                EntryKind::Entity => entities.push(iri),
+            }
+        }
+        if relations.is_empty() && entities.is_empty() {
+            return None;
+        }
         Some(RunRequest {
             relations,
             entities,
             task: d.task,
             limit: d.limit,
         })
+    }
+
+    fn toggle_mark(&mut self) {
+        let Some(&i) = self.explore.matches.get(self.explore.selected) else {
+            return;
+        };
+        match self.explore.marked.iter().position(|&m| m == i) {
+            Some(p) => {
+                self.explore.marked.remove(p);
+            }
+            None => self.explore.marked.push(i),
+        }
     }
 
     pub(super) fn explore_key(&mut self, k: KeyEvent) {
@@ -117,12 +149,14 @@ impl App {
             KeyCode::Up | KeyCode::Char('k') => self.move_explore(-1),
             KeyCode::PageDown => self.move_explore(10),
             KeyCode::PageUp => self.move_explore(-10),
+            KeyCode::Char(' ') => self.toggle_mark(),
+            KeyCode::Char('u') => self.explore.marked.clear(),
             KeyCode::Char('r') => {
                 if !self.can_run {
                     self.status = "no model configured: start kgscope with --model to run".into();
                 } else if self.live.active && self.live.finished.is_none() {
                     self.status = "a run is already going (Live: c cancels it)".into();
-                } else if self.selected_entry().is_some() {
+                } else if !self.run_targets().is_empty() {
                     self.explore.dialog = Some(RunDialog {
                         task: Task::Statement,
                         limit: 20,

@@ -136,6 +136,9 @@ pub struct Explore {
     /// Lines of the selected entity's edge list scrolled past; back to 0 when the selection
     /// or the hops change.
     pub scroll: usize,
+    /// Entries marked with Space (indices into the entries, in marking order): a run covers
+    /// them all instead of the selection alone.
+    pub marked: Vec<usize>,
 }
 
 pub struct Heat {

@@ -48,14 +48,25 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         .take(height)
         .map(|&i| {
             let e = &app.entries[i];
+            let mark = if app.explore.marked.contains(&i) {
+                Span::styled("●", Style::default().fg(t.accent))
+            } else {
+                Span::raw(" ")
+            };
             let tag = match e.kind {
                 EntryKind::Relation => Span::styled("rel ", Style::default().fg(t.accent)),
                 EntryKind::Entity => Span::styled("    ", t.dim()),
             };
-            ListItem::new(Line::from(vec![tag, Span::raw(e.label.clone())]))
+            ListItem::new(Line::from(vec![mark, tag, Span::raw(e.label.clone())]))
         })
         .collect();
-    let title = format!("{} matches", app.explore.matches.len());
+    let mut title = format!("{} matches", app.explore.matches.len());
+    if !app.explore.marked.is_empty() {
+        title.push_str(&format!(
+            " · {} marked (u clears)",
+            app.explore.marked.len()
+        ));
+    }
     let mut state = ListState::default()
         .with_selected((!app.explore.matches.is_empty()).then_some(app.explore.selected - first));
     f.render_stateful_widget(
@@ -67,13 +78,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     );
     draw_detail(f, app, right);
     if let Some(d) = &app.explore.dialog {
-        let what = app
-            .selected_entry()
-            .map(|e| match e.kind {
-                EntryKind::Relation => format!("relation {}", e.label),
-                EntryKind::Entity => format!("the neighbourhood of {}", e.label),
-            })
-            .unwrap_or_default();
+        let what = run_scope(&app.run_targets());
         let r = Rect {
             x: area.x + area.width / 2 - 30,
             y: area.y + area.height / 2 - 4,
@@ -127,7 +132,7 @@ fn draw_detail(f: &mut Frame, app: &App, area: Rect) {
             lines.push(Line::from(vec![key("tail"), Span::raw(ty(r.tail_type))]));
             lines.push(Line::from(""));
             lines.push(Line::from(Span::styled(
-                "r runs questions on this relation",
+                "r runs questions on this relation · Space marks it to run several together",
                 t.dim(),
             )));
         }
@@ -327,5 +332,38 @@ mod tests {
         assert_eq!(edges_title(Some(&1), Some(&12), 12), "edges: all 12");
         assert_eq!(edges_title(None, None, 0), "edges: none");
         assert_eq!(edges_title(None, None, 5), "5 edges · J/K scroll");
+    }
+}
+
+/// "relation capital", "the neighbourhood of France", or for marked entries "relations
+/// capital, currency around France".
+fn run_scope(targets: &[&crate::tui::kgview::Entry]) -> String {
+    let names = |kind| {
+        targets
+            .iter()
+            .filter(|e| e.kind == kind)
+            .map(|e| e.label.as_str())
+            .collect::<Vec<_>>()
+    };
+    let (relations, entities) = (names(EntryKind::Relation), names(EntryKind::Entity));
+    let plural = |n: usize, one: &str, many: &str| if n == 1 { one } else { many }.to_string();
+    match (relations.len(), entities.len()) {
+        (0, 0) => String::new(),
+        (r, 0) => format!(
+            "{} {}",
+            plural(r, "relation", "relations"),
+            relations.join(", ")
+        ),
+        (0, e) => format!(
+            "the {} of {}",
+            plural(e, "neighbourhood", "neighbourhoods"),
+            entities.join(", ")
+        ),
+        (r, _) => format!(
+            "{} {} around {}",
+            plural(r, "relation", "relations"),
+            relations.join(", "),
+            entities.join(", ")
+        ),
     }
 }
