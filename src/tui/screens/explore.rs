@@ -279,6 +279,39 @@ fn wrapped_height(lines: &[Line], width: u16) -> u16 {
     total.min(u16::MAX as usize) as u16
 }
 
+/// "relation capital", "the neighbourhood of France", or for marked entries "relations
+/// capital, currency around France".
+fn run_scope(targets: &[&crate::tui::kgview::Entry]) -> String {
+    let names = |kind| {
+        targets
+            .iter()
+            .filter(|e| e.kind == kind)
+            .map(|e| e.label.as_str())
+            .collect::<Vec<_>>()
+    };
+    let (relations, entities) = (names(EntryKind::Relation), names(EntryKind::Entity));
+    let plural = |n: usize, one: &str, many: &str| if n == 1 { one } else { many }.to_string();
+    match (relations.len(), entities.len()) {
+        (0, 0) => String::new(),
+        (r, 0) => format!(
+            "{} {}",
+            plural(r, "relation", "relations"),
+            relations.join(", ")
+        ),
+        (0, e) => format!(
+            "the {} of {}",
+            plural(e, "neighbourhood", "neighbourhoods"),
+            entities.join(", ")
+        ),
+        (r, _) => format!(
+            "{} {} around {}",
+            plural(r, "relation", "relations"),
+            relations.join(", "),
+            entities.join(", ")
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -332,38 +365,5 @@ mod tests {
         assert_eq!(edges_title(Some(&1), Some(&12), 12), "edges: all 12");
         assert_eq!(edges_title(None, None, 0), "edges: none");
         assert_eq!(edges_title(None, None, 5), "5 edges · J/K scroll");
-    }
-}
-
-/// "relation capital", "the neighbourhood of France", or for marked entries "relations
-/// capital, currency around France".
-fn run_scope(targets: &[&crate::tui::kgview::Entry]) -> String {
-    let names = |kind| {
-        targets
-            .iter()
-            .filter(|e| e.kind == kind)
-            .map(|e| e.label.as_str())
-            .collect::<Vec<_>>()
-    };
-    let (relations, entities) = (names(EntryKind::Relation), names(EntryKind::Entity));
-    let plural = |n: usize, one: &str, many: &str| if n == 1 { one } else { many }.to_string();
-    match (relations.len(), entities.len()) {
-        (0, 0) => String::new(),
-        (r, 0) => format!(
-            "{} {}",
-            plural(r, "relation", "relations"),
-            relations.join(", ")
-        ),
-        (0, e) => format!(
-            "the {} of {}",
-            plural(e, "neighbourhood", "neighbourhoods"),
-            entities.join(", ")
-        ),
-        (r, _) => format!(
-            "{} {} around {}",
-            plural(r, "relation", "relations"),
-            relations.join(", "),
-            entities.join(", ")
-        ),
     }
 }
