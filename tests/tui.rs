@@ -1157,17 +1157,28 @@ fn frame_cost_harness_folds_every_outcome() {
 
 /// SIGTERM from outside quits through the normal path: the alternate screen is left, raw mode
 /// is off and the exit status is 0.
+/// A shell line for tmux: `program`, then its exit status into `done`, then "mode:icanon" or
+/// "mode:-icanon" on screen, telling whether the terminal was left in raw mode.
+fn then_report_terminal(program: &str, done: &Path) -> String {
+    format!(
+        "{program}; echo $? > '{}'; stty -a | grep -o -- '-icanon\\|icanon' | head -1 | sed 's/^/mode:/'; sleep 5",
+        done.display()
+    )
+}
+
 #[test]
 fn sigterm_restores_the_terminal() {
     let tmp = tempfile::tempdir().unwrap();
     let pid = tmp.path().join("pid");
     let done = tmp.path().join("exit-code");
-    let command = format!(
-        "sh -c 'echo $$ > \"{}\"; exec \"{}\" tui --runs-dir \"{}\"'; echo $? > '{}'; stty -a | grep -o -- '-icanon\\|icanon' | head -1 | sed 's/^/mode:/'; sleep 5",
-        pid.display(),
-        env!("CARGO_BIN_EXE_kgscope"),
-        tmp.path().display(),
-        done.display()
+    let command = then_report_terminal(
+        &format!(
+            "sh -c 'echo $$ > \"{}\"; exec \"{}\" tui --runs-dir \"{}\"'",
+            pid.display(),
+            env!("CARGO_BIN_EXE_kgscope"),
+            tmp.path().display(),
+        ),
+        &done,
     );
     let t = Tmux::start(&command);
     t.wait_for("1 Explore", 30);
@@ -1190,12 +1201,14 @@ fn a_panic_restores_the_terminal_and_is_logged() {
     let tmp = tempfile::tempdir().unwrap();
     let log = tmp.path().join("tui.log");
     let done = tmp.path().join("exit-code");
-    let command = format!(
-        "KGSCOPE_TEST_PANIC=1 \"{}\" tui --runs-dir \"{}\" --log \"{}\"; echo $? > '{}'; stty -a | grep -o -- '-icanon\\|icanon' | head -1 | sed 's/^/mode:/'; sleep 5",
-        env!("CARGO_BIN_EXE_kgscope"),
-        tmp.path().display(),
-        log.display(),
-        done.display()
+    let command = then_report_terminal(
+        &format!(
+            "KGSCOPE_TEST_PANIC=1 \"{}\" tui --runs-dir \"{}\" --log \"{}\"",
+            env!("CARGO_BIN_EXE_kgscope"),
+            tmp.path().display(),
+            log.display(),
+        ),
+        &done,
     );
     let t = Tmux::start(&command);
     let s = t.wait_for("mode:", 30);
