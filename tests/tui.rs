@@ -336,8 +336,9 @@ fn every_screen_draws_the_fixed_run() {
     capture("help", &help);
     snap("help", &help);
     for (_, ks) in ui::KEYS {
-        for (k, _) in *ks {
+        for (k, what) in *ks {
             assert!(help.contains(k), "help lacks {k}:\n{help}");
+            assert!(help.contains(what), "help cuts {what:?}:\n{help}");
         }
     }
     key(&mut app, KeyCode::Esc);

@@ -137,7 +137,7 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
         &[
             (
                 "n p PgUp/Dn J K",
-                "next / previous error; scroll the detail, the facts",
+                "next/previous error · scroll detail · scroll facts",
             ),
             (
                 "r w a b k",
