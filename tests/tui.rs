@@ -192,12 +192,11 @@ fn keys(app: &mut App, s: &str) {
     }
 }
 
-/// A new search in Explore: `/`, the old query erased, `text`, Enter.
+/// A new search in Explore: `/`, Ctrl-U erases the old query, `text`, Enter.
 fn search(app: &mut App, text: &str) {
     keys(app, "/");
-    for _ in 0..app.explore.query.chars().count() {
-        key(app, KeyCode::Backspace);
-    }
+    app.on_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    assert!(app.explore.query.is_empty());
     keys(app, text);
     key(app, KeyCode::Enter);
 }

@@ -96,7 +96,10 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
     (
         "Explore",
         &[
-            ("/", "search entities and relations (Enter/Esc ends)"),
+            (
+                "/  Ctrl-U",
+                "search names (Enter/Esc ends) · clear the search",
+            ),
             ("↑↓ j k PgUp/Dn", "select"),
             // One line for both: the table must fit the smallest terminal (80×24).
             ("h  J K", "one or two hops · scroll the edges down / up"),

@@ -122,6 +122,11 @@ impl App {
         }
         if self.explore.searching {
             match k.code {
+                // Readline's kill-line: a new search without erasing the old one key by key.
+                KeyCode::Char('u') if k.modifiers.contains(KeyModifiers::CONTROL) => {
+                    self.explore.query.clear();
+                    self.refresh_matches();
+                }
                 KeyCode::Char(c) => {
                     self.explore.query.push(c);
                     self.refresh_matches();
