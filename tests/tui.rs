@@ -252,6 +252,9 @@ fn every_screen_draws_the_fixed_run() {
     capture("live", &live);
     snap("live", &live);
     assert!(live.contains("Browsing a recorded run"), "{live}");
+    // The latest answers on disk stand in for the token stream of a run going on.
+    assert!(live.contains("Latest answers"), "{live}");
+    assert!(live.contains("⇒ I don't know."), "{live}");
     assert!(
         live.contains("accuracy") && live.contains("correctness"),
         "{live}"

@@ -5,7 +5,7 @@
 //! back from disk when a screen shows it, so memory stays flat however long the run.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::BuildHasher;
 use std::sync::Arc;
 
@@ -68,6 +68,9 @@ impl Names {
 /// when full; a page of rows is far smaller than this.
 const CACHE_MAX: usize = 512;
 
+/// Latest answers whose offsets are kept, for Live: more than any screen has rows.
+const RECENT_MAX: usize = 200;
+
 pub struct RunData {
     pub run: RunDir,
     pub manifest: Manifest,
@@ -90,6 +93,8 @@ pub struct RunData {
     hasher: std::collections::hash_map::RandomState,
     names: Names,
     cache: RefCell<HashMap<u64, Arc<ResultRecord>>>,
+    /// Offsets of the latest answers, at most `RECENT_MAX`.
+    recent: VecDeque<u64>,
     pub(super) snapshot_stale: bool,
 }
 
@@ -110,6 +115,7 @@ impl RunData {
             hasher: Default::default(),
             names: Names::default(),
             cache: RefCell::new(HashMap::new()),
+            recent: VecDeque::new(),
             snapshot_stale: false,
         };
         d.read_new()?;
@@ -151,6 +157,10 @@ impl RunData {
             }
         }
         self.tally.add(r);
+        if self.recent.len() == RECENT_MAX {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(offset);
         for iri in [&r.question.subject, &r.question.object] {
             self.by_entity
                 .entry(iri.clone())
@@ -193,6 +203,21 @@ impl RunData {
             .get(row)
             .ok_or_else(|| format!("no error {row}"))?
             .offset;
+        self.read_at(offset)
+    }
+
+    /// The latest `n` answers of the run (oldest first), read back from disk: what Live shows
+    /// of a run no evaluation in this window is driving.
+    pub fn latest(&self, n: usize) -> Vec<Arc<ResultRecord>> {
+        let skip = self.recent.len().saturating_sub(n);
+        self.recent
+            .iter()
+            .skip(skip)
+            .filter_map(|&o| self.read_at(o).ok())
+            .collect()
+    }
+
+    fn read_at(&self, offset: u64) -> Result<Arc<ResultRecord>, String> {
         if let Some(r) = self.cache.borrow().get(&offset) {
             return Ok(r.clone());
         }

@@ -8,8 +8,10 @@ use ratatui::Frame;
 
 use crate::metrics::Rate;
 use crate::questions::Task;
+use crate::sanitize::line;
 use crate::tui::app::App;
 use crate::tui::ui::block;
+use crate::verify::OutcomeKind;
 
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
@@ -82,32 +84,50 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     }
     draw_cards(f, app, cards);
     let h = stream.height.saturating_sub(2) as usize;
-    let lines: Vec<Line> = live
-        .rows
-        .iter()
-        .rev()
-        .take(h)
-        .rev()
-        .map(|r| {
-            let style = r
-                .outcome
-                .map_or(Style::default().fg(t.fg), |o| t.outcome(o));
-            let mark = match r.outcome {
-                None => "…",
-                Some(crate::verify::OutcomeKind::Correct) => "✓",
-                Some(crate::verify::OutcomeKind::Incorrect) => "✗",
-                Some(crate::verify::OutcomeKind::Abstained) => "?",
-                Some(crate::verify::OutcomeKind::Invalid) => "!",
-            };
-            Line::from(vec![
-                Span::styled(format!("{mark} "), style),
-                Span::raw(r.prompt.clone()),
-                Span::styled(" ⇒ ", t.dim()),
-                Span::styled(r.text.clone(), style),
-            ])
-        })
-        .collect();
-    f.render_widget(Paragraph::new(lines).block(block(app, "Questions")), stream);
+    let row = |outcome: Option<OutcomeKind>, prompt: String, text: String| {
+        let style = outcome.map_or(Style::default().fg(t.fg), |o| t.outcome(o));
+        let mark = match outcome {
+            None => "…",
+            Some(OutcomeKind::Correct) => "✓",
+            Some(OutcomeKind::Incorrect) => "✗",
+            Some(OutcomeKind::Abstained) => "?",
+            Some(OutcomeKind::Invalid) => "!",
+        };
+        Line::from(vec![
+            Span::styled(format!("{mark} "), style),
+            Span::raw(prompt),
+            Span::styled(" ⇒ ", t.dim()),
+            Span::styled(text, style),
+        ])
+    };
+    // A run this window drives streams its tokens; otherwise the latest answers on disk (a
+    // recorded run, or one another process is writing) are shown.
+    let (title, lines): (&str, Vec<Line>) = match &app.data {
+        Some(d) if !live.active => (
+            "Latest answers",
+            d.latest(h)
+                .iter()
+                .map(|r| {
+                    row(
+                        Some(r.outcome),
+                        line(&r.question.prompt),
+                        line(r.response()),
+                    )
+                })
+                .collect(),
+        ),
+        _ => (
+            "Questions",
+            live.rows
+                .iter()
+                .rev()
+                .take(h)
+                .rev()
+                .map(|r| row(r.outcome, r.prompt.clone(), r.text.clone()))
+                .collect(),
+        ),
+    };
+    f.render_widget(Paragraph::new(lines).block(block(app, title)), stream);
 }
 
 fn draw_cards(f: &mut Frame, app: &App, area: Rect) {
