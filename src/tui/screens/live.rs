@@ -97,7 +97,8 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             Span::styled(format!("{mark} "), style),
             Span::raw(prompt),
             Span::styled(" ⇒ ", t.dim()),
-            Span::styled(text, style),
+            // Models often answer with a leading space (the prompt ends before it).
+            Span::styled(text.trim_start().to_string(), style),
         ])
     };
     // A run this window drives streams its tokens; otherwise the latest answers on disk (a
