@@ -162,10 +162,16 @@ impl RunData {
         }
         self.recent.push_back(offset);
         for iri in [&r.question.subject, &r.question.object] {
-            self.by_entity
-                .entry(iri.clone())
-                .or_default()
-                .add(r.outcome);
+            // Look up before inserting: most answers are about entities already counted, and
+            // `entry` would copy the IRI for each of them.
+            match self.by_entity.get_mut(iri) {
+                Some(c) => c.add(r.outcome),
+                None => {
+                    let mut c = Counts::default();
+                    c.add(r.outcome);
+                    self.by_entity.insert(iri.clone(), c);
+                }
+            }
         }
         if r.outcome != OutcomeKind::Correct {
             let q = &r.question;
