@@ -6,7 +6,6 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use kgscope::backends::GenParams;
 use kgscope::questions::Task;
 use kgscope::run::engine::verify_record;
 use kgscope::run::{session, Attempt, ModelSpec, ResultRecord, RunConfig, RunEvent};
@@ -34,22 +33,7 @@ fn fixture(dir: &Path) -> RunDir {
 /// The fixture run with `model` in its manifest and only its first `answered` questions
 /// answered (an interrupted run).
 fn fixture_with(dir: &Path, model: ModelSpec, answered: usize, task: Task) -> RunDir {
-    let cfg = RunConfig {
-        kg: "sample:countries".into(),
-        model,
-        task,
-        limit: 16,
-        negatives: 1,
-        seed: 42,
-        relations: vec![],
-        entities: vec![],
-        templates: vec![],
-        repeats: 1,
-        parallel: 1,
-        concurrency: 1,
-        gpu_layers: None,
-        params: GenParams::default(),
-    };
+    let cfg = RunConfig::new("sample:countries", model, task, 16);
     let prepared = session::prepare_new(cfg, "test-model", dir, &|_| {}).unwrap();
     assert!(prepared.questions.len() >= 8);
     let mut out = prepared.run.results_appender().unwrap();

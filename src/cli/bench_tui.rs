@@ -8,7 +8,6 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use kgscope::backends::GenParams;
 use kgscope::questions::Task;
 use kgscope::run::engine::verify_record;
 use kgscope::run::{session, Attempt, ModelSpec, ResultRecord, RunConfig};
@@ -41,24 +40,10 @@ fn rss_mib() -> f64 {
 /// Answered statement questions from a sample KG, with a mix of verdicts, as a fast stand-in
 /// for a model (the UI's cost does not depend on where answers come from).
 fn sample_records(dir: &std::path::Path) -> anyhow::Result<(RunData, Vec<ResultRecord>)> {
-    let cfg = RunConfig {
-        kg: "sample:countries".into(),
-        model: ModelSpec::Llama {
-            path: "bench.gguf".into(),
-        },
-        task: Task::Statement,
-        limit: 2_000,
-        negatives: 1,
-        seed: 42,
-        relations: vec![],
-        entities: vec![],
-        templates: vec![],
-        repeats: 1,
-        parallel: 1,
-        concurrency: 1,
-        gpu_layers: None,
-        params: GenParams::default(),
+    let model = ModelSpec::Llama {
+        path: "bench.gguf".into(),
     };
+    let cfg = RunConfig::new("sample:countries", model, Task::Statement, 2_000);
     let prepared = session::prepare_new(cfg, "bench", dir, &|_| {})?;
     let verdicts = [
         Verdict::True,

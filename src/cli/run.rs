@@ -135,10 +135,9 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         None => {
             let model = ModelSpec::parse(&a.model, a.base_url.as_deref(), &a.api_key_env)
                 .map_err(anyhow::Error::msg)?;
-            let concurrency = a.concurrency.unwrap_or(match model {
-                ModelSpec::Llama { .. } => a.parallel,
-                ModelSpec::Openai { .. } => 8,
-            });
+            let concurrency = a
+                .concurrency
+                .unwrap_or_else(|| model.default_concurrency(a.parallel));
             let cfg = RunConfig {
                 kg: a.gen.kg.kg.clone(),
                 model,

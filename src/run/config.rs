@@ -42,6 +42,15 @@ pub fn default_model_path() -> PathBuf {
 }
 
 impl ModelSpec {
+    /// Questions in flight when the user does not say: every llama sequence busy, and a
+    /// modest 8 requests for a server.
+    pub fn default_concurrency(&self, parallel: usize) -> usize {
+        match self {
+            ModelSpec::Llama { .. } => parallel,
+            ModelSpec::Openai { .. } => 8,
+        }
+    }
+
     /// Parses `default`, a `.gguf` path, or `openai:MODEL` (with `base_url`).
     pub fn parse(spec: &str, base_url: Option<&str>, api_key_env: &str) -> Result<Self, String> {
         if spec == "default" {
@@ -102,6 +111,31 @@ pub struct RunConfig {
     pub concurrency: usize,
     pub gpu_layers: Option<u32>,
     pub params: GenParams,
+}
+
+impl RunConfig {
+    /// `limit` questions of `task` from `kg` for `model`, with the defaults of `kgscope run`
+    /// that need no model-specific choice: one negative per fact, seed 42, no relation or
+    /// entity filter, built-in templates, one attempt, one question at a time, default
+    /// generation parameters. Callers change the fields they care about.
+    pub fn new(kg: &str, model: ModelSpec, task: Task, limit: usize) -> Self {
+        Self {
+            kg: kg.to_string(),
+            model,
+            task,
+            limit,
+            negatives: 1,
+            seed: 42,
+            relations: vec![],
+            entities: vec![],
+            templates: vec![],
+            repeats: 1,
+            parallel: 1,
+            concurrency: 1,
+            gpu_layers: None,
+            params: GenParams::default(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

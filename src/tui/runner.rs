@@ -38,22 +38,10 @@ pub struct RunBase {
 pub fn config_for(base: &RunBase, req: &RunRequest) -> RunConfig {
     let parallel = 8;
     RunConfig {
-        kg: base.kg.clone(),
-        model: base.model.clone(),
-        task: req.task,
-        limit: req.limit,
-        negatives: 1,
-        seed: 42,
         relations: req.relations.clone(),
         entities: req.entities.clone(),
-        templates: vec![],
-        repeats: 1,
         parallel,
-        concurrency: match base.model {
-            ModelSpec::Llama { .. } => parallel,
-            ModelSpec::Openai { .. } => 8,
-        },
-        gpu_layers: None,
+        concurrency: base.model.default_concurrency(parallel),
         params: GenParams {
             temperature: 0.0,
             top_p: 1.0,
@@ -61,6 +49,7 @@ pub fn config_for(base: &RunBase, req: &RunRequest) -> RunConfig {
             max_tokens: 24,
             stop: vec!["\n".into()],
         },
+        ..RunConfig::new(&base.kg, base.model.clone(), req.task, req.limit)
     }
 }
 

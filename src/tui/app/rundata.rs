@@ -89,8 +89,7 @@ pub struct RunData {
     /// of each, as `report` does (a collision would need 2^32 questions). Dropped afterwards:
     /// the engine never writes a question twice, so what follows needs no check and memory
     /// does not grow with every answer.
-    seen: Option<HashSet<u64>>,
-    hasher: std::collections::hash_map::RandomState,
+    seen: Option<(HashSet<u64>, std::collections::hash_map::RandomState)>,
     names: Names,
     cache: RefCell<HashMap<u64, Arc<ResultRecord>>>,
     /// Offsets of the latest answers, at most `RECENT_MAX`.
@@ -111,8 +110,7 @@ impl RunData {
             snapshot: Tally::default().snapshot(),
             by_entity: HashMap::new(),
             broken: None,
-            seen: Some(HashSet::new()),
-            hasher: Default::default(),
+            seen: Some(Default::default()),
             names: Names::default(),
             cache: RefCell::new(HashMap::new()),
             recent: VecDeque::new(),
@@ -151,8 +149,8 @@ impl RunData {
     }
 
     fn fold(&mut self, offset: u64, r: &ResultRecord) {
-        if let Some(seen) = &mut self.seen {
-            if !seen.insert(self.hasher.hash_one(&r.question.id)) {
+        if let Some((seen, hasher)) = &mut self.seen {
+            if !seen.insert(hasher.hash_one(&r.question.id)) {
                 return;
             }
         }
