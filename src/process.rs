@@ -3,7 +3,9 @@
 //! `llama-server` as its child: killing the launcher alone leaves the server running.
 
 use std::io;
-use std::process::{Child, Command, ExitStatus};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
 
 /// A child started as the leader of a new process group; the whole group is killed on drop.
 pub struct GroupChild {
@@ -28,6 +30,109 @@ impl GroupChild {
     }
 }
 
+/// Why a server started for a test or a benchmark never became ready.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("could not start {program}: {source}")]
+    Spawn { program: String, source: io::Error },
+    #[error("{program} exited ({status}) before it was ready; the last lines of {log}:\n{tail}")]
+    Exited {
+        program: String,
+        status: ExitStatus,
+        log: String,
+        tail: String,
+    },
+    #[error("{program} was not ready at {url} after {secs} s; the last lines of {log}:\n{tail}")]
+    TimedOut {
+        program: String,
+        url: String,
+        secs: u64,
+        log: String,
+        tail: String,
+    },
+}
+
+/// A server process (its own process group, killed on drop) whose output goes to a log file, so
+/// that a server that dies at start-up is reported at once, with its exit status and what it
+/// printed, instead of after the whole readiness timeout.
+pub struct Server {
+    pub child: GroupChild,
+    pub log: PathBuf,
+    program: String,
+}
+
+impl Server {
+    /// Starts `cmd` with stdout and stderr appended to `log`.
+    pub fn spawn(cmd: &mut Command, log: &Path) -> Result<Self, StartError> {
+        let program = cmd.get_program().to_string_lossy().into_owned();
+        let spawn_err = |source| StartError::Spawn {
+            program: program.clone(),
+            source,
+        };
+        let out = std::fs::File::create(log).map_err(spawn_err)?;
+        let err = out.try_clone().map_err(spawn_err)?;
+        let child = GroupChild::spawn(cmd.stdout(Stdio::from(out)).stderr(Stdio::from(err)))
+            .map_err(spawn_err)?;
+        Ok(Self {
+            child,
+            log: log.to_path_buf(),
+            program,
+        })
+    }
+
+    /// Polls `url` until it answers 2xx. Fails as soon as the process exits (a server that
+    /// crashes at start-up, e.g. on a CPU instruction the machine does not grant), or after
+    /// `timeout`, quoting the tail of the log either way.
+    pub fn wait_ready(&mut self, url: &str, timeout: Duration) -> Result<(), StartError> {
+        let client = reqwest::blocking::Client::builder()
+            .no_proxy()
+            .timeout(Duration::from_secs(5))
+            .build()
+            .expect("an HTTP client with default TLS settings builds");
+        let start = Instant::now();
+        loop {
+            if client
+                .get(url)
+                .send()
+                .is_ok_and(|r| r.status().is_success())
+            {
+                return Ok(());
+            }
+            let log = self.log.display().to_string();
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Err(StartError::Exited {
+                    program: self.program.clone(),
+                    status,
+                    log,
+                    tail: self.log_tail(20),
+                });
+            }
+            if start.elapsed() > timeout {
+                return Err(StartError::TimedOut {
+                    program: self.program.clone(),
+                    url: url.to_string(),
+                    secs: timeout.as_secs(),
+                    log,
+                    tail: self.log_tail(20),
+                });
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// The last `n` lines of the server's log, cleaned of control characters.
+    pub fn log_tail(&self, n: usize) -> String {
+        let text = std::fs::read(&self.log).unwrap_or_default();
+        let text = String::from_utf8_lossy(&text);
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(n)..]
+            .iter()
+            .map(|l| format!("  {}", crate::sanitize::line(l)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
 impl Drop for GroupChild {
     fn drop(&mut self) {
         #[cfg(unix)]
@@ -46,7 +151,26 @@ impl Drop for GroupChild {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use std::time::{Duration, Instant};
+
+    #[test]
+    fn a_server_that_dies_at_start_up_is_reported_at_once_with_its_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("server.log");
+        // Prints like a server, then dies of a signal as a server on an ungranted CPU feature does.
+        let mut server = Server::spawn(
+            Command::new("sh").args(["-c", "echo loading model; echo 'ldtilecfg' >&2; kill -SEGV $$"]),
+            &log,
+        )
+        .unwrap();
+        let start = Instant::now();
+        let err = server
+            .wait_ready("http://127.0.0.1:9/health", Duration::from_secs(60))
+            .unwrap_err()
+            .to_string();
+        assert!(start.elapsed() < Duration::from_secs(10), "waited {:?}", start.elapsed());
+        assert!(err.contains("exited") && err.contains("SIGSEGV"), "{err}");
+        assert!(err.contains("loading model") && err.contains("ldtilecfg"), "{err}");
+    }
 
     #[test]
     fn dropping_kills_the_grandchildren_too() {

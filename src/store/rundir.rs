@@ -15,6 +15,8 @@ pub const LABELS: &str = "labels.jsonl";
 pub enum StoreError {
     #[error(transparent)]
     Jsonl(#[from] JsonlError),
+    #[error(transparent)]
+    Lock(#[from] super::lock::LockError),
     #[error("{path}: {message}")]
     Other { path: PathBuf, message: String },
     #[error("no run '{id}' in {dir} (runs there: {known})")]
@@ -125,6 +127,16 @@ impl RunDir {
 
     pub fn read_results<T: for<'de> Deserialize<'de>>(&self) -> Result<Vec<T>, StoreError> {
         Ok(jsonl::read_all(&self.results_path())?)
+    }
+
+    /// Takes the run's writer lock: see [`super::lock`].
+    pub fn lock_for_writing(&self) -> Result<super::lock::WriterLock, StoreError> {
+        Ok(super::lock::WriterLock::acquire(&self.path)?)
+    }
+
+    /// Who writes this run now, if another process does.
+    pub fn writer(&self) -> Option<super::lock::Holder> {
+        super::lock::holder(&self.path)
     }
 
     pub fn results_appender(&self) -> Result<Appender, StoreError> {

@@ -4,8 +4,8 @@
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
+use std::time::Duration;
 
 pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_kgscope"))
@@ -90,51 +90,44 @@ pub fn tool(env_var: &str, name: &str) -> PathBuf {
 }
 
 /// A server process killed on drop with everything it started (a launcher's own server
-/// included), so a failing test never leaves a server behind.
+/// included), so a failing test never leaves a server behind. Its output goes to a log file
+/// that the guard keeps, so a server that dies at start-up fails the test at once with its
+/// exit status and the tail of that log.
 pub struct ServerGuard {
-    pub child: kgscope::process::GroupChild,
+    pub server: kgscope::process::Server,
     pub base: String,
+    _logs: tempfile::TempDir,
 }
 
-pub fn wait_http(url: &str, timeout: Duration) {
-    let start = Instant::now();
-    let client = reqwest::blocking::Client::new();
-    while start.elapsed() < timeout {
-        if client
-            .get(url)
-            .send()
-            .is_ok_and(|r| r.status().as_u16() < 500)
-        {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(100));
+/// Starts `cmd`, a server listening on `base`, and waits until `base` + `ready_path` answers 2xx.
+pub fn start_server(cmd: &mut Command, base: String, ready_path: &str, timeout: Duration) -> ServerGuard {
+    let logs = tempfile::tempdir().unwrap();
+    let mut server = kgscope::process::Server::spawn(cmd, &logs.path().join("server.log"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    if let Err(e) = server.wait_ready(&format!("{base}{ready_path}"), timeout) {
+        panic!("{e}");
     }
-    panic!("{url} did not come up within {timeout:?}");
+    ServerGuard {
+        server,
+        base,
+        _logs: logs,
+    }
 }
 
 /// `oxigraph serve` (PyPI package `oxigraph`) on a free loopback port, in memory, with the
 /// given Turtle file uploaded to its default graph.
 pub fn oxigraph_server(turtle: &Path) -> ServerGuard {
     let port = free_port();
-    let child = kgscope::process::GroupChild::spawn(
-        Command::new(tool("KGSCOPE_OXIGRAPH", "oxigraph"))
-            .args([
-                "serve",
-                "--bind",
-                &format!("127.0.0.1:{port}"),
-                "--union-default-graph",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null()),
-    )
-    .expect("oxigraph serve starts");
     let base = format!("http://127.0.0.1:{port}");
-    let guard = ServerGuard {
-        child,
-        base: base.clone(),
-    };
-    wait_http(
-        &format!("{base}/query?query=ASK%7B%7D"),
+    let guard = start_server(
+        Command::new(tool("KGSCOPE_OXIGRAPH", "oxigraph")).args([
+            "serve",
+            "--bind",
+            &format!("127.0.0.1:{port}"),
+            "--union-default-graph",
+        ]),
+        base.clone(),
+        "/query?query=ASK%7B%7D",
         Duration::from_secs(30),
     );
     let body = std::fs::read(turtle).unwrap();
@@ -219,4 +212,70 @@ pub fn sse_completion(pieces: &[&str], completion_tokens: u32) -> String {
     events.push("[DONE]".into());
     let body: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
     http("200 OK", "Content-Type: text/event-stream\r\n", &body)
+}
+
+static NEXT_SOCKET: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A private tmux server, killed on drop.
+pub struct Tmux {
+    bin: PathBuf,
+    socket: String,
+}
+
+impl Tmux {
+    pub fn start(command: &str) -> Tmux {
+        let t = Tmux {
+            bin: tool("KGSCOPE_TMUX", "tmux"),
+            // One server per test: tests run in parallel in one process.
+            socket: format!(
+                "kgscope-test-{}-{}",
+                std::process::id(),
+                NEXT_SOCKET.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+            ),
+        };
+        t.cmd(&["new-session", "-d", "-x", "100", "-y", "30", command]);
+        t
+    }
+    pub fn cmd(&self, args: &[&str]) -> String {
+        let out = std::process::Command::new(&self.bin)
+            .args(["-L", &self.socket])
+            .args(args)
+            .output()
+            .expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+    pub fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            self.cmd(&["send-keys", k]);
+            std::thread::sleep(std::time::Duration::from_millis(150));
+        }
+    }
+    pub fn text(&self, s: &str) {
+        self.cmd(&["send-keys", "-l", s]);
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+    pub fn screen(&self) -> String {
+        self.cmd(&["capture-pane", "-p"])
+    }
+    /// Waits until the screen shows `what`; panics with the screen after `secs`.
+    pub fn wait_for(&self, what: &str, secs: u64) -> String {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        loop {
+            let s = self.screen();
+            if s.contains(what) {
+                return s;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the screen never showed {what:?}:\n{s}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.cmd(&["kill-server"]);
+    }
 }

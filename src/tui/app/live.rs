@@ -3,12 +3,15 @@
 use super::*;
 
 impl App {
-    /// Whether the open run is unfinished and nothing is running, so R may continue it.
+    /// Whether the open run is unfinished, nothing is running here and no other process
+    /// writes it, so R may continue it.
     pub fn can_continue(&self) -> bool {
         let idle = !self.live.active || self.live.finished.is_some();
         idle && self.can_run
             && self.data.as_ref().is_some_and(|d| {
-                d.manifest.finished_at.is_none() && d.tally.answered < d.manifest.questions as u64
+                d.writer.is_none()
+                    && d.manifest.finished_at.is_none()
+                    && d.tally.answered < d.manifest.questions as u64
             })
     }
 
@@ -140,6 +143,7 @@ impl App {
     /// the aggregates and the snapshot.
     pub fn tick(&mut self) {
         if let Some(d) = &mut self.data {
+            d.probe_writer();
             d.refresh();
             if let Some(why) = &d.broken {
                 self.status = format!("results.jsonl can no longer be read: {why}");

@@ -8,6 +8,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::BuildHasher;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use super::Cell;
 use crate::metrics::{Counts, Snapshot};
@@ -15,6 +16,7 @@ use crate::report::Tally;
 use crate::run::{Manifest, ResultRecord};
 use crate::store::jsonl::{self, Follower, JsonlError};
 use crate::store::labels::{self, Label};
+use crate::store::lock::Holder;
 use crate::store::RunDir;
 use crate::verify::OutcomeKind;
 
@@ -84,6 +86,10 @@ pub struct RunData {
     pub by_entity: HashMap<String, Counts>,
     /// Why results.jsonl can no longer be followed, once it cannot.
     pub broken: Option<String>,
+    /// Another process writing this run (a headless `run --resume`): while one does, the run
+    /// is read-only here. Probed about once a second, in the tick, never while drawing.
+    pub writer: Option<Holder>,
+    writer_probed: Option<Instant>,
     results: Follower,
     /// While the log is first read: hashes of the question ids, to keep only the first record
     /// of each, as `report` does (a collision would need 2^32 questions). Dropped afterwards:
@@ -110,16 +116,32 @@ impl RunData {
             snapshot: Tally::default().snapshot(),
             by_entity: HashMap::new(),
             broken: None,
+            writer: None,
+            writer_probed: None,
             seen: Some(Default::default()),
             names: Names::default(),
             cache: RefCell::new(HashMap::new()),
             recent: VecDeque::new(),
             snapshot_stale: false,
         };
+        d.probe_writer();
         d.read_new()?;
         d.seen = None;
         d.snapshot = d.tally.snapshot();
         Ok(d)
+    }
+
+    /// Asks the run's lock who writes the run, at most once a second. This process's own lock
+    /// (a run this window drives) is no other writer.
+    pub fn probe_writer(&mut self) {
+        if self
+            .writer_probed
+            .is_some_and(|t| t.elapsed() < Duration::from_secs(1))
+        {
+            return;
+        }
+        self.writer_probed = Some(Instant::now());
+        self.writer = self.run.writer().filter(|h| h.pid != std::process::id());
     }
 
     /// Folds in the answers written since the last call; returns how many. Called once per

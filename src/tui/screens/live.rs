@@ -3,7 +3,7 @@
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Gauge, Paragraph};
+use ratatui::widgets::{Gauge, Paragraph, Wrap};
 use ratatui::Frame;
 
 use crate::metrics::Rate;
@@ -73,14 +73,24 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         }
         f.render_widget(Paragraph::new(lines), info);
     } else {
-        let msg = if app.can_continue() {
-            "This run is unfinished: R continues it. Explore → r starts a new one."
+        let writer = app.data.as_ref().and_then(|d| d.writer.as_ref());
+        let msg = if let Some(w) = writer {
+            format!(
+                "Read-only: another process writes this run ({}). Its answers appear as they are \
+                 written; R is offered once it stops.",
+                w.describe()
+            )
+        } else if app.can_continue() {
+            "This run is unfinished: R continues it. Explore → r starts a new one.".into()
         } else if app.data.is_some() {
-            "Browsing a recorded run: no evaluation is going. Explore → r starts a new one."
+            "Browsing a recorded run: no evaluation is going. Explore → r starts a new one.".into()
         } else {
-            "No run yet. In Explore, select a relation or an entity and press r."
+            "No run yet. In Explore, select a relation or an entity and press r.".into()
         };
-        f.render_widget(Paragraph::new(msg).style(t.dim()), head);
+        f.render_widget(
+            Paragraph::new(msg).style(t.dim()).wrap(Wrap { trim: true }),
+            head,
+        );
     }
     draw_cards(f, app, cards);
     let h = stream.height.saturating_sub(2) as usize;
