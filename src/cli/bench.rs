@@ -34,6 +34,7 @@ pub struct KgBenchArgs {
     /// Working directory (default: a fresh temporary directory, removed afterwards).
     #[arg(long)]
     pub dir: Option<PathBuf>,
+    /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
 }
