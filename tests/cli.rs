@@ -69,6 +69,13 @@ fn the_bare_command_takes_the_tui_flags() {
     let before = run(&["--kg", "sample:nba", "questions", "--limit", "2"]);
     assert_eq!(before.status.code(), Some(2));
     assert!(stderr(&before).contains("--kg"), "{}", stderr(&before));
+    // A TUI flag set in the environment is no flag before a command.
+    let env = common::bin()
+        .env("KGSCOPE_RUNS", "elsewhere")
+        .args(["kg", "samples"])
+        .output()
+        .unwrap();
+    assert!(env.status.success(), "{}", stderr(&env));
 }
 
 #[test]
