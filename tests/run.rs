@@ -229,6 +229,75 @@ fn kill_9_then_resume_gives_every_question_once_and_the_same_metrics() {
     );
 }
 
+/// `run --entity` (here by an alias) asks the default model only about the facts around that
+/// entity, records its IRI in the manifest, and a resume regenerates exactly those questions.
+#[test]
+fn run_entity_asks_about_that_entity_only_and_resume_asks_the_same_questions() {
+    default_model();
+    let france = "https://kgscope.dev/kg/countries/entity/France";
+    let runs = tempfile::tempdir().unwrap();
+    let runs_s = runs.path().to_str().unwrap();
+    let summary = run_json(&[
+        "--kg",
+        "sample:countries",
+        "--entity",
+        "French Republic",
+        "--limit",
+        "8",
+        "--runs-dir",
+        runs_s,
+    ]);
+    let id = summary["run_id"].as_str().unwrap();
+    let dir = runs.path().join(id);
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["config"]["entities"], serde_json::json!([france]));
+    let recs = results(&dir);
+    assert_eq!(recs.len(), 8);
+    // A negative has its subject or object replaced: it is about France through the true
+    // fact it was made from, whose record the run holds too (groups are never split).
+    let facts: std::collections::HashMap<&str, &Value> = recs
+        .iter()
+        .map(|r| (r["question"]["id"].as_str().unwrap(), &r["question"]))
+        .collect();
+    for r in &recs {
+        let fact = facts[r["question"]["positive_id"].as_str().unwrap()];
+        assert!(
+            fact["subject"] == france || fact["object"] == france,
+            "not about France: {}",
+            r["question"]["prompt"]
+        );
+    }
+    assert!(recs.iter().any(|r| r["question"]["negative"].is_null()));
+
+    // Interrupted after four answers: the resume asks the other four of the same questions.
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let first_four: String = text.lines().take(4).map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join("results.jsonl"), first_four).unwrap();
+    let resumed = run_json(&["--resume", id, "--runs-dir", runs_s]);
+    assert_eq!(resumed["answered"], 8);
+    let again = ids(&results(&dir));
+    assert_eq!(
+        again.iter().collect::<HashSet<_>>(),
+        ids(&recs).iter().collect::<HashSet<_>>(),
+        "the resume regenerated other questions"
+    );
+    assert_eq!(again.len(), 8);
+
+    // --entity belongs to a new run: a resume takes the manifest's.
+    let out = common::run(&[
+        "run",
+        "--resume",
+        id,
+        "--entity",
+        "Japan",
+        "--runs-dir",
+        runs_s,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
+}
+
 /// Waits until the only run under `runs` has `n` answers on disk; returns its directory.
 fn wait_for_answers(runs: &Path, n: usize) -> PathBuf {
     let start = Instant::now();

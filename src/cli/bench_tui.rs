@@ -25,6 +25,7 @@ pub struct TuiBenchArgs {
     /// Simulated seconds of a run, per screen.
     #[arg(long, default_value_t = 60)]
     pub seconds: usize,
+    /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
 }

@@ -85,11 +85,11 @@ pub fn load(a: LoadArgs) -> anyhow::Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!(
-            "loaded {} statements from {} file(s) in {:.1}s ({:.0} triples/s); store {} now holds {} triples (was {})",
+            "loaded {} statements from {} file(s) in {:.1}s ({} triples/s); store {} now holds {} triples (was {})",
             report.statements,
             report.files,
             secs,
-            report.statements as f64 / secs.max(1e-9),
+            progress::rate(report.statements as f64 / secs.max(1e-9)),
             a.store.display(),
             report.store_triples,
             before
@@ -116,10 +116,94 @@ pub fn open_indexed(spec: &str) -> anyhow::Result<(Box<dyn KnowledgeGraph>, KgIn
     Ok((kg, index))
 }
 
+/// How many near matches an unknown `--entity` lists.
+const NEAR_MATCHES: usize = 5;
+
+/// Resolves `--entity` values to IRIs with `kg show`'s lookup (an IRI, or a label or alias,
+/// case-insensitive). A name no entity has fails with the nearest names the TUI's search finds
+/// (using `index` when the caller has one, building it otherwise: only on that error path); a
+/// name several entities share fails with their IRIs, since asking about all of them is
+/// rarely what was meant.
+pub fn entity_iris(
+    kg: &dyn KnowledgeGraph,
+    spec: &str,
+    names: &[String],
+    index: Option<&KgIndex>,
+) -> anyhow::Result<Vec<String>> {
+    let mut iris = Vec::with_capacity(names.len());
+    for name in names {
+        let found = info::find_entities(kg, name)?;
+        match found.as_slice() {
+            [one] => iris.push(one.clone()),
+            [] => {
+                let built;
+                let index = match index {
+                    Some(ix) => ix,
+                    None => {
+                        built = KgIndex::build(kg, &|_| {})?;
+                        &built
+                    }
+                };
+                bail!(
+                    "--entity '{}': no entity in {} has that IRI, label or alias; {}",
+                    clean(name),
+                    clean(spec),
+                    near_matches(index, name)
+                );
+            }
+            many => {
+                let labels = info::labels_for(kg, many)?;
+                bail!(
+                    "--entity '{}' names {} entities in {}: {}; give the IRI of the one you mean",
+                    clean(name),
+                    many.len(),
+                    clean(spec),
+                    many.iter()
+                        .map(|iri| match labels.get(iri) {
+                            Some(l) => format!("{} <{}>", clean(l), clean(iri)),
+                            None => format!("<{}>", clean(iri)),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+        }
+    }
+    iris.sort();
+    iris.dedup();
+    Ok(iris)
+}
+
+/// The sentence an unknown `--entity` error ends with: the entities the TUI's search ranks
+/// first for `name` (for an IRI, for its local name), or what to do when there are none.
+fn near_matches(index: &KgIndex, name: &str) -> String {
+    use kgscope::tui::kgview::{self, EntryKind};
+    let trimmed = name.trim().trim_start_matches('<').trim_end_matches('>');
+    let query = if trimmed.contains("://") || trimmed.starts_with("urn:") {
+        kg::vocab::local_name(trimmed)
+    } else {
+        trimmed.to_string()
+    };
+    let entries = kgview::entries(index);
+    let near: Vec<String> = kgview::search(&entries, &query, &mut kgview::new_matcher())
+        .into_iter()
+        .map(|i| &entries[i])
+        .filter(|e| e.kind == EntryKind::Entity)
+        .take(NEAR_MATCHES)
+        .map(|e| format!("{} <{}>", e.label, clean(kg::term_str(index.term(e.id)))))
+        .collect();
+    if near.is_empty() {
+        "nothing is close either: search the KG with `/` in `kgscope tui --kg …`".into()
+    } else {
+        format!("near matches: {}", near.join(", "))
+    }
+}
+
 #[derive(Args)]
 pub struct StatsArgs {
     #[command(flatten)]
     pub kg: KgArg,
+    /// Print the statistics as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
 }
@@ -185,6 +269,7 @@ pub struct ShowArgs {
     /// 1: the entity's own edges; 2: also its neighbours' edges.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub hops: u8,
+    /// Print the entity and its edges as JSON.
     #[arg(long)]
     pub json: bool,
 }

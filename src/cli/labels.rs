@@ -33,10 +33,13 @@ pub enum Format {
 pub struct ExportArgs {
     /// Run id (or run directory).
     pub run: String,
+    /// What to write: one JSON object per line in the chosen shape.
     #[arg(long, value_enum)]
     pub format: Format,
-    #[arg(long)]
-    pub out: PathBuf,
+    /// Output file (JSON Lines), written whole or not at all; `-` for standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: String,
+    /// Where runs are kept.
     #[arg(long, default_value = "runs", env = "KGSCOPE_RUNS")]
     pub runs_dir: PathBuf,
 }
@@ -137,11 +140,11 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
             unknown += 1;
         }
     }
-    super::write_atomically(&a.out, out.as_bytes())?;
+    super::write_output(&a.out, out.as_bytes())?;
     eprintln!(
         "wrote {written} example(s) from run {} to {}{}{}",
         run.id,
-        a.out.display(),
+        super::describe_output(&a.out),
         if skipped > 0 {
             format!("; {skipped} label(s) blame the question or the KG and give no example")
         } else {

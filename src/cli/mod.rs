@@ -22,14 +22,24 @@ use clap::{Args, Parser, Subcommand};
     version,
     about = "Measure what a language model knows, with a knowledge graph as the answer key",
     long_about = None,
+    // `kgscope --kg X` opens the TUI with X; a flag before a command (`kgscope --kg X run`)
+    // is refused rather than silently dropped.
+    args_conflicts_with_subcommands = true,
+    subcommand_value_name = "COMMAND",
     after_help = "KG sources (--kg): an RDF file (.ttl .nt .nq .trig .rdf/.xml .n3, optionally .gz), \
 an oxigraph store directory made by `kgscope kg load`, an http(s):// SPARQL endpoint URL, \
 or sample:NAME for a built-in sample KG (sample:countries, sample:elements, …)."
 )]
 pub struct Cli {
-    /// With no command, the terminal UI opens (as `kgscope tui` with its defaults).
+    /// With no command, the terminal UI opens, exactly as `kgscope tui` with the same flags.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// The flags of `kgscope tui`, for the bare command.
+    #[command(
+        flatten,
+        next_help_heading = "Terminal UI options (with no command, as `kgscope tui`)"
+    )]
+    pub tui: tui::TuiArgs,
 }
 
 #[derive(Subcommand)]
@@ -78,7 +88,7 @@ pub struct KgArg {
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     let Some(command) = cli.command else {
-        return tui::run(tui::defaults());
+        return tui::run(cli.tui);
     };
     if !matches!(command, Command::Tui(_)) {
         logging::to_stderr();
@@ -95,6 +105,33 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Report(a) => run::report_cmd(a),
         Command::Model(m) => run::model(m),
         Command::Bench(b) => bench::run(b),
+    }
+}
+
+/// The value of `--out` that means standard output.
+pub const STDOUT: &str = "-";
+
+/// Writes a command's output where `--out` says: `-` is standard output, anything else a file
+/// written atomically (see [`write_atomically`]).
+pub fn write_output(out: &str, bytes: &[u8]) -> anyhow::Result<()> {
+    use anyhow::Context;
+    use std::io::Write;
+    if out == STDOUT {
+        let mut stdout = std::io::stdout().lock();
+        stdout
+            .write_all(bytes)
+            .context("writing to standard output")?;
+        return stdout.flush().context("writing to standard output");
+    }
+    write_atomically(&PathBuf::from(out), bytes)
+}
+
+/// Where `--out` sent the output, for the message that says so.
+pub fn describe_output(out: &str) -> String {
+    if out == STDOUT {
+        "standard output".into()
+    } else {
+        out.into()
     }
 }
 
@@ -115,4 +152,95 @@ pub fn write_atomically(path: &PathBuf, bytes: &[u8]) -> anyhow::Result<()> {
     std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::{CommandFactory, Parser};
+
+    /// `path --flag` (or `path ARG`) for each argument of `cmd` and its subcommands that gives
+    /// no help text, or that takes a value, has no default and is not required but does not
+    /// say what happens without it; `path (command)` for each subcommand without a description.
+    fn undocumented(cmd: &clap::Command, path: &str, out: &mut Vec<String>) {
+        for a in cmd.get_arguments() {
+            if matches!(a.get_id().as_str(), "help" | "version") {
+                continue;
+            }
+            let name = match a.get_long() {
+                Some(l) => format!("{path} --{l}"),
+                None => format!("{path} {}", a.get_id().as_str().to_uppercase()),
+            };
+            let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+            if help.trim().is_empty() {
+                out.push(name);
+                continue;
+            }
+            let optional_value = a.get_action().takes_values()
+                && !a.is_positional()
+                && !a.is_required_set()
+                && a.get_default_values().is_empty();
+            if optional_value && !help.to_lowercase().contains("default") {
+                out.push(format!("{name} (what happens without it?)"));
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            let sub_path = format!("{path} {}", sub.get_name());
+            if sub.get_about().is_none() {
+                out.push(format!("{sub_path} (command)"));
+            }
+            undocumented(sub, &sub_path, out);
+        }
+    }
+
+    #[test]
+    fn every_flag_of_every_command_has_help_text() {
+        let mut missing = Vec::new();
+        undocumented(&Cli::command(), "kgscope", &mut missing);
+        assert!(missing.is_empty(), "without help text: {missing:#?}");
+    }
+
+    #[test]
+    fn the_help_walk_finds_a_flag_without_help() {
+        let cmd = clap::Command::new("x")
+            .arg(
+                clap::Arg::new("quiet")
+                    .long("quiet")
+                    .action(clap::ArgAction::SetTrue)
+                    .help("Say less."),
+            )
+            .subcommand(
+                clap::Command::new("sub")
+                    .about("A command.")
+                    .arg(clap::Arg::new("bare").long("bare"))
+                    .arg(clap::Arg::new("out").long("out").help("Output file.")),
+            );
+        let mut missing = Vec::new();
+        undocumented(&cmd, "x", &mut missing);
+        assert_eq!(
+            missing,
+            ["x sub --bare", "x sub --out (what happens without it?)"]
+        );
+    }
+
+    #[test]
+    fn the_bare_command_takes_the_tui_flags_but_not_before_a_command() {
+        let cli = Cli::try_parse_from(["kgscope", "--kg", "sample:nba", "--theme", "light"])
+            .expect("tui flags on the bare command");
+        assert!(cli.command.is_none());
+        assert_eq!(cli.tui.kg, "sample:nba");
+        assert_eq!(cli.tui.theme, "light");
+        let bare = Cli::try_parse_from(["kgscope"]).unwrap();
+        assert_eq!(bare.tui.kg, "sample:countries", "the tui's defaults");
+        assert!(Cli::try_parse_from(["kgscope", "--kg", "sample:nba", "stats"]).is_err());
+        assert!(Cli::try_parse_from(["kgscope", "--kg", "sample:nba", "kg", "samples"]).is_err());
+        // A subcommand's own --kg still belongs to it.
+        let sub = Cli::try_parse_from(["kgscope", "kg", "stats", "--kg", "sample:nba"]).unwrap();
+        assert!(sub.command.is_some());
+    }
+
+    #[test]
+    fn clap_accepts_the_command_tree() {
+        Cli::command().debug_assert();
+    }
 }

@@ -2,7 +2,8 @@
 
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+pub use kgscope::report::rate::rate;
 
 pub fn spinner(msg: &str) -> ProgressBar {
     let pb = ProgressBar::new_spinner();
@@ -17,16 +18,21 @@ pub fn counter(total: Option<u64>, unit: &str) -> ProgressBar {
         Some(t) => ProgressBar::new(t),
         None => ProgressBar::no_length(),
     };
+    // `{rate}` rather than indicatif's `{per_sec}`, which prints four decimals at any speed.
     let template = if total.is_some() {
-        format!(
-            "{{msg}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} ({{per_sec}}, ETA {{eta}})"
-        )
+        format!("{{msg}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} ({{rate}}/s, ETA {{eta}})")
     } else {
-        format!("{{msg}} {{human_pos}} {unit} ({{per_sec}}, {{elapsed}})")
+        format!("{{msg}} {{human_pos}} {unit} ({{rate}}/s, {{elapsed}})")
     };
     pb.set_style(
         ProgressStyle::with_template(&template)
             .unwrap()
+            .with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = w.write_str(&rate(state.per_sec()));
+                },
+            )
             .progress_chars("=> "),
     );
     pb.enable_steady_tick(Duration::from_millis(200));

@@ -18,8 +18,9 @@ use super::questions::GenArgs;
 
 #[derive(Args)]
 pub struct RunArgs {
-    /// Continue an interrupted run (its id or directory); every other option comes from its manifest.
-    #[arg(long, value_name = "RUN_ID", conflicts_with_all = ["kg", "model", "task"])]
+    /// Continue an interrupted run (its id or directory); every other option comes from its
+    /// manifest [default: start a new run].
+    #[arg(long, value_name = "RUN_ID", conflicts_with_all = ["kg", "model", "task", "entities"])]
     pub resume: Option<String>,
     #[command(flatten)]
     pub gen: GenArgs,
@@ -27,27 +28,31 @@ pub struct RunArgs {
     #[arg(long, default_value = "default")]
     pub model: String,
     /// Ask each question R times and take the majority verdict (GraphEval and KG-FPQ use 3).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_name = "R", default_value_t = 1)]
     pub repeats: usize,
     /// llama backend: sequences decoded together in one batch.
     #[arg(long, default_value_t = 8)]
     pub parallel: usize,
-    /// Questions in flight at once (default: --parallel for llama, 8 for openai).
+    /// Questions in flight at once [default: --parallel for llama, 8 for openai].
     #[arg(long)]
     pub concurrency: Option<usize>,
-    /// llama backend: layers offloaded to the GPU (default: all in a GPU build).
+    /// llama backend: layers offloaded to the GPU [default: all in a GPU build].
     #[arg(long)]
     pub gpu_layers: Option<u32>,
-    /// openai backend: the API root, e.g. http://127.0.0.1:8080/v1.
+    /// openai backend: the API root, e.g. http://127.0.0.1:8080/v1 [default:
+    /// https://api.openai.com/v1].
     #[arg(long)]
     pub base_url: Option<String>,
     /// openai backend: environment variable holding the API key (never stored or logged).
     #[arg(long, default_value = "OPENAI_API_KEY")]
     pub api_key_env: String,
+    /// Sampling temperature; 0 always takes the most likely token, so answers are repeatable.
     #[arg(long, default_value_t = 0.0)]
     pub temperature: f32,
-    #[arg(long, default_value_t = 1.0)]
+    /// Nucleus sampling: draw only from the most likely tokens whose probabilities add up to P.
+    #[arg(long, value_name = "P", default_value_t = 1.0)]
     pub top_p: f32,
+    /// Most tokens generated per answer; an answer is cut at the first newline anyway.
     #[arg(long, default_value_t = 24)]
     pub max_tokens: u32,
     /// Where runs are kept.
@@ -62,8 +67,10 @@ pub struct RunArgs {
 pub struct ReportArgs {
     /// Run id (or run directory).
     pub run: String,
+    /// Where runs are kept.
     #[arg(long, default_value = "runs", env = "KGSCOPE_RUNS")]
     pub runs_dir: PathBuf,
+    /// Print the metrics as JSON instead of tables.
     #[arg(long)]
     pub json: bool,
     /// How many of the worst relations to list.
@@ -118,6 +125,17 @@ fn ensure_model(spec: &ModelSpec) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `--entity` as IRIs, for the manifest: a resume regenerates the same questions from them
+/// whatever labels say by then. The KG is opened here once more than the run opens it, and
+/// only when there is an entity to look up.
+fn entity_iris(kg: &str, names: &[String]) -> anyhow::Result<Vec<String>> {
+    if names.is_empty() {
+        return Ok(vec![]);
+    }
+    let graph = kgscope::kg::open(kg)?;
+    super::kg::entity_iris(graph.as_ref(), kg, names, None)
+}
+
 fn engine_options(c: &RunConfig) -> EngineOptions {
     EngineOptions {
         repeats: c.repeats.max(1),
@@ -146,7 +164,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 negatives: a.gen.negatives,
                 seed: a.gen.seed,
                 relations: a.gen.relations.clone(),
-                entities: vec![],
+                entities: entity_iris(&a.gen.kg.kg, &a.gen.entities)?,
                 templates: a.gen.templates.clone(),
                 repeats: a.repeats,
                 parallel: a.parallel,
@@ -284,8 +302,8 @@ async fn drive(
                         bar.set_position(tally.answered);
                         let secs = started.elapsed().as_secs_f64().max(1e-3);
                         bar.set_message(format!(
-                            "{:.0} tok/s · {} errors · {} retried",
-                            (tally.completion_tokens - start_tokens) as f64 / secs,
+                            "{} tokens/s · {} errors · {} retried",
+                            progress::rate((tally.completion_tokens - start_tokens) as f64 / secs),
                             failed,
                             retries
                         ));
@@ -302,6 +320,15 @@ async fn drive(
         }
     }
     bar.finish_and_clear();
+    let answered = tally.answered.saturating_sub(prepared.done.len() as u64);
+    if answered > 0 {
+        let secs = started.elapsed().as_secs_f64().max(1e-3);
+        eprintln!(
+            "answered {answered} in {secs:.1} s: {} questions/s, {} tokens/s",
+            progress::rate(answered as f64 / secs),
+            progress::rate((tally.completion_tokens - start_tokens) as f64 / secs)
+        );
+    }
     recorder
         .await
         .context("the run log writer stopped")?

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::bail;
-use clap::{Args, Parser};
+use clap::Args;
 
 #[derive(Args)]
 pub struct TuiArgs {
@@ -15,36 +15,28 @@ pub struct TuiArgs {
     /// The model runs started from the TUI use: `default`, a .gguf path, or openai:MODEL.
     #[arg(long, default_value = "default")]
     pub model: String,
-    /// openai backend: the API root, e.g. http://127.0.0.1:8080/v1.
+    /// openai backend: the API root, e.g. http://127.0.0.1:8080/v1 [default:
+    /// https://api.openai.com/v1].
     #[arg(long)]
     pub base_url: Option<String>,
     /// openai backend: environment variable holding the API key (never stored or logged).
     #[arg(long, default_value = "OPENAI_API_KEY")]
     pub api_key_env: String,
     /// Open a finished or interrupted run (its id or directory) to browse and label it; its
-    /// KG is the one in its manifest.
+    /// KG is the one in its manifest [default: explore --kg, with no run open].
     #[arg(long, value_name = "RUN_ID")]
     pub run: Option<String>,
     /// Where runs are kept.
     #[arg(long, default_value = "runs", env = "KGSCOPE_RUNS")]
     pub runs_dir: PathBuf,
+    /// Colours: `dark` or `light` to suit the terminal's background, `high-contrast` for the
+    /// most legible.
     #[arg(long, default_value = "dark", value_parser = kgscope::tui::theme::NAMES)]
     pub theme: String,
     /// Where to log while the TUI owns the screen [default: $KGSCOPE_HOME/logs/tui.log].
     /// `KGSCOPE_LOG` sets the level (e.g. `kgscope=debug`).
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
-}
-
-/// Parses no arguments at all, so bare `kgscope` gets exactly `kgscope tui`'s defaults.
-#[derive(Parser)]
-struct Defaults {
-    #[command(flatten)]
-    tui: TuiArgs,
-}
-
-pub fn defaults() -> TuiArgs {
-    Defaults::parse_from(["kgscope"]).tui
 }
 
 pub fn run(a: TuiArgs) -> anyhow::Result<ExitCode> {

@@ -1,6 +1,7 @@
 //! Metrics of a run, from its records: the same code serves the live summary and
 //! `kgscope report`, so the two always agree.
 
+pub mod rate;
 pub mod table;
 
 use crate::metrics::{Aggregates, Scored, Snapshot};
