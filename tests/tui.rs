@@ -1077,6 +1077,69 @@ fn labels_export_with_two_annotators_chooses_one_or_the_majority_and_reports_kap
     assert_eq!(&cells[..4], ["bob", "4", "3", "1"], "{stats}");
 }
 
+/// Three annotators: Fleiss' kappa over all, Cohen's for each pair, and the majority export.
+#[test]
+fn labels_agreement_with_three_annotators_reports_fleiss_and_pairwise_kappa() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let records: Vec<ResultRecord> = run.read_results().unwrap();
+    use LabelVerdict::{Right as R, Wrong as W};
+    // By hand: P_i = 1, 1/3, 1, 1/3, so P̄ = 2/3; p_right = p_wrong = 1/2, so P̄_e = 1/2;
+    // Fleiss' kappa = (2/3 - 1/2) / (1/2) = 1/3. ann and bob agree throughout (kappa 1);
+    // ann and cat agree on half with chance 1/2 (kappa 0).
+    let votes = [[W, W, W], [W, W, R], [R, R, R], [R, R, W]];
+    for (i, row) in votes.iter().enumerate() {
+        for (who, v) in ["ann", "bob", "cat"].iter().zip(row) {
+            run.append_label(Label {
+                question_id: records[i].question.id.clone(),
+                label: *v,
+                error_type: None,
+                note: None,
+                annotator: who.to_string(),
+                time: "2026-01-01T00:00:00Z".into(),
+            })
+            .unwrap();
+        }
+    }
+    let dir = tmp.path().to_str().unwrap();
+    let stats = common::ok(&["labels", "agreement", &run.id, "--runs-dir", dir]);
+    assert!(stats.contains("3 annotators"), "{stats}");
+    assert!(stats.contains("Fleiss' kappa 0.33"), "{stats}");
+    assert!(
+        stats.contains("ann and bob: Cohen's kappa 1.00 over 4"),
+        "{stats}"
+    );
+    assert!(
+        stats.contains("ann and cat: Cohen's kappa 0.00 over 4"),
+        "{stats}"
+    );
+    let out = tmp.path().join("m.jsonl");
+    let o = out.to_str().unwrap();
+    let args = [
+        "labels",
+        "export",
+        &run.id,
+        "--format",
+        "grapheval",
+        "--out",
+        o,
+    ];
+    let majority = common::run(&[&args[..], &["--majority", "--runs-dir", dir]].concat());
+    assert!(majority.status.success());
+    let got = std::fs::read_to_string(&out).unwrap();
+    let labels: Vec<&str> = got
+        .lines()
+        .map(|l| {
+            if l.contains("\"incorrect\"") {
+                "W"
+            } else {
+                "R"
+            }
+        })
+        .collect();
+    assert_eq!(labels, ["W", "W", "R", "R"], "two of three decide");
+}
+
 #[test]
 fn bare_kgscope_without_a_terminal_says_what_to_do() {
     let out = common::run(&[]);
