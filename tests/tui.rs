@@ -874,15 +874,15 @@ fn labels_export_writes_judge_training_data() {
         time: "2026-01-01T00:00:00Z".into(),
     };
     // records[0] and [1] are True / False claims; [2] abstained; [3] invalid.
-    run.append_label(&label(&records[0], LabelVerdict::Wrong, "first"))
+    run.append_label(label(&records[0], LabelVerdict::Wrong, "first"))
         .unwrap();
-    run.append_label(&label(&records[0], LabelVerdict::Right, "latest wins"))
+    run.append_label(label(&records[0], LabelVerdict::Right, "latest wins"))
         .unwrap();
-    run.append_label(&label(&records[1], LabelVerdict::Wrong, "flip"))
+    run.append_label(label(&records[1], LabelVerdict::Wrong, "flip"))
         .unwrap();
-    run.append_label(&label(&records[2], LabelVerdict::Abstained, "idk"))
+    run.append_label(label(&records[2], LabelVerdict::Abstained, "idk"))
         .unwrap();
-    run.append_label(&label(&records[3], LabelVerdict::BadQuestion, "bad"))
+    run.append_label(label(&records[3], LabelVerdict::BadQuestion, "bad"))
         .unwrap();
     let dir = tmp.path().to_str().unwrap();
     let export = |format: &str| -> Vec<serde_json::Value> {
@@ -987,11 +987,11 @@ fn labels_export_with_two_annotators_chooses_one_or_the_majority_and_reports_kap
     .into_iter()
     .enumerate()
     {
-        run.append_label(&label(i, "ann", a)).unwrap();
-        run.append_label(&label(i, "bob", b)).unwrap();
+        run.append_label(label(i, "ann", a)).unwrap();
+        run.append_label(label(i, "bob", b)).unwrap();
     }
     // A label bob took back counts for nothing.
-    run.append_label(&label(4, "bob", Wrong)).unwrap();
+    run.append_label(label(4, "bob", Wrong)).unwrap();
     run.append_label(Retraction {
         question_id: records[4].question.id.clone(),
         retract: Retract::Undo,

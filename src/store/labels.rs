@@ -139,12 +139,6 @@ impl From<Label> for LabelEntry {
     }
 }
 
-impl From<&Label> for LabelEntry {
-    fn from(l: &Label) -> Self {
-        LabelEntry::Label(l.clone())
-    }
-}
-
 impl From<Retraction> for LabelEntry {
     fn from(r: Retraction) -> Self {
         LabelEntry::Retraction(r)
