@@ -759,6 +759,7 @@ fn inspect_shows_the_asked_triple_and_unfolds_the_prompt() {
     assert!(s.contains(&q.object_label), "{s}");
     assert!(!s.contains("GraphEval") && !s.contains("You are given a statement"));
     key(&mut app, KeyCode::Char('v'));
+    capture("inspect-negative-prompt", &render(&app, 100, 30));
     let s = render(&app, 200, 60);
     assert!(s.contains("prompt as sent"), "{s}");
     assert!(s.contains("You are given a statement"), "{s}");
