@@ -10,9 +10,9 @@ use std::sync::Arc;
 use kgscope::questions::Task;
 use kgscope::run::engine::verify_record;
 use kgscope::run::{session, Attempt, ModelSpec, ResultRecord, RunConfig, RunEvent};
-use kgscope::store::labels::{ErrorType, Label, LabelVerdict};
+use kgscope::store::labels::{ErrorType, Label, LabelBook, LabelVerdict, Retract, Retraction};
 use kgscope::store::RunDir;
-use kgscope::tui::app::{App, Cell, RunData, Screen};
+use kgscope::tui::app::{App, Cell, LabelFilter, RunData, Screen};
 use kgscope::tui::event_loop::{build_app, load_index, Options};
 use kgscope::tui::{ui, Theme};
 use kgscope::verify::{OutcomeKind, Verdict};
@@ -61,8 +61,10 @@ fn fixture_with(dir: &Path, model: ModelSpec, answered: usize, task: Task) -> Ru
     prepared.run
 }
 
+/// The TUI on a recorded run, labelling as "tester" (not the account running the tests, so
+/// that what is drawn is the same on every machine).
 fn open_app(dir: &Path, run: &RunDir) -> App {
-    build_app(&Options {
+    let mut app = build_app(&Options {
         kg: "sample:countries".into(),
         model: None,
         base_url: None,
@@ -72,7 +74,9 @@ fn open_app(dir: &Path, run: &RunDir) -> App {
         theme: "dark".into(),
         log: None,
     })
-    .unwrap()
+    .unwrap();
+    app.annotator = "tester".into();
+    app
 }
 
 /// A run with nothing answered yet (its results.jsonl empty), and the fixture's answers to
@@ -334,7 +338,7 @@ fn every_screen_draws_the_fixed_run() {
     key(&mut app, KeyCode::Char('?'));
     let small_help = render(&app, 80, 24);
     assert!(
-        small_help.contains("e               write a note"),
+        small_help.contains("e  u  c         note · undo your latest label · clear yours"),
         "{small_help}"
     );
     key(&mut app, KeyCode::Esc);
@@ -478,7 +482,7 @@ fn explore_scrolls_a_hub_edge_list_with_shift_j_and_k() {
     key(&mut app, KeyCode::Char('?'));
     let help = render(&app, 80, 24);
     assert!(help.contains("h  J K"), "{help}");
-    assert!(help.contains("e               write a note"), "{help}");
+    assert!(help.contains("e  u  c         note · undo"), "{help}");
 }
 
 #[test]
@@ -503,20 +507,32 @@ fn explore_card_shows_every_label_the_dates_and_incoming_neighbours() {
     assert!(two.contains("via Spoke 002, which links here"), "{two}");
 }
 
+/// The current labels of a run as a reopened run reads them.
+fn book_of(run: &RunDir) -> LabelBook {
+    LabelBook::from_entries(run.read_labels().unwrap())
+}
+
+/// Two annotators label in one window in turn: a note written first goes with the label,
+/// labelling moves on to the next unlabelled error, a change of mind is a whole new
+/// judgement, undo and clear touch only one's own labels, and progress counts one's own.
 #[test]
-fn labelling_keys_append_to_labels_jsonl_and_the_latest_wins() {
-    std::env::set_var("KGSCOPE_ANNOTATOR", "tester");
+fn labelling_flow_two_annotators_change_of_mind_undo_advance_progress() {
     let tmp = tempfile::tempdir().unwrap();
     let run = fixture(tmp.path());
     let mut app = open_app(tmp.path(), &run);
-    key(&mut app, KeyCode::Char('4'));
-    key(&mut app, KeyCode::Down);
-    key(&mut app, KeyCode::Enter);
-    let qid = app.inspected().unwrap().question.id.clone();
-    key(&mut app, KeyCode::Char('w'));
-    key(&mut app, KeyCode::Char('f'));
+    app.annotator = "ann".into();
+    key(&mut app, KeyCode::Char('5'));
+    let errors = app.error_indices();
+    let of = errors.len();
+    assert!(of >= 6, "{of}");
+    assert_eq!(app.inspect.current, Some(errors[0]));
+    assert_eq!(app.label_progress(), (0, of));
+    let qid = |app: &App| app.inspected().unwrap().question.id.clone();
+    let first = qid(&app);
+
+    // A note written before the label is kept, then saved with it; q and 3 are text here.
     key(&mut app, KeyCode::Char('e'));
-    keys(&mut app, "capital moved in 2019; q and 3 are text here");
+    keys(&mut app, "capital moved in 2019; q and 3 are text");
     key(&mut app, KeyCode::Enter);
     assert_eq!(
         app.screen,
@@ -524,35 +540,237 @@ fn labelling_keys_append_to_labels_jsonl_and_the_latest_wins() {
         "typing a note switches nothing"
     );
     assert!(!app.quit);
-
-    let labels = run.read_labels().unwrap();
-    assert_eq!(labels.len(), 3, "one line per key, appended at once");
-    let last: &Label = labels.last().unwrap();
-    assert_eq!(last.question_id, qid);
-    assert_eq!(last.label, LabelVerdict::Wrong);
-    assert_eq!(last.error_type, Some(ErrorType::FactualError));
-    assert_eq!(
-        last.note.as_deref(),
-        Some("capital moved in 2019; q and 3 are text here")
+    assert!(
+        run.read_labels().unwrap().is_empty(),
+        "no label without a verdict"
     );
-    assert_eq!(last.annotator, "tester");
-    assert!(!last.time.is_empty());
-    let shown = render(&app, 100, 30);
-    assert!(shown.contains("wrong / factual error by tester"), "{shown}");
+    assert!(render(&app, 100, 30).contains("note to save with it: capital moved"));
+    // An error type is a verdict too: wrong, of that type. It advances.
+    key(&mut app, KeyCode::Char('f'));
+    assert_eq!(app.inspect.current, Some(errors[1]));
+    assert_eq!(app.label_progress(), (1, of));
+    let l = book_of(&run).get(&first, "ann").cloned().unwrap();
+    assert_eq!(l.label, LabelVerdict::Wrong);
+    assert_eq!(l.error_type, Some(ErrorType::FactualError));
+    assert_eq!(
+        l.note.as_deref(),
+        Some("capital moved in 2019; q and 3 are text")
+    );
+    assert_eq!(l.annotator, "ann");
+    assert!(!l.time.is_empty());
+    let second = qid(&app);
+    key(&mut app, KeyCode::Char('r'));
+    assert_eq!(app.inspect.current, Some(errors[2]));
+    assert_eq!(app.label_progress(), (2, of));
 
-    // Relabelling keeps history and the latest line wins; a reopened run sees it.
-    key(&mut app, KeyCode::Char('k'));
+    // A change of mind: back to the first (k moves, it labels nothing), KG wrong. The new
+    // judgement keeps neither the earlier type nor the note, and labelling moves on to the
+    // next error ann has not labelled, past the labelled second one.
+    keys(&mut app, "kk");
+    assert_eq!(qid(&app), first);
+    key(&mut app, KeyCode::Char('g'));
+    let l = book_of(&run).get(&first, "ann").cloned().unwrap();
+    assert_eq!(l.label, LabelVerdict::KgWrong);
+    assert_eq!((l.error_type, l.note), (None, None));
+    assert_eq!(app.inspect.current, Some(errors[2]));
+    assert_eq!(app.label_progress(), (2, of));
+
+    // Undo takes back ann's latest label wherever it was, shows it, and restores the state
+    // before it: the first error's wrong / factual error with its note.
+    key(&mut app, KeyCode::Char('u'));
+    assert_eq!(qid(&app), first);
+    let l = app.inspected_label().unwrap();
+    assert_eq!(l.label, LabelVerdict::Wrong);
+    assert_eq!(l.error_type, Some(ErrorType::FactualError));
+    assert!(
+        app.status.contains("back to wrong / factual error"),
+        "{}",
+        app.status
+    );
+
+    // A second annotator: their own progress, the first annotator's labels untouched.
+    app.annotator = "bob".into();
+    assert_eq!(app.label_progress(), (0, of));
+    key(&mut app, KeyCode::Char('w'));
+    assert_eq!(app.inspect.current, Some(errors[1]));
+    key(&mut app, KeyCode::Char('a'));
+    key(&mut app, KeyCode::Char('p'));
+    key(&mut app, KeyCode::Char('p'));
+    assert_eq!(qid(&app), first);
+    assert_eq!(app.label_progress(), (2, of));
+    let book = book_of(&run);
+    assert_eq!(book.get(&first, "bob").unwrap().label, LabelVerdict::Wrong);
+    assert_eq!(
+        book.get(&first, "bob").unwrap().note,
+        None,
+        "ann's note is not bob's"
+    );
+    assert_eq!(book.get(&first, "ann").unwrap().label, LabelVerdict::Wrong);
+    assert_eq!(book.get(&second, "ann").unwrap().label, LabelVerdict::Right);
+    assert_eq!(
+        book.get(&second, "bob").unwrap().label,
+        LabelVerdict::Abstained
+    );
+
+    for (w, h) in [(80, 24), (200, 60)] {
+        let s = render(&app, w, h);
+        assert!(s.contains("2 of"), "{s}");
+        assert!(s.contains("labelled by bob"), "{s}");
+        assert!(s.contains("yours  wrong"), "{s}");
+        assert!(s.contains("ann: wrong / factual error"), "{s}");
+        snap(&format!("inspect-labelling-{w}x{h}"), &s);
+    }
+    capture("inspect-labelling", &render(&app, 100, 30));
+
+    // Clear removes bob's label only; undo brings it back.
+    key(&mut app, KeyCode::Char('c'));
+    assert_eq!(app.inspected_label(), None);
+    assert_eq!(app.label_progress(), (1, of));
+    assert!(book_of(&run).get(&first, "ann").is_some());
+    key(&mut app, KeyCode::Char('u'));
+    assert_eq!(app.inspected_label().unwrap().label, LabelVerdict::Wrong);
+    key(&mut app, KeyCode::Char('c'));
+    key(&mut app, KeyCode::Char('c'));
+    assert!(app.status.contains("nothing to clear"), "{}", app.status);
+
+    // Jump to the next error bob has not labelled.
+    key(&mut app, KeyCode::Char('N'));
+    assert_eq!(app.inspect.current, Some(errors[2]));
+
+    // The file is append-only: one line per key that changed something, replayed alike.
+    assert_eq!(run.read_labels().unwrap().len(), 9);
     let reopened = open_app(tmp.path(), &run);
     let d = reopened.data.as_ref().unwrap();
-    assert_eq!(d.labels[&qid].label, LabelVerdict::KgWrong);
-    assert_eq!(d.labels[&qid].error_type, Some(ErrorType::FactualError));
-    assert_eq!(run.read_labels().unwrap().len(), 4);
+    assert_eq!(d.labels.get(&first, "bob"), None);
+    assert_eq!(
+        d.labels.get(&first, "ann").unwrap().label,
+        LabelVerdict::Wrong
+    );
+}
 
-    // n / p walk the error list.
-    key(&mut app, KeyCode::Char('n'));
-    assert_ne!(app.inspected().unwrap().question.id, qid);
-    key(&mut app, KeyCode::Char('p'));
-    assert_eq!(app.inspected().unwrap().question.id, qid);
+/// Every key that moves anywhere (j k h l n p, arrows, Page keys) moves in Inspect too and
+/// never writes a label.
+#[test]
+fn no_navigation_key_labels_in_inspect() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let mut app = open_app(tmp.path(), &run);
+    key(&mut app, KeyCode::Char('5'));
+    let errors = app.error_indices();
+    keys(&mut app, "jj");
+    assert_eq!(app.inspect.current, Some(errors[2]));
+    keys(&mut app, "k");
+    assert_eq!(app.inspect.current, Some(errors[1]));
+    keys(&mut app, "hlnpJK");
+    for k in [KeyCode::Down, KeyCode::Up, KeyCode::Left, KeyCode::Right] {
+        key(&mut app, k);
+    }
+    key(&mut app, KeyCode::PageDown);
+    key(&mut app, KeyCode::PageUp);
+    assert!(run.read_labels().unwrap().is_empty());
+    // And the labelling keys are none of them.
+    for (screen, ks) in ui::KEYS {
+        if *screen == "Inspect" {
+            continue;
+        }
+        for (k, what) in *ks {
+            if what.contains("select") || what.contains("move") {
+                for c in "rwabgfosixeuc".chars() {
+                    assert!(
+                        !k.split(' ').any(|w| w == c.to_string()),
+                        "{c} moves in {screen}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Errors filters by the current annotator's labels; a reopened run resumes at the first
+/// error that annotator has not labelled; labels.jsonl from before retractions still loads.
+#[test]
+fn errors_filter_by_label_and_a_reopened_run_resumes_labelling() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let records: Vec<ResultRecord> = run.read_results().unwrap();
+    let wrong: Vec<&ResultRecord> = records
+        .iter()
+        .filter(|r| r.outcome != OutcomeKind::Correct)
+        .collect();
+    // Lines as kgscope wrote them before this format (no retractions, no tags).
+    let old = format!(
+        "{{\"question_id\":\"{}\",\"label\":\"wrong\",\"error_type\":\"factual_error\",\"note\":null,\"annotator\":\"ann\",\"time\":\"2026-01-01T00:00:00Z\"}}\n\
+         {{\"question_id\":\"{}\",\"label\":\"kg_wrong\",\"error_type\":null,\"note\":\"old\",\"annotator\":\"ann\",\"time\":\"2026-01-01T00:00:01Z\"}}\n",
+        wrong[0].question.id, wrong[1].question.id
+    );
+    std::fs::write(run.labels_path(), old).unwrap();
+    let mut app = open_app(tmp.path(), &run);
+    app.annotator = "ann".into();
+    // open_app resumed for the environment's annotator: reopen the run as "ann".
+    app.open_run(RunData::open(run.clone(), run.read_manifest().unwrap()).unwrap());
+    let all = app.error_indices();
+    assert_eq!(all.len(), wrong.len());
+    assert_eq!(
+        app.inspected().unwrap().question.id,
+        wrong[2].question.id,
+        "resumes at the first error ann has not labelled"
+    );
+    key(&mut app, KeyCode::Char('4'));
+    assert_eq!(app.errors.selected, 2, "Errors selects it too");
+    key(&mut app, KeyCode::Char('l'));
+    assert_eq!(app.error_indices().len(), 2);
+    let s = render(&app, 100, 30);
+    assert!(s.contains("labelled by ann"), "{s}");
+    assert!(s.contains("KG wrong"), "{s}");
+    key(&mut app, KeyCode::Char('l'));
+    assert_eq!(app.error_indices().len(), all.len() - 2);
+    assert!(render(&app, 100, 30).contains("not labelled by ann"));
+    key(&mut app, KeyCode::Char('l'));
+    key(&mut app, KeyCode::Char('l'));
+    assert_eq!(app.errors.label, Some(LabelFilter::Is(LabelVerdict::Wrong)));
+    assert_eq!(app.error_indices(), vec![all[0]]);
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Char('l'));
+    }
+    assert_eq!(app.errors.label, None, "after the last verdict, no filter");
+    key(&mut app, KeyCode::Char('l'));
+    key(&mut app, KeyCode::Char('x'));
+    assert_eq!(app.errors.label, None, "x clears the label filter too");
+    assert_eq!(app.error_indices().len(), all.len());
+}
+
+/// Inspect names the triple asked (for a negative, the corrupted one, and which part was
+/// replaced) and unfolds the whole prompt as it was sent.
+#[test]
+fn inspect_shows_the_asked_triple_and_unfolds_the_prompt() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let mut app = open_app(tmp.path(), &run);
+    key(&mut app, KeyCode::Char('5'));
+    while app.inspected().unwrap().question.negative.is_none() {
+        key(&mut app, KeyCode::Char('j'));
+    }
+    let q = app.inspected().unwrap().question.clone();
+    let s = render(&app, 200, 60);
+    assert!(s.contains("replaced)"), "{s}");
+    assert!(
+        s.contains(&format!("asked     {} · ", q.subject_label)),
+        "{s}"
+    );
+    assert!(s.contains(&q.object_label), "{s}");
+    assert!(!s.contains("GraphEval") && !s.contains("You are given a statement"));
+    key(&mut app, KeyCode::Char('v'));
+    capture("inspect-negative-prompt", &render(&app, 100, 30));
+    let s = render(&app, 200, 60);
+    assert!(s.contains("prompt as sent"), "{s}");
+    assert!(s.contains("You are given a statement"), "{s}");
+    assert!(
+        s.contains("example 1 The capital of Japan is Tokyo. ⇒ Yes, the statement is true."),
+        "{s}"
+    );
+    assert!(s.contains(&format!("input     {}", q.prompt)), "{s}");
+    key(&mut app, KeyCode::Char('v'));
+    assert!(!render(&app, 200, 60).contains("prompt as sent"));
 }
 
 #[test]
@@ -658,15 +876,15 @@ fn labels_export_writes_judge_training_data() {
         time: "2026-01-01T00:00:00Z".into(),
     };
     // records[0] and [1] are True / False claims; [2] abstained; [3] invalid.
-    run.append_label(&label(&records[0], LabelVerdict::Wrong, "first"))
+    run.append_label(label(&records[0], LabelVerdict::Wrong, "first"))
         .unwrap();
-    run.append_label(&label(&records[0], LabelVerdict::Right, "latest wins"))
+    run.append_label(label(&records[0], LabelVerdict::Right, "latest wins"))
         .unwrap();
-    run.append_label(&label(&records[1], LabelVerdict::Wrong, "flip"))
+    run.append_label(label(&records[1], LabelVerdict::Wrong, "flip"))
         .unwrap();
-    run.append_label(&label(&records[2], LabelVerdict::Abstained, "idk"))
+    run.append_label(label(&records[2], LabelVerdict::Abstained, "idk"))
         .unwrap();
-    run.append_label(&label(&records[3], LabelVerdict::BadQuestion, "bad"))
+    run.append_label(label(&records[3], LabelVerdict::BadQuestion, "bad"))
         .unwrap();
     let dir = tmp.path().to_str().unwrap();
     let export = |format: &str| -> Vec<serde_json::Value> {
@@ -705,6 +923,21 @@ fn labels_export_writes_judge_training_data() {
     assert_eq!(all[0]["note"], "latest wins");
     assert_eq!(all[0]["prompt"], records[0].question.prompt.as_str());
     assert_eq!(all[3]["label"], "bad_question");
+    // Enough to merge several runs' exports into one training set.
+    let manifest: kgscope::run::Manifest = run.read_manifest().unwrap();
+    assert_eq!(all[0]["run_id"], run.id.as_str());
+    assert_eq!(all[0]["model"], manifest.model_id.as_str());
+    assert_eq!(all[0]["kg"], "sample:countries");
+    assert_eq!(all[0]["annotator"], "tester");
+    assert_eq!(all[0]["time"], "2026-01-01T00:00:00Z");
+    let q = &records[1].question;
+    assert_eq!(all[1]["subject"], q.subject.as_str());
+    assert_eq!(all[1]["predicate"], q.predicate.as_str());
+    assert_eq!(all[1]["object"], q.object.as_str());
+    assert_eq!(
+        all[1]["replaced"],
+        serde_json::to_value(q.negative).unwrap()
+    );
 
     // Labels judge the model's answer, whatever the verifier said.
     let ge = export("grapheval");
@@ -740,6 +973,185 @@ fn labels_export_writes_judge_training_data() {
     ]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no run 'no-such-run'"));
+}
+
+/// Two annotators: an export names whose labels it takes or takes the majority (a tie is
+/// left out), and reports Cohen's kappa; `labels agreement` prints the counts and kappa.
+#[test]
+fn labels_export_with_two_annotators_chooses_one_or_the_majority_and_reports_kappa() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let records: Vec<ResultRecord> = run.read_results().unwrap();
+    let label = |i: usize, who: &str, v| Label {
+        question_id: records[i].question.id.clone(),
+        label: v,
+        error_type: None,
+        note: Some(format!("{who} on {i}")),
+        annotator: who.into(),
+        time: format!("2026-01-01T00:00:0{i}Z"),
+    };
+    use LabelVerdict::{Right, Wrong};
+    // ann: W W R R; bob: W R R R. p_o = 3/4, p_e = 1/2·1/4 + 1/2·3/4 = 1/2, kappa = 0.5.
+    for (i, (a, b)) in [
+        (Wrong, Wrong),
+        (Wrong, Right),
+        (Right, Right),
+        (Right, Right),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        run.append_label(label(i, "ann", a)).unwrap();
+        run.append_label(label(i, "bob", b)).unwrap();
+    }
+    // A label bob took back counts for nothing.
+    run.append_label(label(4, "bob", Wrong)).unwrap();
+    run.append_label(Retraction {
+        question_id: records[4].question.id.clone(),
+        retract: Retract::Undo,
+        annotator: "bob".into(),
+        time: "2026-01-01T00:00:09Z".into(),
+    })
+    .unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let out = tmp.path().join("x.jsonl");
+    let export = |extra: &[&str]| {
+        let mut args = vec![
+            "labels",
+            "export",
+            &run.id,
+            "--format",
+            "jsonl",
+            "--out",
+            out.to_str().unwrap(),
+            "--runs-dir",
+            dir,
+        ];
+        args.extend_from_slice(extra);
+        common::run(&args)
+    };
+    let lines = || -> Vec<serde_json::Value> {
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+
+    let unchosen = export(&[]);
+    assert!(!unchosen.status.success());
+    let why = String::from_utf8_lossy(&unchosen.stderr);
+    assert!(
+        why.contains("2 annotators (ann, bob)") && why.contains("--annotator NAME"),
+        "{why}"
+    );
+
+    let bob = export(&["--annotator", "bob"]);
+    assert!(
+        bob.status.success(),
+        "{}",
+        String::from_utf8_lossy(&bob.stderr)
+    );
+    let said = String::from_utf8_lossy(&bob.stderr);
+    assert!(said.contains("wrote 4 example(s)"), "{said}");
+    assert!(said.contains("Cohen's kappa 0.50"), "{said}");
+    assert!(said.contains("4 question(s) judged by all"), "{said}");
+    let got = lines();
+    assert_eq!(got[1]["label"], "right");
+    assert_eq!(got[1]["annotator"], "bob");
+    assert_eq!(got[1]["note"], "bob on 1", "bob's own note, not ann's");
+
+    let majority = export(&["--majority"]);
+    let said = String::from_utf8_lossy(&majority.stderr);
+    assert!(majority.status.success(), "{said}");
+    assert!(said.contains("wrote 3 example(s)"), "{said}");
+    assert!(said.contains("1 question(s) have no majority"), "{said}");
+    let got = lines();
+    let ids: Vec<&str> = got
+        .iter()
+        .map(|l| l["question_id"].as_str().unwrap())
+        .collect();
+    assert!(
+        !ids.contains(&records[1].question.id.as_str()),
+        "the tie is left out"
+    );
+    assert_eq!(got[0]["label"], "wrong");
+    assert_eq!(got[0]["annotator"], "majority");
+    assert_eq!(got[0]["votes"]["for"], serde_json::json!(["ann", "bob"]));
+    assert_eq!(got[0]["votes"]["of"], 2);
+
+    let nobody = export(&["--annotator", "cat"]);
+    assert!(!nobody.status.success());
+    assert!(String::from_utf8_lossy(&nobody.stderr).contains("\"cat\" has no labels"));
+
+    let stats = common::ok(&["labels", "agreement", &run.id, "--runs-dir", dir]);
+    assert!(stats.contains("Cohen's kappa 0.50"), "{stats}");
+    let bob_row = stats.lines().find(|l| l.starts_with("bob")).unwrap();
+    let cells: Vec<&str> = bob_row.split_whitespace().collect();
+    assert_eq!(&cells[..4], ["bob", "4", "3", "1"], "{stats}");
+}
+
+/// Three annotators: Fleiss' kappa over all, Cohen's for each pair, and the majority export.
+#[test]
+fn labels_agreement_with_three_annotators_reports_fleiss_and_pairwise_kappa() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let records: Vec<ResultRecord> = run.read_results().unwrap();
+    use LabelVerdict::{Right as R, Wrong as W};
+    // By hand: P_i = 1, 1/3, 1, 1/3, so P̄ = 2/3; p_right = p_wrong = 1/2, so P̄_e = 1/2;
+    // Fleiss' kappa = (2/3 - 1/2) / (1/2) = 1/3. ann and bob agree throughout (kappa 1);
+    // ann and cat agree on half with chance 1/2 (kappa 0).
+    let votes = [[W, W, W], [W, W, R], [R, R, R], [R, R, W]];
+    for (i, row) in votes.iter().enumerate() {
+        for (who, v) in ["ann", "bob", "cat"].iter().zip(row) {
+            run.append_label(Label {
+                question_id: records[i].question.id.clone(),
+                label: *v,
+                error_type: None,
+                note: None,
+                annotator: who.to_string(),
+                time: "2026-01-01T00:00:00Z".into(),
+            })
+            .unwrap();
+        }
+    }
+    let dir = tmp.path().to_str().unwrap();
+    let stats = common::ok(&["labels", "agreement", &run.id, "--runs-dir", dir]);
+    assert!(stats.contains("3 annotators"), "{stats}");
+    assert!(stats.contains("Fleiss' kappa 0.33"), "{stats}");
+    assert!(
+        stats.contains("ann and bob: Cohen's kappa 1.00 over 4"),
+        "{stats}"
+    );
+    assert!(
+        stats.contains("ann and cat: Cohen's kappa 0.00 over 4"),
+        "{stats}"
+    );
+    let out = tmp.path().join("m.jsonl");
+    let o = out.to_str().unwrap();
+    let args = [
+        "labels",
+        "export",
+        &run.id,
+        "--format",
+        "grapheval",
+        "--out",
+        o,
+    ];
+    let majority = common::run(&[&args[..], &["--majority", "--runs-dir", dir]].concat());
+    assert!(majority.status.success());
+    let got = std::fs::read_to_string(&out).unwrap();
+    let labels: Vec<&str> = got
+        .lines()
+        .map(|l| {
+            if l.contains("\"incorrect\"") {
+                "W"
+            } else {
+                "R"
+            }
+        })
+        .collect();
+    assert_eq!(labels, ["W", "W", "R", "R"], "two of three decide");
 }
 
 #[test]
@@ -1064,10 +1476,13 @@ fn end_to_end(model_args: &str, limit_keys: &[&str], total: &str, answer: &str, 
     t.wait_for("relation capital", 5);
     t.keys(&["Enter"]);
     t.wait_for("verifier trace", 5);
-    t.keys(&["w", "e"]);
+    // The note first: the verdict key saves it with the label and moves on.
+    t.keys(&["e"]);
     t.text("said yes to a false capital");
     t.keys(&["Enter"]);
-    t.wait_for("note: said yes to a false capital", 5);
+    t.wait_for("note to save with it: said yes to a false capital", 5);
+    t.keys(&["w"]);
+    t.wait_for("saved wrong", 5);
     t.keys(&["q"]);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while !done.exists() {
@@ -1086,7 +1501,10 @@ fn end_to_end(model_args: &str, limit_keys: &[&str], total: &str, answer: &str, 
         .unwrap();
     let run = RunDir::open(&runs, &run_id).unwrap();
     let labels = run.read_labels().unwrap();
-    let last = labels.last().expect("a label was saved");
+    let last = labels
+        .last()
+        .and_then(|l| l.as_label())
+        .expect("a label was saved");
     assert_eq!(last.note.as_deref(), Some("said yes to a false capital"));
     assert_eq!(last.annotator, "e2e");
     let out = tmp.path().join("judge.jsonl");
@@ -1271,10 +1689,10 @@ fn a_long_live_run_keeps_every_error_reachable_with_rows_on_disk() {
     let s = render(&app, 100, 30);
     assert!(s.contains("Errors: 25000"), "{s}");
     key(&mut app, KeyCode::Enter);
-    key(&mut app, KeyCode::Char('k'));
+    key(&mut app, KeyCode::Char('g'));
     let labels = app.data.as_ref().unwrap().run.read_labels().unwrap();
     assert_eq!(labels.len(), 1);
-    assert_eq!(labels[0].question_id, "q0");
+    assert_eq!(labels[0].question_id(), "q0");
 }
 
 /// A record written twice (a hand-edited log) counts once, as `kgscope report` counts it.

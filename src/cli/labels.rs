@@ -6,22 +6,27 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
-use kgscope::run::{session, ResultRecord};
-use kgscope::store::labels::{self, Label, LabelVerdict};
+use kgscope::metrics::agreement::{cohen_kappa, fleiss_kappa};
+use kgscope::run::{session, Manifest, ResultRecord};
+use kgscope::sanitize::line as clean;
+use kgscope::store::labels::{Label, LabelBook, LabelVerdict};
+use kgscope::store::RunDir;
 use kgscope::verify::OutcomeKind;
 use serde_json::json;
 
 #[derive(Subcommand)]
 pub enum LabelsCommand {
-    /// Write a run's latest hand labels, with their questions and responses, to a file.
+    /// Write a run's hand labels, with their questions and responses, to a file.
     Export(ExportArgs),
+    /// Print who labelled how much, and how far annotators agree (Cohen's / Fleiss' kappa).
+    Agreement(AgreementArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Format {
-    /// Every label with its question, response and the verifier's outcome.
+    /// Every label with its run, model, KG, asked triple, question, response and outcome.
     Jsonl,
     /// GraphEval judge data: statement, response, label correct/incorrect/idk.
     Grapheval,
@@ -39,6 +44,23 @@ pub struct ExportArgs {
     /// Output file (JSON Lines), written whole or not at all; `-` for standard output.
     #[arg(long, value_name = "FILE")]
     pub out: String,
+    /// Export this annotator's labels [default: the only annotator; a run labelled by several
+    /// needs this or --majority].
+    #[arg(long, value_name = "NAME", conflicts_with = "majority")]
+    pub annotator: Option<String>,
+    /// Export the verdict most annotators gave each question; a tie for the most votes exports
+    /// nothing for that question (counted in the summary).
+    #[arg(long)]
+    pub majority: bool,
+    /// Where runs are kept.
+    #[arg(long, default_value = "runs", env = "KGSCOPE_RUNS")]
+    pub runs_dir: PathBuf,
+}
+
+#[derive(Args)]
+pub struct AgreementArgs {
+    /// Run id (or run directory).
+    pub run: String,
     /// Where runs are kept.
     #[arg(long, default_value = "runs", env = "KGSCOPE_RUNS")]
     pub runs_dir: PathBuf,
@@ -47,6 +69,7 @@ pub struct ExportArgs {
 pub fn dispatch(c: LabelsCommand) -> anyhow::Result<ExitCode> {
     match c {
         LabelsCommand::Export(a) => export(a),
+        LabelsCommand::Agreement(a) => agreement_command(a),
     }
 }
 
@@ -64,28 +87,58 @@ pub fn truth(label: LabelVerdict) -> Option<OutcomeKind> {
 const FPQ_INSTRUCTION: &str =
     "Judge whether the answer to the question is correct. Reply Yes or No.";
 
-/// One output line, or `None` when the label gives no training example in this format.
-pub fn line_for(format: Format, r: &ResultRecord, l: &Label) -> Option<serde_json::Value> {
+/// The label an export takes for one question; for a majority, who voted for its verdict
+/// out of how many annotators.
+pub struct Chosen<'a> {
+    pub label: &'a Label,
+    pub votes: Option<(Vec<&'a str>, usize)>,
+}
+
+/// One output line, or `None` when the label gives no training example in this format. The
+/// jsonl line names its run, model and KG, so exports of several runs merge into one set.
+pub fn line_for(
+    format: Format,
+    m: &Manifest,
+    r: &ResultRecord,
+    c: &Chosen,
+) -> Option<serde_json::Value> {
     let q = &r.question;
+    let l = c.label;
     match format {
-        Format::Jsonl => Some(json!({
-            "question_id": q.id,
-            "task": q.task,
-            "prompt": q.prompt,
-            "gold": q.gold,
-            "subject": q.subject,
-            "predicate": q.predicate,
-            "object": q.object,
-            "relation": q.relation,
-            "response": r.response(),
-            "verdict": r.verdict,
-            "outcome": r.outcome,
-            "label": l.label,
-            "error_type": l.error_type,
-            "note": l.note,
-            "annotator": l.annotator,
-            "time": l.time,
-        })),
+        Format::Jsonl => {
+            let mut v = json!({
+                "run_id": m.run_id,
+                "model": m.model_id,
+                "kg": m.kg_source,
+                "kg_fingerprint": m.kg_fingerprint,
+                "question_id": q.id,
+                "task": q.task,
+                "prompt": q.prompt,
+                "gold": q.gold,
+                // The triple the model was asked about: for a negative, the corrupted one,
+                // and which part of the true fact was replaced.
+                "subject": q.subject,
+                "predicate": q.predicate,
+                "object": q.object,
+                "subject_label": q.subject_label,
+                "object_label": q.object_label,
+                "replaced": q.negative,
+                "relation": q.relation,
+                "response": r.response(),
+                "verdict": r.verdict,
+                "outcome": r.outcome,
+                "label": l.label,
+                "error_type": l.error_type,
+                "note": l.note,
+                "annotator": l.annotator,
+                "time": l.time,
+            });
+            if let Some((voters, of)) = &c.votes {
+                v["annotator"] = json!("majority");
+                v["votes"] = json!({"for": voters, "of": of, "carried_by": l.annotator});
+            }
+            Some(v)
+        }
         Format::Grapheval => {
             let label = match truth(l.label)? {
                 OutcomeKind::Correct => "correct",
@@ -110,24 +163,72 @@ pub fn line_for(format: Format, r: &ResultRecord, l: &Label) -> Option<serde_jso
     }
 }
 
+fn read_book(run: &RunDir) -> anyhow::Result<LabelBook> {
+    Ok(LabelBook::from_entries(run.read_labels().with_context(
+        || format!("reading {}", run.labels_path().display()),
+    )?))
+}
+
+/// Which annotator's labels an export takes: the one named, the only one there is, or (with
+/// `--majority`) none in particular.
+fn choose(book: &LabelBook, a: &ExportArgs, run: &str) -> anyhow::Result<Option<String>> {
+    let all = book.annotators();
+    let names = || clean(&all.join(", "));
+    if a.majority {
+        return Ok(None);
+    }
+    match &a.annotator {
+        Some(name) if all.contains(name) => Ok(Some(name.clone())),
+        Some(name) => bail!(
+            "annotator {:?} has no labels in run {run} (annotators there: {})",
+            clean(name),
+            if all.is_empty() {
+                "none".into()
+            } else {
+                names()
+            }
+        ),
+        None if all.len() > 1 => bail!(
+            "run {run} has labels by {} annotators ({}): choose one with --annotator NAME, or \
+             take the majority with --majority",
+            all.len(),
+            names()
+        ),
+        None => Ok(all.into_iter().next()),
+    }
+}
+
 fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
-    let (run, _, records) = session::open_results(&a.runs_dir, &a.run)?;
-    let latest = labels::latest(
-        run.read_labels()
-            .with_context(|| format!("reading {}", run.labels_path().display()))?,
-    );
+    let (run, manifest, records) = session::open_results(&a.runs_dir, &a.run)?;
+    let book = read_book(&run)?;
+    let who = choose(&book, &a, &run.id)?;
     let by_id: HashMap<&str, &ResultRecord> = records
         .iter()
         .map(|r| (r.question.id.as_str(), r))
         .collect();
     let mut out = String::new();
-    let (mut written, mut skipped, mut unknown) = (0usize, 0usize, 0usize);
+    let (mut written, mut skipped, mut ties) = (0usize, 0usize, 0usize);
     // Results order, so the file is the same on every export of the same labels.
     for r in &records {
-        let Some(l) = latest.get(&r.question.id) else {
-            continue;
+        let qid = r.question.id.as_str();
+        let chosen = match &who {
+            Some(name) => book
+                .get(qid, name)
+                .map(|label| Chosen { label, votes: None }),
+            None => match book.majority(qid) {
+                None => None,
+                Some(Err(_)) => {
+                    ties += 1;
+                    None
+                }
+                Some(Ok(m)) => Some(Chosen {
+                    label: m.label,
+                    votes: Some((m.voters, m.of)),
+                }),
+            },
         };
-        match line_for(a.format, r, l) {
+        let Some(chosen) = chosen else { continue };
+        match line_for(a.format, &manifest, r, &chosen) {
             Some(v) => {
                 writeln!(out, "{v}").expect("writing to a String");
                 written += 1;
@@ -135,26 +236,175 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
             None => skipped += 1,
         }
     }
-    for id in latest.keys() {
-        if !by_id.contains_key(id.as_str()) {
-            unknown += 1;
+    let unknown = book
+        .questions()
+        .iter()
+        .filter(|q| !by_id.contains_key(*q))
+        .count();
+    super::write_output(&a.out, out.as_bytes())?;
+    let mut said = format!(
+        "wrote {written} example(s) from run {} to {}",
+        run.id,
+        super::describe_output(&a.out)
+    );
+    match &who {
+        Some(name) => write!(said, " (labels by {})", clean(name)),
+        None => write!(said, " (majority of annotators)"),
+    }
+    .expect("writing to a String");
+    if skipped > 0 {
+        write!(
+            said,
+            "; {skipped} label(s) blame the question or the KG and give no example"
+        )
+        .expect("writing to a String");
+    }
+    if ties > 0 {
+        write!(
+            said,
+            "; {ties} question(s) have no majority (tied votes) and were left out"
+        )
+        .expect("writing to a String");
+    }
+    if unknown > 0 {
+        write!(
+            said,
+            "; {unknown} labelled question(s) are not in results.jsonl"
+        )
+        .expect("writing to a String");
+    }
+    eprintln!("{said}");
+    let agree = Agreement::of(&book);
+    if agree.annotators.len() > 1 {
+        eprintln!("{}", agree.summary());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// How far a run's annotators agree on the questions they all judged.
+pub struct Agreement {
+    /// Each annotator and how many questions they currently judge, by name.
+    pub annotators: Vec<(String, usize)>,
+    /// Questions every annotator judged: what kappa is computed over.
+    pub common: usize,
+    /// Cohen's kappa for two annotators, Fleiss' for more; `None` when undefined.
+    pub kappa: Option<f64>,
+}
+
+impl Agreement {
+    pub fn of(book: &LabelBook) -> Agreement {
+        let names = book.annotators();
+        let questions = book.questions();
+        let annotators = names
+            .iter()
+            .map(|n| {
+                let count = questions
+                    .iter()
+                    .filter(|q| book.get(q, n).is_some())
+                    .count();
+                (n.clone(), count)
+            })
+            .collect();
+        // Per question judged by all: every annotator's verdict, in name order.
+        let rows: Vec<Vec<LabelVerdict>> = questions
+            .iter()
+            .filter_map(|q| names.iter().map(|n| Some(book.get(q, n)?.label)).collect())
+            .collect();
+        let kappa = match names.len() {
+            0 | 1 => None,
+            2 => cohen_kappa(&rows.iter().map(|r| (r[0], r[1])).collect::<Vec<_>>()),
+            _ => fleiss_kappa(
+                &rows
+                    .iter()
+                    .map(|r| {
+                        LabelVerdict::ALL
+                            .iter()
+                            .map(|v| r.iter().filter(|x| *x == v).count())
+                            .collect()
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+        };
+        Agreement {
+            annotators,
+            common: rows.len(),
+            kappa,
         }
     }
-    super::write_output(&a.out, out.as_bytes())?;
-    eprintln!(
-        "wrote {written} example(s) from run {} to {}{}{}",
-        run.id,
-        super::describe_output(&a.out),
-        if skipped > 0 {
-            format!("; {skipped} label(s) blame the question or the KG and give no example")
+
+    /// One line: who labelled how much, and kappa over the questions they share.
+    pub fn summary(&self) -> String {
+        let who: Vec<String> = self
+            .annotators
+            .iter()
+            .map(|(n, c)| format!("{} {c}", clean(n)))
+            .collect();
+        let method = if self.annotators.len() == 2 {
+            "Cohen's"
         } else {
-            String::new()
-        },
-        if unknown > 0 {
-            format!("; {unknown} label(s) name questions not in results.jsonl")
-        } else {
-            String::new()
+            "Fleiss'"
+        };
+        let kappa = match self.kappa {
+            Some(k) => format!("{k:.2}"),
+            None if self.common == 0 => "undefined (no question judged by all)".into(),
+            None => "undefined (one verdict throughout)".into(),
+        };
+        format!(
+            "agreement: {} annotators ({}); {} question(s) judged by all; {method} kappa {kappa}",
+            self.annotators.len(),
+            who.join(", "),
+            self.common
+        )
+    }
+}
+
+/// `kgscope labels agreement RUN`: per-annotator counts by verdict, then kappa.
+fn agreement_command(a: AgreementArgs) -> anyhow::Result<ExitCode> {
+    let run = RunDir::open(&a.runs_dir, &a.run)?;
+    let book = read_book(&run)?;
+    let agree = Agreement::of(&book);
+    if agree.annotators.is_empty() {
+        println!("run {} has no labels yet", run.id);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = format!("{:<20} {:>6}", "annotator", "labels");
+    for v in LabelVerdict::ALL {
+        write!(out, " {:>12}", v.name()).expect("writing to a String");
+    }
+    out.push('\n');
+    let questions = book.questions();
+    for (name, count) in &agree.annotators {
+        let shown: String = clean(name).chars().take(20).collect();
+        write!(out, "{shown:<20} {count:>6}").expect("writing to a String");
+        for v in LabelVerdict::ALL {
+            let n = questions
+                .iter()
+                .filter(|q| book.get(q, name).is_some_and(|l| l.label == v))
+                .count();
+            write!(out, " {n:>12}").expect("writing to a String");
         }
-    );
+        out.push('\n');
+    }
+    // With three or more, each pair too: which annotator is the odd one out.
+    if agree.annotators.len() > 2 {
+        for (i, (a, _)) in agree.annotators.iter().enumerate() {
+            for (b, _) in &agree.annotators[i + 1..] {
+                let pairs: Vec<(LabelVerdict, LabelVerdict)> = questions
+                    .iter()
+                    .filter_map(|q| Some((book.get(q, a)?.label, book.get(q, b)?.label)))
+                    .collect();
+                let kappa = cohen_kappa(&pairs).map_or("undefined".into(), |k| format!("{k:.2}"));
+                writeln!(
+                    out,
+                    "{} and {}: Cohen's kappa {kappa} over {} question(s)",
+                    clean(a),
+                    clean(b),
+                    pairs.len()
+                )
+                .expect("writing to a String");
+            }
+        }
+    }
+    println!("{out}{}", agree.summary());
     Ok(ExitCode::SUCCESS)
 }

@@ -2,10 +2,12 @@
 //!
 //! Pure arithmetic, no I/O: [`interval`] (Wilson score intervals), [`counts`] (accuracy,
 //! abstain/invalid rates, Luo et al.'s P/R/F1), [`grapheval`] (per-triple correctness,
-//! truthfulness, informativeness), [`kglens`] (edge win / zero-sense, Beta update), and
-//! [`aggregate`] (incremental group-by over scored outcomes, with serialisable snapshots).
+//! truthfulness, informativeness), [`kglens`] (edge win / zero-sense, Beta update),
+//! [`aggregate`] (incremental group-by over scored outcomes, with serialisable snapshots), and
+//! [`agreement`] (Cohen's and Fleiss' kappa between annotators).
 
 pub mod aggregate;
+pub mod agreement;
 pub mod counts;
 pub mod grapheval;
 pub mod interval;

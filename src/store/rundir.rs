@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::jsonl::{self, Appender, JsonlError};
-use super::labels::Label;
+use super::labels::LabelEntry;
 
 pub const MANIFEST: &str = "manifest.json";
 pub const RESULTS: &str = "results.jsonl";
@@ -143,14 +143,15 @@ impl RunDir {
         Ok(Appender::open(&self.results_path())?)
     }
 
-    pub fn read_labels(&self) -> Result<Vec<Label>, StoreError> {
+    /// Every line of labels.jsonl, in file order (replay them with `LabelBook`).
+    pub fn read_labels(&self) -> Result<Vec<LabelEntry>, StoreError> {
         Ok(jsonl::read_all(&self.labels_path())?)
     }
 
-    /// Appends one label and flushes it at once.
-    pub fn append_label(&self, label: &Label) -> Result<(), StoreError> {
+    /// Appends one judgement or retraction and flushes it at once.
+    pub fn append_label(&self, entry: impl Into<LabelEntry>) -> Result<(), StoreError> {
         let mut a = Appender::open(&self.labels_path())?;
-        a.push(label)?;
+        a.push(&entry.into())?;
         a.sync()?;
         Ok(())
     }

@@ -129,26 +129,31 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
         "Errors",
         &[
             ("↑↓ j k", "select"),
-            ("o", "outcome filter"),
+            // One line for three: the table must fit the smallest terminal (80×24).
+            ("o  l  x", "filter: outcome · your labels · clear all"),
             ("s", "sort: run order, relation, outcome"),
-            ("x", "clear filters"),
             ("Enter", "inspect"),
         ],
     ),
     (
         "Inspect",
         &[
+            // No labelling key moves, and no moving key labels.
             (
-                "n p PgUp/Dn J K",
-                "next/previous error · scroll detail · scroll facts",
+                "n p j k ↑↓  N",
+                "next/previous error · next you have not labelled",
             ),
             (
-                "r w a b k",
+                "PgUp/Dn J K  v",
+                "scroll detail · scroll facts · unfold the prompt",
+            ),
+            (
+                "r w a b g",
                 "right, wrong, abstained, bad question, KG wrong",
             ),
-            ("f o s", "factual error, obsolete, self-contradiction"),
-            ("i x", "inconsistent response, other"),
-            ("e", "write a note (Enter saves, Esc discards)"),
+            ("f o s", "wrong as: factual error, obsolete, contradiction"),
+            ("i x", "wrong as: inconsistent response, other"),
+            ("e  u  c", "note · undo your latest label · clear yours"),
         ],
     ),
 ];

@@ -2,9 +2,61 @@
 
 use super::*;
 
+/// The Errors list's filter on the current annotator's labels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LabelFilter {
+    Labelled,
+    Unlabelled,
+    Is(LabelVerdict),
+}
+
+impl LabelFilter {
+    /// The next filter `l` gives; after the last verdict, no filter.
+    pub fn next(f: Option<LabelFilter>) -> Option<LabelFilter> {
+        let verdicts = LabelVerdict::ALL;
+        match f {
+            None => Some(LabelFilter::Labelled),
+            Some(LabelFilter::Labelled) => Some(LabelFilter::Unlabelled),
+            Some(LabelFilter::Unlabelled) => Some(LabelFilter::Is(verdicts[0])),
+            Some(LabelFilter::Is(v)) => {
+                let at = verdicts.iter().position(|x| *x == v).unwrap_or(0);
+                verdicts.get(at + 1).map(|v| LabelFilter::Is(*v))
+            }
+        }
+    }
+
+    pub fn keeps(self, mine: Option<LabelVerdict>) -> bool {
+        match self {
+            LabelFilter::Labelled => mine.is_some(),
+            LabelFilter::Unlabelled => mine.is_none(),
+            LabelFilter::Is(v) => mine == Some(v),
+        }
+    }
+
+    /// "labelled by ann", "labelled KG wrong by ann".
+    pub fn describe(self, annotator: &str) -> String {
+        match self {
+            LabelFilter::Labelled => format!("labelled by {annotator}"),
+            LabelFilter::Unlabelled => format!("not labelled by {annotator}"),
+            LabelFilter::Is(v) => format!("labelled {} by {annotator}", v.name()),
+        }
+    }
+}
+
 impl App {
     /// Indices of the errors the Errors list shows, in its order.
     pub fn error_indices(&self) -> Vec<usize> {
+        let mut out = self.errors_unfiltered_by_label();
+        if let (Some(f), Some(d)) = (self.errors.label, &self.data) {
+            let mine = d.labelled_rows(&self.annotator);
+            out.retain(|i| f.keeps(mine.get(i).copied()));
+        }
+        out
+    }
+
+    /// The Errors list before its label filter: what labelling progress counts, and where
+    /// labelling looks for the next error to label.
+    pub fn errors_unfiltered_by_label(&self) -> Vec<usize> {
         let Some(d) = &self.data else { return vec![] };
         let kind = self.errors.kind.unwrap_or(KindFilter::AllErrors);
         let mut out: Vec<usize> = d
@@ -46,9 +98,14 @@ impl App {
                 self.errors.sort = self.errors.sort.next();
                 self.errors.selected = 0;
             }
+            KeyCode::Char('l') => {
+                self.errors.label = LabelFilter::next(self.errors.label);
+                self.errors.selected = 0;
+            }
             KeyCode::Char('x') => {
                 self.errors.cell = None;
                 self.errors.kind = None;
+                self.errors.label = None;
                 self.errors.selected = 0;
             }
             KeyCode::Enter => {

@@ -1,4 +1,10 @@
 //! Inspect's keys: moving through the errors and hand labelling.
+//!
+//! No labelling key is a navigation key anywhere (j k h l n p, arrows, digits): a key pressed
+//! to move can never record a judgement. Each verdict or error-type key records one whole
+//! judgement in the current annotator's name (the note written for it included, nothing
+//! carried over from an earlier one) and moves on to the next error this annotator has not
+//! labelled.
 
 use super::*;
 
@@ -8,9 +14,90 @@ impl App {
         self.data.as_ref()?.record(self.inspect.current?).ok()
     }
 
+    /// The current annotator's label of the inspected error.
     pub fn inspected_label(&self) -> Option<&Label> {
         let r = self.inspected()?;
-        self.data.as_ref()?.labels.get(&r.question.id)
+        self.data
+            .as_ref()?
+            .labels
+            .get(&r.question.id, &self.annotator)
+    }
+
+    /// The other annotators' labels of the inspected error, by name.
+    pub fn others_labels(&self) -> Vec<Label> {
+        let (Some(r), Some(d)) = (self.inspected(), self.data.as_ref()) else {
+            return vec![];
+        };
+        d.labels
+            .of(&r.question.id)
+            .filter(|l| l.annotator != self.annotator)
+            .cloned()
+            .collect()
+    }
+
+    /// The note written for the inspected error and not yet saved with a label.
+    pub fn draft_note(&self) -> Option<&str> {
+        match &self.inspect.draft {
+            Some((row, text)) if Some(*row) == self.inspect.current => Some(text),
+            _ => None,
+        }
+    }
+
+    /// How many of the listed errors (before the label filter) the current annotator has
+    /// labelled, of how many.
+    pub fn label_progress(&self) -> (usize, usize) {
+        let Some(d) = &self.data else { return (0, 0) };
+        let list = self.errors_unfiltered_by_label();
+        let mine = d.labelled_rows(&self.annotator);
+        (
+            list.iter().filter(|i| mine.contains_key(i)).count(),
+            list.len(),
+        )
+    }
+
+    /// The next error in list order, after the inspected one and wrapping round, that the
+    /// current annotator has not labelled.
+    fn next_unlabelled(&self) -> Option<usize> {
+        let d = self.data.as_ref()?;
+        let list = self.errors_unfiltered_by_label();
+        let mine = d.labelled_rows(&self.annotator);
+        let at = self
+            .inspect
+            .current
+            .and_then(|c| list.iter().position(|&i| i == c))
+            .map_or(0, |p| p + 1);
+        list[at..]
+            .iter()
+            .chain(&list[..at])
+            .copied()
+            .find(|i| !mine.contains_key(i) && Some(*i) != self.inspect.current)
+    }
+
+    /// On opening a run: the first error this annotator has not labelled, so a sitting
+    /// resumes where the last one stopped (the first error when all are labelled).
+    pub(super) fn resume_labelling(&mut self) {
+        let list = self.errors_unfiltered_by_label();
+        let mine = self
+            .data
+            .as_ref()
+            .map(|d| d.labelled_rows(&self.annotator))
+            .unwrap_or_default();
+        let first = list.iter().copied().find(|i| !mine.contains_key(i));
+        self.inspect.current = first.or_else(|| list.first().copied());
+        self.show(self.inspect.current);
+    }
+
+    /// Inspects error `row` (when there is one), keeping the Errors selection on it.
+    fn show(&mut self, row: Option<usize>) {
+        let Some(row) = row else { return };
+        if self.inspect.current != Some(row) {
+            self.inspect.scroll = 0;
+            self.inspect.facts_scroll = 0;
+        }
+        self.inspect.current = Some(row);
+        if let Some(p) = self.error_indices().iter().position(|&i| i == row) {
+            self.errors.selected = p;
+        }
     }
 
     pub(super) fn move_inspect(&mut self, by: isize) {
@@ -27,10 +114,7 @@ impl App {
             Some(p) => step(p, by, list.len()),
             None => 0,
         };
-        self.inspect.current = Some(list[next]);
-        self.inspect.scroll = 0;
-        self.inspect.facts_scroll = 0;
-        self.errors.selected = next;
+        self.show(Some(list[next]));
     }
 
     pub(super) fn inspect_key(&mut self, k: KeyEvent) {
@@ -43,7 +127,7 @@ impl App {
                 KeyCode::Enter if !k.modifiers.contains(KeyModifiers::ALT) => {
                     let note = ta.lines().join("\n");
                     self.inspect.note = None;
-                    self.relabel(|l| l.note = Some(note.clone()).filter(|n| !n.trim().is_empty()));
+                    self.save_note(note);
                 }
                 _ => {
                     ta.input(k);
@@ -56,7 +140,7 @@ impl App {
             'w' => Some(LabelVerdict::Wrong),
             'a' => Some(LabelVerdict::Abstained),
             'b' => Some(LabelVerdict::BadQuestion),
-            'k' => Some(LabelVerdict::KgWrong),
+            'g' => Some(LabelVerdict::KgWrong),
             _ => None,
         };
         let error_type = |c| match c {
@@ -77,12 +161,20 @@ impl App {
             KeyCode::Char('K') => {
                 self.inspect.facts_scroll = self.inspect.facts_scroll.saturating_sub(5)
             }
-            KeyCode::Char('n') | KeyCode::Down => self.move_inspect(1),
-            KeyCode::Char('p') | KeyCode::Up => self.move_inspect(-1),
+            KeyCode::Char('n' | 'j') | KeyCode::Down => self.move_inspect(1),
+            KeyCode::Char('p' | 'k') | KeyCode::Up => self.move_inspect(-1),
+            KeyCode::Char('N') => match self.next_unlabelled() {
+                Some(row) => self.show(Some(row)),
+                None => self.status = self.all_labelled(),
+            },
+            KeyCode::Char('v') => self.inspect.show_prompt = !self.inspect.show_prompt,
+            KeyCode::Char('u') => self.undo(),
+            KeyCode::Char('c') => self.clear(),
             KeyCode::Char('e') if self.inspected().is_some() => {
                 let old = self
-                    .inspected_label()
-                    .and_then(|l| l.note.clone())
+                    .draft_note()
+                    .map(String::from)
+                    .or_else(|| self.inspected_label().and_then(|l| l.note.clone()))
                     .unwrap_or_default();
                 let mut ta = TextArea::new(old.lines().map(String::from).collect());
                 ta.move_cursor(ratatui_textarea::CursorMove::End);
@@ -90,45 +182,142 @@ impl App {
             }
             KeyCode::Char(c) => {
                 if let Some(v) = verdict(c) {
-                    self.relabel(|l| l.label = v);
+                    self.judge(v, None);
                 } else if let Some(t) = error_type(c) {
-                    self.relabel(|l| l.error_type = Some(t));
+                    // An error type says what kind of wrong: one key for both.
+                    self.judge(LabelVerdict::Wrong, Some(t));
                 }
             }
             _ => {}
         }
     }
 
-    /// Appends the inspected record's label, changed by `change`, to labels.jsonl. A record
-    /// never labelled starts from the verdict "wrong", since labelling mostly happens on errors.
-    pub(super) fn relabel(&mut self, change: impl FnOnce(&mut Label)) {
-        let Some(r) = self.inspected() else {
+    fn all_labelled(&self) -> String {
+        let (done, of) = self.label_progress();
+        format!(
+            "{done} of {of} errors labelled by {}: none left",
+            self.annotator
+        )
+    }
+
+    /// Records a whole judgement of the inspected error (with the note written for it), then
+    /// moves on to the next error this annotator has not labelled.
+    fn judge(&mut self, verdict: LabelVerdict, error_type: Option<ErrorType>) {
+        let (Some(r), Some(row)) = (self.inspected(), self.inspect.current) else {
             self.status = "nothing to label: open an outcome from Errors first".into();
             return;
         };
-        let qid = r.question.id.clone();
-        let mut label = self.inspected_label().cloned().unwrap_or(Label {
-            question_id: qid.clone(),
-            label: LabelVerdict::Wrong,
-            error_type: None,
-            note: None,
-            annotator: String::new(),
-            time: String::new(),
-        });
-        change(&mut label);
-        label.annotator = labels::annotator();
-        label.time = crate::store::rundir::now();
-        let d = self.data.as_mut().expect("a record implies run data");
-        match d.run.append_label(&label) {
-            Ok(()) => {
-                self.status = format!(
-                    "saved label {} to {}",
-                    label_summary(&label),
-                    d.run.labels_path().display()
-                );
-                d.labels.insert(qid, label);
+        let label = Label {
+            question_id: r.question.id.clone(),
+            label: verdict,
+            error_type,
+            note: self.draft_note().map(String::from),
+            annotator: self.annotator.clone(),
+            time: crate::store::rundir::now(),
+        };
+        let summary = label_summary(&label);
+        if self.append(row, label.into()) {
+            if self.draft_note().is_some() {
+                self.inspect.draft = None;
             }
-            Err(e) => self.status = format!("could not save the label: {e}"),
+            let (done, of) = self.label_progress();
+            match self.next_unlabelled() {
+                Some(next) => {
+                    self.show(Some(next));
+                    self.status = format!("saved {summary} · {done} of {of} labelled");
+                }
+                None => self.status = format!("saved {summary} · {}", self.all_labelled()),
+            }
+        }
+    }
+
+    /// A note for the inspected error: added to this annotator's label of it, or, when they
+    /// have none yet, kept to be saved with the label they give it.
+    fn save_note(&mut self, note: String) {
+        let Some(row) = self.inspect.current else {
+            return;
+        };
+        let note = Some(note).filter(|n| !n.trim().is_empty());
+        match self.inspected_label().cloned() {
+            Some(mut label) => {
+                label.note = note;
+                label.time = crate::store::rundir::now();
+                if self.append(row, label.into()) {
+                    self.status = "note saved with your label".into();
+                }
+            }
+            None => {
+                self.inspect.draft = note.map(|n| (row, n));
+                self.status = "note kept: it is saved with the label you give this error".into();
+            }
+        }
+    }
+
+    /// Takes back the current annotator's latest label line, wherever it was, and shows
+    /// that error with what it had before.
+    fn undo(&mut self) {
+        let Some(d) = &self.data else { return };
+        let Some(qid) = d.labels.undo_target(&self.annotator).map(String::from) else {
+            self.status = format!(
+                "nothing to undo: no labels by {} in this run",
+                self.annotator
+            );
+            return;
+        };
+        let Some(row) = d.label_row(&qid) else {
+            self.status = format!(
+                "the latest label by {} is not about an error of this run",
+                self.annotator
+            );
+            return;
+        };
+        let entry = Retraction {
+            question_id: qid,
+            retract: Retract::Undo,
+            annotator: self.annotator.clone(),
+            time: crate::store::rundir::now(),
+        };
+        if self.append(row, entry.into()) {
+            self.show(Some(row));
+            self.status = match self.inspected_label() {
+                Some(l) => format!("undone: back to {}", label_summary(l)),
+                None => "undone: not labelled".into(),
+            };
+        }
+    }
+
+    /// Clears the current annotator's label of the inspected error (undo brings it back).
+    fn clear(&mut self) {
+        let (Some(r), Some(row)) = (self.inspected(), self.inspect.current) else {
+            return;
+        };
+        if self.inspected_label().is_none() {
+            self.status = format!(
+                "nothing to clear: {} has not labelled this error",
+                self.annotator
+            );
+            return;
+        }
+        let entry = Retraction {
+            question_id: r.question.id.clone(),
+            retract: Retract::Clear,
+            annotator: self.annotator.clone(),
+            time: crate::store::rundir::now(),
+        };
+        if self.append(row, entry.into()) {
+            self.status = "label cleared (u undoes)".into();
+        }
+    }
+
+    /// Appends a label line about error `row`; says why not when it cannot.
+    fn append(&mut self, row: usize, entry: LabelEntry) -> bool {
+        let d = self.data.as_mut().expect("a record implies run data");
+        match d.append_label(row, entry) {
+            Ok(()) => true,
+            Err(e) => {
+                self.status = format!("could not save the label: {e}");
+                false
+            }
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::kg::index::KgIndex;
 use crate::metrics::{GroupStats, Rate};
 use crate::questions::{Question, Task};
 use crate::run::{ResultRecord, RunEvent};
-use crate::store::labels::{self, ErrorType, Label, LabelVerdict};
+use crate::store::labels::{self, ErrorType, Label, LabelEntry, LabelVerdict, Retract, Retraction};
 use crate::verify::OutcomeKind;
 
 mod errors;
@@ -28,6 +28,7 @@ mod live;
 mod mouse;
 mod rundata;
 
+pub use errors::LabelFilter;
 pub use groups::{Cell, HeatView, KindFilter, Metric, SortBy};
 pub use mouse::tab_at;
 pub use rundata::{ErrorRow, RunData};
@@ -153,6 +154,8 @@ pub struct Errors {
     pub cell: Option<Cell>,
     pub kind: Option<KindFilter>,
     pub sort: SortBy,
+    /// Which of the current annotator's labels the list keeps.
+    pub label: Option<LabelFilter>,
     pub selected: usize,
 }
 
@@ -165,6 +168,11 @@ pub struct Inspect {
     pub scroll: u16,
     /// Lines scrolled down in the KG facts pane (a hub object has thousands of edges).
     pub facts_scroll: usize,
+    /// A note written for an error before labelling it: the error row and the text, saved
+    /// with the label the annotator then gives that error.
+    pub draft: Option<(usize, String)>,
+    /// Whether the whole prompt as sent (instruction, examples, input) is unfolded.
+    pub show_prompt: bool,
 }
 
 pub struct App {
@@ -179,6 +187,9 @@ pub struct App {
     matcher: nucleo_matcher::Matcher,
     pub explore: Explore,
     pub data: Option<RunData>,
+    /// Who labels in this window: every label key writes in this name, and progress, the
+    /// label filter, undo and clear are about this annotator's labels only.
+    pub annotator: String,
     pub live: Live,
     pub heat: Heat,
     pub errors: Errors,
@@ -208,6 +219,7 @@ impl App {
                 ..Explore::default()
             },
             data: None,
+            annotator: labels::annotator(),
             live: Live::default(),
             heat: Heat {
                 view: HeatView::Relation,
@@ -230,8 +242,11 @@ impl App {
         if data.manifest.config.task == Task::Yesno {
             self.heat.metric = Metric::Accuracy;
         }
+        if let Some(why) = &data.labels_error {
+            self.status = format!("labels not loaded: {why}");
+        }
         self.data = Some(data);
-        self.inspect.current = self.error_indices().first().copied();
+        self.resume_labelling();
     }
 
     // ---- Keys ----------------------------------------------------------------------------
@@ -289,23 +304,9 @@ impl App {
 }
 
 pub fn label_summary(l: &Label) -> String {
-    let v = match l.label {
-        LabelVerdict::Right => "right",
-        LabelVerdict::Wrong => "wrong",
-        LabelVerdict::Abstained => "abstained",
-        LabelVerdict::BadQuestion => "bad question",
-        LabelVerdict::KgWrong => "KG wrong",
-    };
-    let t = l.error_type.map(|t| match t {
-        ErrorType::FactualError => "factual error",
-        ErrorType::ObsoleteKnowledge => "obsolete knowledge",
-        ErrorType::SelfContradiction => "self-contradiction",
-        ErrorType::InconsistentResponse => "inconsistent response",
-        ErrorType::Other => "other",
-    });
-    match t {
-        Some(t) => format!("{v} / {t}"),
-        None => v.to_string(),
+    match l.error_type {
+        Some(t) => format!("{} / {}", l.label.name(), t.name()),
+        None => l.label.name().to_string(),
     }
 }
 

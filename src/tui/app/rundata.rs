@@ -15,8 +15,9 @@ use crate::metrics::{Counts, Snapshot};
 use crate::report::Tally;
 use crate::run::{Manifest, ResultRecord};
 use crate::store::jsonl::{self, Follower, JsonlError};
-use crate::store::labels::{self, Label};
+use crate::store::labels::{LabelBook, LabelEntry, LabelVerdict};
 use crate::store::lock::Holder;
+use crate::store::rundir::StoreError;
 use crate::store::RunDir;
 use crate::verify::OutcomeKind;
 
@@ -80,8 +81,13 @@ pub struct RunData {
     pub errors: Vec<ErrorRow>,
     pub tally: Tally,
     pub snapshot: Snapshot,
-    /// Latest label per question id.
-    pub labels: HashMap<String, Label>,
+    /// Every annotator's current label of each question.
+    pub labels: LabelBook,
+    /// Why labels.jsonl could not be read, when it could not (the run opens without labels).
+    pub labels_error: Option<String>,
+    /// The error row of each question labels.jsonl mentions, so the Errors list can filter
+    /// by label without reading every record back from disk.
+    label_rows: HashMap<String, usize>,
     /// Outcome counts per entity IRI (as subject or object), for Explore's card.
     pub by_entity: HashMap<String, Counts>,
     /// Why results.jsonl can no longer be followed, once it cannot.
@@ -106,8 +112,14 @@ pub struct RunData {
 impl RunData {
     /// Opens a run and reads what results.jsonl holds so far.
     pub fn open(run: RunDir, manifest: Manifest) -> Result<RunData, JsonlError> {
+        let (labels, labels_error) = match run.read_labels() {
+            Ok(entries) => (LabelBook::from_entries(entries), None),
+            Err(e) => (LabelBook::default(), Some(e.to_string())),
+        };
         let mut d = RunData {
-            labels: labels::latest(run.read_labels().unwrap_or_default()),
+            labels,
+            labels_error,
+            label_rows: HashMap::new(),
             results: Follower::new(&run.results_path()),
             run,
             manifest,
@@ -203,8 +215,32 @@ impl RunData {
                 year: q.year.unwrap_or(NO_YEAR),
                 outcome: r.outcome,
             };
+            if self.labels.mentions(&q.id) {
+                self.label_rows.insert(q.id.clone(), self.errors.len());
+            }
             self.errors.push(row);
         }
+    }
+
+    /// The error rows the annotator currently has a label on, with its verdict.
+    pub fn labelled_rows(&self, annotator: &str) -> HashMap<usize, LabelVerdict> {
+        self.label_rows
+            .iter()
+            .filter_map(|(q, &row)| Some((row, self.labels.get(q, annotator)?.label)))
+            .collect()
+    }
+
+    /// The error row of a question that has been labelled, if it is an error of this run.
+    pub fn label_row(&self, qid: &str) -> Option<usize> {
+        self.label_rows.get(qid).copied()
+    }
+
+    /// Appends a label line about error `row` to labels.jsonl, then takes it into account.
+    pub fn append_label(&mut self, row: usize, entry: LabelEntry) -> Result<(), StoreError> {
+        self.run.append_label(entry.clone())?;
+        self.label_rows.insert(entry.question_id().to_string(), row);
+        self.labels.apply(entry);
+        Ok(())
     }
 
     pub fn relation(&self, e: &ErrorRow) -> &str {

@@ -30,8 +30,11 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     if let Some(c) = &app.errors.cell {
         title.push_str(&format!(" · {}", c.describe()));
     }
+    if let Some(l) = app.errors.label {
+        title.push_str(&format!(" · {}", line(&l.describe(&app.annotator))));
+    }
     title.push_str(&format!(
-        " · sorted by {} · o s x Enter",
+        " · sorted by {} · o l s x Enter",
         app.errors.sort.name()
     ));
     let w = area.width.saturating_sub(4) as usize;
@@ -48,9 +51,14 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             // Only the rows in view are read back from disk.
             let (label, prompt, response) = match d.record(i) {
                 Ok(r) => (
+                    // Yours, else whose there is ("ann: wrong").
                     d.labels
-                        .get(&r.question.id)
+                        .get(&r.question.id, &app.annotator)
                         .map(label_summary)
+                        .or_else(|| {
+                            let l = d.labels.of(&r.question.id).next()?;
+                            Some(format!("{}: {}", line(&l.annotator), label_summary(l)))
+                        })
                         .unwrap_or_default(),
                     line(&r.question.prompt),
                     line(r.response()),

@@ -6,6 +6,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
+use crate::questions::{Corruption, Question};
+use crate::run::prompts::prompt_for;
 use crate::sanitize::{clean, line};
 use crate::tui::app::{label_summary, App};
 use crate::tui::kgview;
@@ -44,7 +46,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let note_h = if app.inspect.note.is_some() { 5 } else { 0 };
     let [top, labelling, note] = Layout::vertical([
         Constraint::Min(8),
-        Constraint::Length(6),
+        Constraint::Length(7),
         Constraint::Length(note_h),
     ])
     .areas(area);
@@ -52,17 +54,36 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         Layout::horizontal([Constraint::Percentage(58), Constraint::Percentage(42)]).areas(top);
     let q = &r.question;
     let key = |k: &str| Span::styled(format!("{k:<10}"), t.dim());
-    let mut lines = vec![
-        Line::from(vec![key("prompt"), Span::raw(line(&q.prompt))]),
+    let mut lines = Vec::new();
+    if app.inspect.show_prompt {
+        // What the engine handed the backend (rebuilt by the code that built it); the
+        // backend wraps it in the model's chat template or its completion layout.
+        let p = prompt_for(q);
+        lines.push(Line::from(Span::styled(
+            "prompt as sent (v folds)",
+            t.title(),
+        )));
+        lines.push(Line::from(key("instruction")));
+        lines.push(Line::from(format!("  {}", line(&p.instruction))));
+        for (i, shot) in p.shots.iter().enumerate() {
+            lines.push(Line::from(vec![
+                key(&format!("example {}", i + 1)),
+                Span::raw(format!("{} ⇒ {}", line(&shot.input), line(&shot.output))),
+            ]));
+        }
+        lines.push(Line::from(vec![key("input"), Span::raw(line(&p.input))]));
+    } else {
+        lines.push(Line::from(vec![key("prompt"), Span::raw(line(&q.prompt))]));
+    }
+    lines.extend([
         Line::from(vec![
             key("gold"),
             Span::raw(format!(
                 "{} ({})",
                 line(&q.gold),
-                if q.negative.is_some() {
-                    "negative"
-                } else {
-                    "true fact"
+                match q.negative {
+                    Some(part) => format!("negative: {} replaced", corruption_name(part)),
+                    None => "true fact".into(),
                 }
             )),
         ]),
@@ -74,15 +95,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                 t.outcome(r.outcome),
             ),
         ]),
-        Line::from(vec![
-            key("triple"),
-            Span::raw(format!(
-                "{} · {} · {}",
-                line(&q.subject_label),
-                line(&q.relation),
-                line(&q.object_label)
-            )),
-        ]),
+        asked_line(app, q, key("asked")),
         Line::from(vec![
             key("aliases"),
             Span::raw(if q.subject_aliases.is_empty() {
@@ -92,7 +105,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             }),
         ]),
         Line::from(Span::styled("response", t.title())),
-    ];
+    ]);
     for l in clean(r.response(), true).lines() {
         lines.push(Line::from(format!("  {l}")));
     }
@@ -117,40 +130,10 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
             .scroll((app.inspect.scroll, 0))
-            .block(block(app, &format!("Inspect{pos} · n/p · PgUp/PgDn"))),
+            .block(block(app, &format!("Inspect{pos} · n/p · v prompt"))),
         detail,
     );
-    let current = match app.inspected_label() {
-        Some(l) => {
-            let note = l
-                .note
-                .as_deref()
-                .map(|n| format!(" · note: {}", line(n)))
-                .unwrap_or_default();
-            format!("{} by {}{note}", label_summary(l), line(&l.annotator))
-        }
-        None => "not labelled".into(),
-    };
-    f.render_widget(
-        Paragraph::new(vec![
-            Line::from(vec![
-                Span::styled("label  ", t.dim()),
-                Span::styled(current, t.title()),
-            ]),
-            Line::from(Span::styled(
-                "the answer is: r right · w wrong · a abstained · b bad question · k KG wrong",
-                t.dim(),
-            )),
-            Line::from(Span::styled(
-                "error: f factual · o obsolete · s self-contradiction · i inconsistent · x other",
-                t.dim(),
-            )),
-            Line::from(Span::styled("e writes a note", t.dim())),
-        ])
-        .wrap(Wrap { trim: false })
-        .block(block(app, "Label")),
-        labelling,
-    );
+    draw_labels(f, app, labelling);
     if let Some(ta) = &app.inspect.note {
         let [hint, text] =
             Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(note);
@@ -163,9 +146,98 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     draw_facts(f, app, side, q);
 }
 
+/// The triple the model was asked about (for a negative, the corrupted one), the part
+/// that was replaced in the accent colour.
+fn asked_line<'a>(app: &App, q: &Question, key: Span<'a>) -> Line<'a> {
+    let replaced = |part| {
+        if q.negative == Some(part) {
+            Style::default().fg(app.theme.accent)
+        } else {
+            Style::default()
+        }
+    };
+    // For a relation negative, `relation` still names the true fact's relation (it groups
+    // the metrics); the asked one is the predicate.
+    let relation = if q.negative == Some(Corruption::Relation) {
+        app.index
+            .as_deref()
+            .and_then(|i| i.iri_id(&q.predicate).map(|id| i.label(id)))
+            .unwrap_or_else(|| crate::kg::vocab::local_name(&q.predicate))
+    } else {
+        q.relation.clone()
+    };
+    Line::from(vec![
+        key,
+        Span::styled(line(&q.subject_label), replaced(Corruption::Head)),
+        Span::raw(" · "),
+        Span::styled(line(&relation), replaced(Corruption::Relation)),
+        Span::raw(" · "),
+        Span::styled(line(&q.object_label), replaced(Corruption::Tail)),
+    ])
+}
+
+fn corruption_name(c: Corruption) -> &'static str {
+    match c {
+        Corruption::Head => "subject",
+        Corruption::Relation => "relation",
+        Corruption::Tail => "object",
+    }
+}
+
+/// The label pane: this annotator's label, the others', progress, and the keys.
+fn draw_labels(f: &mut Frame, app: &App, area: Rect) {
+    let t = &app.theme;
+    let who = line(&app.annotator);
+    let mine = match (app.inspected_label(), app.draft_note()) {
+        (Some(l), _) => {
+            let note = l
+                .note
+                .as_deref()
+                .map(|n| format!(" · note: {}", line(n)))
+                .unwrap_or_default();
+            format!("{}{note}", label_summary(l))
+        }
+        (None, Some(draft)) => format!("not labelled · note to save with it: {}", line(draft)),
+        (None, None) => "not labelled".into(),
+    };
+    let others = app.others_labels();
+    let others = if others.is_empty() {
+        "none".to_string()
+    } else {
+        others
+            .iter()
+            .map(|l| format!("{}: {}", line(&l.annotator), label_summary(l)))
+            .collect::<Vec<_>>()
+            .join(" · ")
+    };
+    let (done, of) = app.label_progress();
+    let title = format!("Label · {done} of {of} labelled by {who}");
+    let key = |k: &str| Span::styled(format!("{k:<7}"), t.dim());
+    f.render_widget(
+        Paragraph::new(vec![
+            Line::from(vec![key("yours"), Span::styled(mine, t.title())]),
+            Line::from(vec![key("others"), Span::raw(others)]),
+            Line::from(Span::styled(
+                "r right · w wrong · a abstained · b bad question · g KG wrong",
+                t.dim(),
+            )),
+            Line::from(Span::styled(
+                "wrong as: f factual · o obsolete · s contradiction · i inconsistent · x other",
+                t.dim(),
+            )),
+            Line::from(Span::styled(
+                "e note · u undo · c clear yours · N next unlabelled · j/k move",
+                t.dim(),
+            )),
+        ])
+        .block(block(app, &title)),
+        area,
+    );
+}
+
 /// The subject's and the object's edges, the question's relation highlighted. Only the
 /// lines in view are named: an object such as a continent can have thousands of edges.
-fn draw_facts(f: &mut Frame, app: &App, area: Rect, q: &crate::questions::Question) {
+fn draw_facts(f: &mut Frame, app: &App, area: Rect, q: &Question) {
     let t = &app.theme;
     let Some(index) = app.index.as_deref() else {
         f.render_widget(
