@@ -64,7 +64,8 @@ pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
     let (qs, report) = questions::generate(&index, &templates, &a.gen.options())?;
     let mut buf = Vec::with_capacity(qs.len() * 512);
     for q in &qs {
-        serde_json::to_writer(&mut buf, q)?;
+        // KG text may hold bidi overrides or C1 controls: escaped as \uXXXX, read back the same.
+        kgscope::sanitize::write_json(&mut buf, q)?;
         buf.push(b'\n');
     }
     if a.out == "-" {
