@@ -192,6 +192,77 @@ fn url_credentials_are_sent_but_never_stored_or_shown_and_resume_asks_for_them()
 }
 
 #[test]
+fn sparql_endpoint_credentials_are_masked_and_given_again_on_resume() {
+    const SECRET: &str = "sparql-SECRET-3";
+    let sparql = common::oxigraph_server(&common::root().join("sample-kgs/countries.ttl"));
+    // oxigraph serve ignores authentication: the point is what kgscope shows and stores.
+    let kg = format!(
+        "{}/query?access_token={SECRET}",
+        sparql
+            .base
+            .replace("http://", &format!("http://reader:{SECRET}@"))
+    );
+    // The model server refuses the first request (the run stops), then answers.
+    let (model, _) = common::scripted_server(|n| {
+        if n == 0 {
+            common::http("401 Unauthorized", "", "no")
+        } else {
+            common::sse_completion(&["Yes"], 1)
+        }
+    });
+    let runs = tempfile::tempdir().unwrap();
+    let mut outputs = vec![];
+    let out = run_cmd(Some(&model), runs.path(), &["--kg", &kg])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    outputs.push(text(&out));
+    let id = std::fs::read_dir(runs.path())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .file_name()
+        .into_string()
+        .unwrap();
+    let manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(runs.path().join(&id).join("manifest.json")).unwrap(),
+    )
+    .unwrap();
+    for field in [&manifest["config"]["kg"], &manifest["kg_source"]] {
+        let url = field.as_str().unwrap();
+        assert!(
+            url.starts_with("http://***@127.0.0.1:") && url.ends_with("/query?access_token=***"),
+            "{url}"
+        );
+    }
+    let out = resume_cmd(Some(&model), runs.path(), &id, &[])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("user:password, access_token") && text(&out).contains("--kg"),
+        "{}",
+        text(&out)
+    );
+    outputs.push(text(&out));
+    let out = resume_cmd(Some(&model), runs.path(), &id, &["--kg", &kg, "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    outputs.push(text(&out));
+    outputs.push(text(&common::run(&["kg", "stats", "--kg", &kg])));
+    for said in &outputs {
+        assert!(!said.contains(SECRET), "{said}");
+    }
+    for f in walk(runs.path()) {
+        assert!(!std::fs::read_to_string(&f)
+            .unwrap_or_default()
+            .contains(SECRET));
+    }
+}
+
+#[test]
 fn a_stalling_server_costs_the_idle_timeout_per_attempt_and_is_retried() {
     // Request 0: accepted, then nothing at all. Request 1: headers, then nothing. Then answers.
     let server = common::handler_server(|n, stream, _| {

@@ -10,8 +10,8 @@
 //! Two clocks bound an attempt: `idle_timeout` between any two pieces of the response (the
 //! headers, then each chunk of the stream), so a server that accepts the connection and then
 //! stalls costs seconds, and `request_timeout` for the whole attempt. A host that does not
-//! resolve, and a server that refuses the connection before any request of this backend
-//! reached it, fail at once: retrying a wrong URL only multiplies the wait.
+//! resolve, or a server that refuses the connection, before any request of this backend got
+//! a response, fails at once: retrying a wrong URL only multiplies the wait.
 //!
 //! The API key is read once from an environment variable, kept in [`ApiKey`] (whose `Debug`
 //! prints `***`, and which is not serialisable), sent as a Bearer token and scrubbed from every
@@ -702,13 +702,17 @@ impl Inner {
                 "cannot send the request to {url}: {detail}"
             )));
         }
-        if e.is_connect() && is_dns_failure(e) {
+        // Before any response the URL itself is the likely fault, and every retry of every
+        // question would fail the same way; once the server answered, a failed lookup or a
+        // refused connection is a passing hiccup (a resolver timeout, a restart) worth retrying.
+        let first_contact = !self.reached.load(Ordering::Relaxed);
+        if e.is_connect() && is_dns_failure(e) && first_contact {
             return AttemptError::Fatal(BackendError::Unusable(format!(
                 "cannot resolve the host of {url}: {detail}; check the host name in --base-url \
                  (and the network)"
             )));
         }
-        if e.is_connect() && is_refused(e) && !self.reached.load(Ordering::Relaxed) {
+        if e.is_connect() && is_refused(e) && first_contact {
             return AttemptError::Fatal(BackendError::Unusable(format!(
                 "{url} refused the connection: {detail}; is the server running, and are the \
                  host and port in --base-url right?"
