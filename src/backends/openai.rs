@@ -484,7 +484,7 @@ impl Inner {
         let resp = match self.within(send, deadline).await {
             Err(what) => {
                 return Err(AttemptError::Retry {
-                    what: format!("{what}; no response headers from {url}"),
+                    what: format!("{what}, waiting for the response headers"),
                     after: None,
                 })
             }
