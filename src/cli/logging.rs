@@ -98,3 +98,19 @@ pub fn to_file(path: &Path) -> anyhow::Result<()> {
         .try_init();
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_lines_show_bidi_c1_and_carriage_returns_but_keep_colours() {
+        let mut w = EscapingWriter(Vec::new());
+        let line = "\u{1b}[33m WARN\u{1b}[0m failed: Fr\u{202e}ecnarF\u{9b}2J\rok\n";
+        assert_eq!(w.write(line.as_bytes()).unwrap(), line.len());
+        assert_eq!(
+            String::from_utf8(w.0).unwrap(),
+            "\u{1b}[33m WARN\u{1b}[0m failed: Fr\\u{202e}ecnarF\\u{9b}2J\\u{d}ok\n"
+        );
+    }
+}
