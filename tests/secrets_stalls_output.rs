@@ -103,6 +103,11 @@ fn url_credentials_are_sent_but_never_stored_or_shown_and_resume_asks_for_them()
 
     let first = run_cmd(Some(&full), runs.path(), &[]).output().unwrap();
     assert_eq!(first.status.code(), Some(1), "{}", text(&first));
+    assert!(
+        text(&first).contains("--base-url URL (each URL with its credentials)"),
+        "{}",
+        text(&first)
+    );
     outputs.push(text(&first));
     let id = std::fs::read_dir(runs.path())
         .unwrap()

@@ -209,9 +209,10 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     } else if outcome.tally.answered > 0 {
         print!("{}", report::table::summary(&snapshot, 10));
     }
+    let again = credentials_to_give_again(&cfg);
     if let Some(reason) = &outcome.stopped {
         eprintln!(
-            "stopped: {}\n{} of {} answered and saved; once that is fixed, resume with: kgscope run --resume {} --runs-dir {}",
+            "stopped: {}\n{} of {} answered and saved; once that is fixed, resume with: kgscope run --resume {} --runs-dir {}{again}",
             clean(reason),
             outcome.tally.answered,
             prepared.questions.len(),
@@ -222,7 +223,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     }
     if outcome.failed > 0 {
         eprintln!(
-            "{} question(s) failed (last error: {}); `kgscope run --resume {}` asks them again",
+            "{} question(s) failed (last error: {}); `kgscope run --resume {}{again}` asks them again",
             outcome.failed,
             clean(&outcome.last_error),
             prepared.run.id
@@ -230,7 +231,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     }
     if outcome.cancelled {
         eprintln!(
-            "interrupted: {} of {} answered and saved. Resume with: kgscope run --resume {} --runs-dir {}",
+            "interrupted: {} of {} answered and saved. Resume with: kgscope run --resume {} --runs-dir {}{again}",
             outcome.tally.answered,
             prepared.questions.len(),
             prepared.run.id,
@@ -261,6 +262,23 @@ fn resumed_model(model: ModelSpec, openai: &OpenAiArgs, run_id: &str) -> anyhow:
     }
     let timeouts = openai.timeouts(model.timeouts());
     Ok(model.with_timeouts(timeouts))
+}
+
+/// The options `run --resume` needs besides the id: the URLs whose credentials the manifest
+/// does not keep.
+fn credentials_to_give_again(cfg: &RunConfig) -> String {
+    let secret = |url: &str| credentials::has_credentials(url) || credentials::is_masked(url);
+    let mut urls = vec![];
+    if matches!(&cfg.model, ModelSpec::Openai { base_url, .. } if secret(base_url)) {
+        urls.push(" --base-url URL");
+    }
+    if secret(&cfg.kg) {
+        urls.push(" --kg URL");
+    }
+    if urls.is_empty() {
+        return String::new();
+    }
+    format!("{} (each URL with its credentials)", urls.concat())
 }
 
 struct Outcome {
