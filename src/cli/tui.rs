@@ -62,6 +62,13 @@ pub fn run(a: TuiArgs) -> anyhow::Result<ExitCode> {
     // Credentials stay in memory: the TUI shows and stores the URLs masked.
     a.openai.supply_credentials();
     kgscope::credentials::supply(&a.kg);
+    // Said before the screen is taken, and kept in the log.
+    if let Ok(spec) = a.openai.model_spec(&a.model) {
+        if let Some(notice) = a.openai.default_url_notice(&spec) {
+            eprintln!("kgscope: {notice}");
+            tracing::info!("{notice}");
+        }
+    }
     tracing::info!(
         kg = %kgscope::credentials::redact(&a.kg),
         model = %a.model,
