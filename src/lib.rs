@@ -4,6 +4,7 @@
 //! then into the run log and the aggregates. Nothing in the engine depends on the terminal UI.
 
 pub mod backends;
+pub mod credentials;
 pub mod kg;
 pub mod metrics;
 pub mod models;

@@ -69,6 +69,7 @@ fn open_app(dir: &Path, run: &RunDir) -> App {
         model: None,
         base_url: None,
         api_key_env: "OPENAI_API_KEY".into(),
+        timeouts: Default::default(),
         run: Some(run.id.clone()),
         runs_dir: dir.to_path_buf(),
         theme: "dark".into(),

@@ -137,8 +137,19 @@ pub fn model_identity(spec: &crate::run::ModelSpec) -> String {
         }
         crate::run::ModelSpec::Openai {
             model, base_url, ..
-        } => format!("openai:{model}@{base_url}"),
+        } => format!("openai:{model}@{}", crate::credentials::redact(base_url)),
     }
+}
+
+fn secs(s: f64, what: &str) -> Result<std::time::Duration, BackendError> {
+    std::time::Duration::try_from_secs_f64(s)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            BackendError::Rejected(format!(
+                "the {what} must be a positive number of seconds, not {s}"
+            ))
+        })
 }
 
 /// Starts the backend a model spec names.
@@ -159,8 +170,19 @@ pub fn from_spec(
             model,
             base_url,
             api_key_env,
+            idle_timeout_s,
+            request_timeout_s,
         } => {
-            let mut opts = openai::OpenAiOptions::new(base_url.clone(), model.clone());
+            // A base URL read back from a manifest has its credentials masked: they come from
+            // the command line again (see `crate::credentials`).
+            let url = crate::credentials::restore(base_url).map_err(|e| {
+                BackendError::Rejected(format!(
+                    "the base URL {e}: pass it with --base-url (or KGSCOPE_BASE_URL)"
+                ))
+            })?;
+            let mut opts = openai::OpenAiOptions::new(url, model.clone());
+            opts.idle_timeout = secs(*idle_timeout_s, "idle timeout")?;
+            opts.request_timeout = secs(*request_timeout_s, "request timeout")?;
             // The default variable may be unset (a local server needs no key); a variable
             // named explicitly must be set.
             opts.api_key_env =

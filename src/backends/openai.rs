@@ -7,9 +7,16 @@
 //! exponential backoff and full jitter, honouring `Retry-After`. A request that already emitted
 //! a token is never retried, so text is never duplicated.
 //!
+//! Two clocks bound an attempt: `idle_timeout` between any two pieces of the response (the
+//! headers, then each chunk of the stream), so a server that accepts the connection and then
+//! stalls costs seconds, and `request_timeout` for the whole attempt. A host that does not
+//! resolve, or a server that refuses the connection, before any request of this backend got
+//! a response, fails at once: retrying a wrong URL only multiplies the wait.
+//!
 //! The API key is read once from an environment variable, kept in [`ApiKey`] (whose `Debug`
 //! prints `***`, and which is not serialisable), sent as a Bearer token and scrubbed from every
-//! error message that could echo it.
+//! error message that could echo it. Credentials in the base URL (userinfo, sent as basic auth,
+//! and key-like query parameters) are masked wherever the URL is shown.
 
 mod sse;
 
@@ -17,7 +24,7 @@ pub use sse::{SseEvent, SseParser};
 
 use std::error::Error as StdError;
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -31,6 +38,7 @@ use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
 use super::{Backend, BackendError, Capabilities, Chunk, Completion, Request};
+use crate::credentials;
 
 /// The environment variable read for the API key when none is named.
 pub const DEFAULT_API_KEY_ENV: &str = "OPENAI_API_KEY";
@@ -56,6 +64,9 @@ pub struct OpenAiOptions {
     /// Maximum requests in flight (0 is taken as 1).
     pub concurrency: usize,
     pub connect_timeout: Duration,
+    /// Longest silence allowed between two pieces of a response: the headers after the
+    /// request, then each chunk of the stream. A silence this long is a retryable failure.
+    pub idle_timeout: Duration,
     /// Limit for one attempt, from sending the request to the end of the stream.
     pub request_timeout: Duration,
     /// Retries after the first attempt (so at most `max_retries + 1` attempts).
@@ -88,6 +99,7 @@ impl Default for OpenAiOptions {
             api_key_env: None,
             concurrency: 8,
             connect_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(30),
             request_timeout: Duration::from_secs(600),
             max_retries: 5,
             backoff_base: Duration::from_millis(250),
@@ -130,10 +142,15 @@ struct Inner {
     opts: OpenAiOptions,
     key: Option<ApiKey>,
     client: reqwest::Client,
-    /// `base_url` without a trailing slash.
-    base: String,
-    /// `base_url` with any user:password removed, for messages and the model id.
+    /// `base_url`; its query (`?api_key=…`) stays after the paths appended to it.
+    base: Url,
+    /// `base_url` with its credentials masked, for messages and the model id.
     shown_base: String,
+    /// Credentials of the base URL (raw and percent-decoded), scrubbed from error texts.
+    url_secrets: Vec<String>,
+    /// Some request of this backend got an HTTP response: the URL is right and the server was
+    /// up, so a refused connection from now on is a restart worth retrying.
+    reached: AtomicBool,
     permits: Arc<Semaphore>,
     retries: AtomicU64,
     /// Set by a 429 with `Retry-After`: no request starts before this instant.
@@ -159,13 +176,13 @@ impl OpenAiBackend {
         let url = Url::parse(opts.base_url.trim()).map_err(|e| {
             BackendError::Rejected(format!(
                 "invalid base URL '{}': {e}; expected something like http://127.0.0.1:8080/v1",
-                redact_url_str(&opts.base_url)
+                credentials::redact(&opts.base_url)
             ))
         })?;
         if !matches!(url.scheme(), "http" | "https") {
             return Err(BackendError::Rejected(format!(
                 "invalid base URL '{}': the scheme must be http or https",
-                redact_url(&url)
+                credentials::redact(url.as_str())
             )));
         }
         if opts.model.trim().is_empty() {
@@ -191,16 +208,18 @@ impl OpenAiBackend {
         let client = builder.build().map_err(|e| {
             BackendError::Model(format!("could not build the HTTP client: {}", chain(&e)))
         })?;
-        let base = url.as_str().trim_end_matches('/').to_string();
-        let shown_base = redact_url(&url).trim_end_matches('/').to_string();
+        let shown_base = credentials::redact(url.as_str().trim_end_matches('/'));
+        let url_secrets = url_secrets(&url);
         let permits = Arc::new(Semaphore::new(opts.concurrency.max(1)));
         Ok(Self {
             inner: Arc::new(Inner {
                 opts,
                 key,
                 client,
-                base,
+                base: url,
                 shown_base,
+                url_secrets,
+                reached: AtomicBool::new(false),
                 permits,
                 retries: AtomicU64::new(0),
                 pause_until: Mutex::new(None),
@@ -271,11 +290,14 @@ enum AttemptError {
 
 impl Inner {
     fn url(&self, path: &str) -> String {
-        format!("{}/{}", self.base, path)
+        let mut u = self.base.clone();
+        let joined = format!("{}/{path}", u.path().trim_end_matches('/'));
+        u.set_path(&joined);
+        u.to_string()
     }
 
     fn shown_url(&self, path: &str) -> String {
-        format!("{}/{}", self.shown_base, path)
+        credentials::redact(&self.url(path))
     }
 
     fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
@@ -286,12 +308,54 @@ impl Inner {
         rb
     }
 
-    /// Removes the key from text that may echo it (server messages, error chains).
+    /// Removes the key and the base URL's credentials from text that may echo them (server
+    /// messages, error chains quoting the request URL).
     fn scrub(&self, text: &str) -> String {
-        match &self.key {
-            Some(k) if k.expose().len() >= 4 => text.replace(k.expose(), "***"),
-            _ => text.to_string(),
+        let mut out = credentials::redact_urls_in(text);
+        let key = self.key.as_ref().map(ApiKey::expose);
+        for secret in key
+            .into_iter()
+            .chain(self.url_secrets.iter().map(String::as_str))
+        {
+            if secret.len() >= 4 {
+                out = out.replace(secret, credentials::MASK);
+            }
         }
+        out
+    }
+
+    /// Seconds for messages: `30`, `0.5`.
+    fn secs(d: Duration) -> String {
+        let s = d.as_secs_f64();
+        if s.fract() == 0.0 {
+            format!("{s:.0}")
+        } else {
+            format!("{s}")
+        }
+    }
+
+    /// Waits for `fut` until the idle timeout from now or the attempt's deadline, whichever
+    /// comes first; the error says which one passed, ready for a retry message.
+    async fn within<F: std::future::Future>(
+        &self,
+        fut: F,
+        deadline: Instant,
+    ) -> Result<F::Output, String> {
+        let idle_at = Instant::now() + self.opts.idle_timeout;
+        let at = idle_at.min(deadline);
+        tokio::time::timeout_at(at.into(), fut).await.map_err(|_| {
+            if idle_at < deadline {
+                format!(
+                    "no data from the server for {} s (the idle timeout)",
+                    Self::secs(self.opts.idle_timeout)
+                )
+            } else {
+                format!(
+                    "the request took longer than the {} s request timeout",
+                    Self::secs(self.opts.request_timeout)
+                )
+            }
+        })
     }
 
     async fn run(&self, req: &Request, tx: &mut Tx) -> Result<(), BackendError> {
@@ -346,8 +410,10 @@ impl Inner {
                 attempt,
                 max_retries,
                 delay_ms = delay.as_millis() as u64,
-                "retrying {}: {what}",
-                self.shown_url("chat/completions")
+                "retrying {}: {}",
+                self.shown_url("chat/completions"),
+                // Server words are data: no escape sequence or bidi override may reach a log.
+                crate::sanitize::escape(&what)
             );
             let _ = tx
                 .send(Ok(Chunk::Retrying {
@@ -415,23 +481,21 @@ impl Inner {
             .header(reqwest::header::ACCEPT, "text/event-stream")
             .json(body)
             .send();
-        let resp = match tokio::time::timeout_at(deadline.into(), send).await {
-            Err(_) => {
+        let resp = match self.within(send, deadline).await {
+            Err(what) => {
                 return Err(AttemptError::Retry {
-                    what: format!(
-                        "no response within {} s",
-                        self.opts.request_timeout.as_secs_f32()
-                    ),
+                    what: format!("{what}, waiting for the response headers"),
                     after: None,
                 })
             }
             Ok(Err(e)) => return Err(self.classify_send_error(&e, &url)),
             Ok(Ok(r)) => r,
         };
+        self.reached.store(true, Ordering::Relaxed);
         let status = resp.status();
         if !status.is_success() {
             let headers = resp.headers().clone();
-            let text = match tokio::time::timeout_at(deadline.into(), resp.text()).await {
+            let text = match self.within(resp.text(), deadline).await {
                 Ok(Ok(t)) => t,
                 _ => String::new(),
             };
@@ -450,15 +514,9 @@ impl Inner {
         let mut state = StreamState::default();
         let mut bytes = resp.bytes_stream();
         loop {
-            let next = match tokio::time::timeout_at(deadline.into(), bytes.next()).await {
+            let next = match self.within(bytes.next(), deadline).await {
                 Ok(n) => n,
-                Err(_) => {
-                    let what = format!(
-                        "the stream did not finish within {} s",
-                        self.opts.request_timeout.as_secs_f32()
-                    );
-                    return Err(state.broken(what, &req.id));
-                }
+                Err(what) => return Err(state.broken(what, &req.id)),
             };
             let ended = next.is_none();
             let events = match next {
@@ -577,7 +635,7 @@ impl Inner {
         deadline: Instant,
         tx: &mut Tx,
     ) -> Result<(), AttemptError> {
-        let text = match tokio::time::timeout_at(deadline.into(), resp.text()).await {
+        let text = match self.within(resp.text(), deadline).await {
             Ok(Ok(t)) => t,
             Ok(Err(e)) => {
                 return Err(AttemptError::Retry {
@@ -585,9 +643,9 @@ impl Inner {
                     after: None,
                 })
             }
-            Err(_) => {
+            Err(what) => {
                 return Err(AttemptError::Retry {
-                    what: "the response did not arrive in time".into(),
+                    what: format!("{what} while the response body was read"),
                     after: None,
                 })
             }
@@ -644,7 +702,28 @@ impl Inner {
                 "cannot send the request to {url}: {detail}"
             )));
         }
-        let what = if e.is_connect() {
+        // Before any response the URL itself is the likely fault, and every retry of every
+        // question would fail the same way; once the server answered, a failed lookup or a
+        // refused connection is a passing hiccup (a resolver timeout, a restart) worth retrying.
+        let first_contact = !self.reached.load(Ordering::Relaxed);
+        if e.is_connect() && is_dns_failure(e) && first_contact {
+            return AttemptError::Fatal(BackendError::Unusable(format!(
+                "cannot resolve the host of {url}: {detail}; check the host name in --base-url \
+                 (and the network)"
+            )));
+        }
+        if e.is_connect() && is_refused(e) && first_contact {
+            return AttemptError::Fatal(BackendError::Unusable(format!(
+                "{url} refused the connection: {detail}; is the server running, and are the \
+                 host and port in --base-url right?"
+            )));
+        }
+        let what = if e.is_connect() && e.is_timeout() {
+            format!(
+                "connecting to {url} timed out after {} s: {detail}",
+                Self::secs(self.opts.connect_timeout)
+            )
+        } else if e.is_connect() {
             format!("cannot connect to {url}: {detail}; is the server running?")
         } else if e.is_timeout() {
             format!("request to {url} timed out: {detail}")
@@ -984,23 +1063,81 @@ fn chain(e: &dyn StdError) -> String {
     s
 }
 
-fn redact_url(url: &Url) -> String {
-    let mut u = url.clone();
-    if !u.username().is_empty() || u.password().is_some() {
-        let _ = u.set_username("");
-        let _ = u.set_password(None);
+/// The secrets inside a base URL as they may appear in error texts: the user name and
+/// password, and the values of key-like query parameters, raw and percent-decoded.
+fn url_secrets(url: &Url) -> Vec<String> {
+    let mut v: Vec<String> = vec![url.username().to_string()];
+    v.extend(url.password().map(str::to_string));
+    for (name, value) in url.query_pairs() {
+        if credentials::is_key_like(&name) {
+            v.push(value.into_owned());
+        }
     }
-    u.to_string()
+    if let Some(q) = url.query() {
+        v.extend(
+            q.split('&')
+                .filter_map(|p| p.split_once('='))
+                .filter(|(n, _)| credentials::is_key_like(n))
+                .map(|(_, val)| val.to_string()),
+        );
+    }
+    let decoded: Vec<String> = v
+        .iter()
+        .filter_map(|s| {
+            let d = percent_decode(s);
+            (d != *s).then_some(d)
+        })
+        .collect();
+    v.extend(decoded);
+    v.retain(|s| !s.is_empty());
+    v.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    v.dedup();
+    v
 }
 
-fn redact_url_str(s: &str) -> String {
-    match s
-        .split_once("://")
-        .and_then(|(_, rest)| rest.split_once('@'))
-    {
-        Some(_) => "(a URL with credentials)".into(),
-        None => s.to_string(),
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
     }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The error chain holds a failed name lookup (hyper-util's connector says "dns error").
+fn is_dns_failure(e: &reqwest::Error) -> bool {
+    let mut cur: Option<&(dyn StdError + 'static)> = Some(e);
+    while let Some(c) = cur {
+        if c.to_string().contains("dns error") {
+            return true;
+        }
+        cur = c.source();
+    }
+    false
+}
+
+/// The error chain holds an `ECONNREFUSED`.
+fn is_refused(e: &reqwest::Error) -> bool {
+    let mut cur: Option<&(dyn StdError + 'static)> = Some(e);
+    while let Some(c) = cur {
+        if c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::ConnectionRefused)
+        {
+            return true;
+        }
+        cur = c.source();
+    }
+    false
 }
 
 fn is_loopback(url: &Url) -> bool {
@@ -1095,8 +1232,23 @@ mod tests {
     }
 
     #[test]
-    fn credentials_are_not_shown_in_urls() {
-        let u = Url::parse("https://user:pw@example.com/v1").unwrap();
-        assert_eq!(redact_url(&u), "https://example.com/v1");
+    fn url_credentials_are_scrubbed_from_error_texts() {
+        let b = OpenAiBackend::new(OpenAiOptions::new(
+            "https://user:pa%24%24word@example.com/v1?api_key=k3y-value&model=m",
+            "x",
+        ))
+        .unwrap();
+        assert_eq!(
+            b.inner.shown_base,
+            "https://***@example.com/v1?api_key=***&model=m"
+        );
+        assert!(b.model_id().contains("***@example.com"), "{}", b.model_id());
+        let text = "error for url (https://example.com/v1/chat?api_key=k3y-value): pa$$word \
+                    pa%24%24word k3y-value";
+        let scrubbed = b.inner.scrub(text);
+        for secret in ["k3y-value", "pa$$word", "pa%24%24word"] {
+            assert!(!scrubbed.contains(secret), "{scrubbed}");
+        }
+        assert!(!format!("{b:?}").contains("word"));
     }
 }

@@ -43,6 +43,20 @@ pub fn load(a: LoadArgs) -> anyhow::Result<ExitCode> {
             a.store.display()
         )
     })?;
+    // A load killed before its commit leaves its sorted runs behind; the store is ours now
+    // (RocksDB's lock is held), so no other loader can be writing them.
+    match load::remove_stale_bulk_files(&a.store) {
+        Ok((0, _)) => {}
+        Ok((n, bytes)) => eprintln!(
+            "removed {n} file(s) ({:.1} MB) left in {} by an interrupted load",
+            bytes as f64 / 1e6,
+            a.store.display()
+        ),
+        Err(e) => eprintln!(
+            "warning: could not remove the files an interrupted load left in {}: {e}",
+            a.store.display()
+        ),
+    }
     let before = store.len().unwrap_or(0);
     let started = Instant::now();
     let bar = Mutex::new(None::<(Phase, indicatif::ProgressBar)>);
@@ -82,7 +96,7 @@ pub fn load(a: LoadArgs) -> anyhow::Result<ExitCode> {
     })?;
     let secs = started.elapsed().as_secs_f64();
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        println!("{}", kgscope::sanitize::json_pretty(&report)?);
     } else {
         println!(
             "loaded {} statements from {} file(s) in {:.1}s ({} triples/s); store {} now holds {} triples (was {})",
@@ -107,10 +121,11 @@ pub fn load(a: LoadArgs) -> anyhow::Result<ExitCode> {
 
 /// Opens a KG and builds its index, with a spinner.
 pub fn open_indexed(spec: &str) -> anyhow::Result<(Box<dyn KnowledgeGraph>, KgIndex)> {
-    let sp = progress::spinner(&format!("opening {spec}"));
+    let shown = clean(&kgscope::credentials::redact(spec));
+    let sp = progress::spinner(&format!("opening {shown}"));
     let kg = kg::open(spec)?;
     let index = KgIndex::build(kg.as_ref(), &|step| {
-        sp.set_message(format!("{spec}: {step}"))
+        sp.set_message(format!("{shown}: {step}"))
     })?;
     sp.finish_and_clear();
     Ok((kg, index))
@@ -212,7 +227,7 @@ pub fn stats(a: StatsArgs) -> anyhow::Result<ExitCode> {
     let (kg, index) = open_indexed(&a.kg.kg)?;
     let s = info::stats(kg.as_ref(), &index)?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&s)?);
+        println!("{}", kgscope::sanitize::json_pretty(&s)?);
         return Ok(ExitCode::SUCCESS);
     }
     let pct = |x: f64| format!("{:.1}%", 100.0 * x);
@@ -281,7 +296,7 @@ pub fn show(a: ShowArgs) -> anyhow::Result<ExitCode> {
         [] => bail!(
             "no entity with IRI, label or alias '{}' in {}",
             clean(&a.entity),
-            a.kg.kg
+            clean(&kgscope::credentials::redact(&a.kg.kg))
         ),
         [one] => one.clone(),
         many => {
@@ -298,7 +313,7 @@ pub fn show(a: ShowArgs) -> anyhow::Result<ExitCode> {
     };
     let e = info::entity_info(kg.as_ref(), &iri, a.hops)?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&e)?);
+        println!("{}", kgscope::sanitize::json_pretty(&e)?);
         return Ok(ExitCode::SUCCESS);
     }
     println!("{}  <{}>", clean(&e.label), clean(&e.iri));

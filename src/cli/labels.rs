@@ -230,7 +230,11 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
         let Some(chosen) = chosen else { continue };
         match line_for(a.format, &manifest, r, &chosen) {
             Some(v) => {
-                writeln!(out, "{v}").expect("writing to a String");
+                // Terminal-safe JSON: `--out -` may put it on a terminal.
+                let mut line = Vec::new();
+                kgscope::sanitize::write_json(&mut line, &v).expect("a JSON value serialises");
+                out.push_str(std::str::from_utf8(&line).expect("serde_json writes UTF-8"));
+                out.push('\n');
                 written += 1;
             }
             None => skipped += 1,

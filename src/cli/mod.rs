@@ -6,6 +6,7 @@ mod bench_tui;
 mod kg;
 mod labels;
 mod logging;
+mod openai_args;
 mod progress;
 mod questions;
 mod run;

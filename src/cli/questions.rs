@@ -72,7 +72,8 @@ pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
     let (qs, report) = questions::generate(&index, &templates, &a.gen.options(entities))?;
     let mut buf = Vec::with_capacity(qs.len() * 512);
     for q in &qs {
-        serde_json::to_writer(&mut buf, q)?;
+        // KG text may hold bidi overrides or C1 controls: escaped as \uXXXX, read back the same.
+        kgscope::sanitize::write_json(&mut buf, q)?;
         buf.push(b'\n');
     }
     super::write_output(&a.out, &buf)?;

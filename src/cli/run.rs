@@ -13,14 +13,18 @@ use kgscope::run::session::{self, Prepared};
 use kgscope::run::{config, EngineOptions, ModelSpec, RunConfig, RunEvent};
 use kgscope::sanitize::line as clean;
 
+use super::openai_args::OpenAiArgs;
 use super::progress;
 use super::questions::GenArgs;
+use kgscope::credentials;
 
 #[derive(Args)]
 pub struct RunArgs {
     /// Continue an interrupted run (its id or directory); every other option comes from its
-    /// manifest [default: start a new run].
-    #[arg(long, value_name = "RUN_ID", conflicts_with_all = ["kg", "model", "task", "entities"])]
+    /// manifest, except the credentials it does not store: give a --base-url or --kg URL
+    /// that had them again (and --idle-timeout/--request-timeout to change those) [default: start
+    /// a new run].
+    #[arg(long, value_name = "RUN_ID", conflicts_with_all = ["model", "task", "entities"])]
     pub resume: Option<String>,
     #[command(flatten)]
     pub gen: GenArgs,
@@ -39,13 +43,8 @@ pub struct RunArgs {
     /// llama backend: layers offloaded to the GPU [default: all in a GPU build].
     #[arg(long)]
     pub gpu_layers: Option<u32>,
-    /// openai backend: the API root, e.g. http://127.0.0.1:8080/v1 [default:
-    /// https://api.openai.com/v1].
-    #[arg(long)]
-    pub base_url: Option<String>,
-    /// openai backend: environment variable holding the API key (never stored or logged).
-    #[arg(long, default_value = "OPENAI_API_KEY")]
-    pub api_key_env: String,
+    #[command(flatten)]
+    pub openai: OpenAiArgs,
     /// Sampling temperature; 0 always takes the most likely token, so answers are repeatable.
     #[arg(long, default_value_t = 0.0)]
     pub temperature: f32,
@@ -148,11 +147,16 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     let rt = tokio::runtime::Runtime::new()?;
     let sp = progress::spinner("preparing");
     let say = |m: &str| sp.set_message(m.to_string());
+    // URLs with credentials are kept in memory only; a resumed run's manifest has them masked.
+    a.openai.supply_credentials();
+    credentials::supply(&a.gen.kg.kg);
     let prepared = match &a.resume {
         Some(id) => session::prepare_resume(&a.runs_dir, id, &say)?,
         None => {
-            let model = ModelSpec::parse(&a.model, a.base_url.as_deref(), &a.api_key_env)
-                .map_err(anyhow::Error::msg)?;
+            let model = a.openai.model_spec(&a.model)?;
+            if let Some(notice) = a.openai.default_url_notice(&model) {
+                sp.suspend(|| eprintln!("{notice}"));
+            }
             let concurrency = a
                 .concurrency
                 .unwrap_or_else(|| model.default_concurrency(a.parallel));
@@ -184,7 +188,10 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
             session::prepare_new(cfg, &model_id, &a.runs_dir, &say)?
         }
     };
-    let cfg = prepared.manifest.config.clone();
+    let mut cfg = prepared.manifest.config.clone();
+    if a.resume.is_some() {
+        cfg.model = resumed_model(cfg.model, &a.openai, &prepared.run.id)?;
+    }
     ensure_model(&cfg.model)?;
     sp.set_message(format!("loading model {}", cfg.model.describe()));
     let backend = backends::from_spec(&cfg.model, cfg.parallel, cfg.concurrency, cfg.gpu_layers)
@@ -196,7 +203,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         prepared.run.path.display(),
         prepared.questions.len(),
         cfg.task.as_str(),
-        clean(&cfg.kg),
+        clean(&credentials::redact(&cfg.kg)),
         clean(&cfg.model.describe()),
         prepared.done.len()
     );
@@ -205,7 +212,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
+            kgscope::sanitize::json_pretty(&serde_json::json!({
                 "run_id": prepared.run.id,
                 "run_dir": prepared.run.path,
                 "answered": outcome.tally.answered,
@@ -219,9 +226,10 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     } else if outcome.tally.answered > 0 {
         print!("{}", report::table::summary(&snapshot, 10));
     }
+    let again = credentials_to_give_again(&cfg);
     if let Some(reason) = &outcome.stopped {
         eprintln!(
-            "stopped: {}\n{} of {} answered and saved; once that is fixed, resume with: kgscope run --resume {} --runs-dir {}",
+            "stopped: {}\n{} of {} answered and saved; once that is fixed, resume with: kgscope run --resume {} --runs-dir {}{again}",
             clean(reason),
             outcome.tally.answered,
             prepared.questions.len(),
@@ -232,7 +240,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     }
     if outcome.failed > 0 {
         eprintln!(
-            "{} question(s) failed (last error: {}); `kgscope run --resume {}` asks them again",
+            "{} question(s) failed (last error: {}); `kgscope run --resume {}{again}` asks them again",
             outcome.failed,
             clean(&outcome.last_error),
             prepared.run.id
@@ -240,7 +248,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     }
     if outcome.cancelled {
         eprintln!(
-            "interrupted: {} of {} answered and saved. Resume with: kgscope run --resume {} --runs-dir {}",
+            "interrupted: {} of {} answered and saved. Resume with: kgscope run --resume {} --runs-dir {}{again}",
             outcome.tally.answered,
             prepared.questions.len(),
             prepared.run.id,
@@ -253,6 +261,41 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A resumed run's model with this command line's say: the timeouts given override the
+/// recorded ones, and a --base-url may only give back the credentials of the recorded URL
+/// (another server would be another model identity).
+fn resumed_model(model: ModelSpec, openai: &OpenAiArgs, run_id: &str) -> anyhow::Result<ModelSpec> {
+    if let (Some(given), ModelSpec::Openai { base_url, .. }) = (&openai.base_url, &model) {
+        let given = credentials::redact(given.trim_end_matches('/'));
+        if given != credentials::redact(base_url) {
+            bail!(
+                "run {run_id} talks to {}, but --base-url (or KGSCOPE_BASE_URL) says {given}; \
+                 on --resume it can only give that URL's credentials again",
+                credentials::redact(base_url)
+            );
+        }
+    }
+    let timeouts = openai.timeouts(model.timeouts());
+    Ok(model.with_timeouts(timeouts))
+}
+
+/// The options `run --resume` needs besides the id: the URLs whose credentials the manifest
+/// does not keep.
+fn credentials_to_give_again(cfg: &RunConfig) -> String {
+    let secret = |url: &str| credentials::has_credentials(url) || credentials::is_masked(url);
+    let mut urls = vec![];
+    if matches!(&cfg.model, ModelSpec::Openai { base_url, .. } if secret(base_url)) {
+        urls.push(" --base-url URL");
+    }
+    if secret(&cfg.kg) {
+        urls.push(" --kg URL");
+    }
+    if urls.is_empty() {
+        return String::new();
+    }
+    format!("{} (each URL with its credentials)", urls.concat())
 }
 
 struct Outcome {
@@ -350,7 +393,7 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
+            kgscope::sanitize::json_pretty(&serde_json::json!({
                 "run_id": run.id,
                 "run_dir": run.path,
                 "answered": records.len(),
@@ -363,8 +406,9 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
             "run {} ({} on {}, model {}): {} of {} questions answered{}",
             run.id,
             manifest.config.task.as_str(),
-            clean(&manifest.config.kg),
-            clean(&manifest.model_id),
+            // Masked when stored; masked again for manifests written before that.
+            clean(&credentials::redact(&manifest.config.kg)),
+            clean(&credentials::redact_urls_in(&manifest.model_id)),
             records.len(),
             manifest.questions,
             if manifest.finished_at.is_some() {

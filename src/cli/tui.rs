@@ -15,13 +15,8 @@ pub struct TuiArgs {
     /// The model runs started from the TUI use: `default`, a .gguf path, or openai:MODEL.
     #[arg(long, default_value = "default")]
     pub model: String,
-    /// openai backend: the API root, e.g. http://127.0.0.1:8080/v1 [default:
-    /// https://api.openai.com/v1].
-    #[arg(long)]
-    pub base_url: Option<String>,
-    /// openai backend: environment variable holding the API key (never stored or logged).
-    #[arg(long, default_value = "OPENAI_API_KEY")]
-    pub api_key_env: String,
+    #[command(flatten)]
+    pub openai: super::openai_args::OpenAiArgs,
     /// Open a finished or interrupted run (its id or directory) to browse and label it; its
     /// KG is the one in its manifest [default: explore --kg, with no run open].
     #[arg(long, value_name = "RUN_ID")]
@@ -55,12 +50,28 @@ pub fn run(a: TuiArgs) -> anyhow::Result<ExitCode> {
             None
         }
     };
-    tracing::info!(kg = %a.kg, model = %a.model, run = ?a.run, "kgscope tui started");
+    // Credentials stay in memory: the TUI shows and stores the URLs masked.
+    a.openai.supply_credentials();
+    kgscope::credentials::supply(&a.kg);
+    // Said before the screen is taken, and kept in the log.
+    if let Ok(spec) = a.openai.model_spec(&a.model) {
+        if let Some(notice) = a.openai.default_url_notice(&spec) {
+            eprintln!("kgscope: {notice}");
+            tracing::info!("{notice}");
+        }
+    }
+    tracing::info!(
+        kg = %kgscope::credentials::redact(&a.kg),
+        model = %a.model,
+        run = ?a.run,
+        "kgscope tui started"
+    );
     kgscope::tui::run(kgscope::tui::Options {
         kg: a.kg,
         model: Some(a.model),
-        base_url: a.base_url,
-        api_key_env: a.api_key_env,
+        timeouts: a.openai.timeouts(Default::default()),
+        base_url: a.openai.base_url,
+        api_key_env: a.openai.api_key_env,
         run: a.run,
         runs_dir: a.runs_dir,
         theme: a.theme,

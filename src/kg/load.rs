@@ -8,8 +8,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use oxigraph::io::{RdfFormat, RdfParseError, RdfParser};
-use oxigraph::model::Quad;
+use oxigraph::model::{GraphName, Quad};
 use oxigraph::store::{StorageError, Store};
+use oxrdfxml::{RdfXmlParseError, RdfXmlParser};
 
 use super::{KgError, Result};
 
@@ -58,26 +59,150 @@ fn open_reader(path: &Path, gz: bool) -> Result<Box<dyn Read + Send>> {
     })
 }
 
-/// Turns a parser error into a message naming `file:line:column` (1-based).
-fn parse_error(path: &Path, e: RdfParseError) -> KgError {
-    match e {
-        RdfParseError::Syntax(s) => {
-            let (line, column) = s
-                .location()
-                .map(|r| (r.start.line + 1, r.start.column + 1))
-                .unwrap_or((0, 0));
-            KgError::Syntax {
-                path: path.to_path_buf(),
-                line,
-                column,
-                message: s.to_string(),
+/// oxttl's parsers (Turtle, TriG, N-Triples, N-Quads, N3) hold the statement being read in a
+/// buffer of at most this many bytes (oxttl's `MAX_BUFFER_SIZE`); a longer token (a 50 MB
+/// literal) ends the parse with an I/O error of kind `OutOfMemory` and no location.
+const OXTTL_MAX_BUFFER: u64 = 4096 * 4096;
+
+const TOO_LONG: &str = "a statement here is longer than the parser's limit";
+
+/// Counts the bytes a parser has taken from its reader, to place errors that carry no location.
+struct Counting<R> {
+    inner: R,
+    read: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// The 1-based line and column (in characters, as the other formats count) of byte `offset`
+/// of the file's text, found by reading it again; only on the error path.
+fn position_at(path: &Path, gz: bool, offset: u64) -> Option<(u64, u64)> {
+    let mut reader = open_reader(path, gz).ok()?;
+    let (mut line, mut column, mut at) = (1u64, 1u64, 0u64);
+    let mut buf = vec![0u8; 1 << 16];
+    while at < offset {
+        let n = reader.read(&mut buf).ok()?;
+        if n == 0 {
+            break;
+        }
+        for &b in &buf[..n.min((offset - at) as usize)] {
+            if b == b'\n' {
+                line += 1;
+                column = 1;
+            } else if b & 0xc0 != 0x80 {
+                // Not a UTF-8 continuation byte: a new character starts here.
+                column += 1;
             }
         }
+        at += n as u64;
+    }
+    Some((line, column))
+}
+
+/// A syntax error at byte `offset` of `path`.
+fn syntax_at(path: &Path, gz: bool, offset: u64, message: String) -> KgError {
+    match position_at(path, gz, offset) {
+        Some((line, column)) => KgError::Syntax {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message,
+        },
+        None => KgError::File {
+            path: path.to_path_buf(),
+            message,
+        },
+    }
+}
+
+/// Turns an error of the Turtle-family parsers into a message naming `file:line:column`
+/// (1-based). `consumed` is how many bytes the parser had read when it failed.
+fn parse_error(path: &Path, gz: bool, consumed: u64, e: RdfParseError) -> KgError {
+    match e {
+        RdfParseError::Syntax(s) => match s.location() {
+            Some(r) => KgError::Syntax {
+                path: path.to_path_buf(),
+                line: r.start.line + 1,
+                column: r.start.column + 1,
+                message: s.to_string(),
+            },
+            None => KgError::File {
+                path: path.to_path_buf(),
+                message: s.to_string(),
+            },
+        },
+        // The buffer was full: it held the statement being read from its start, and that
+        // start is where the buffer's first byte came from.
+        RdfParseError::Io(io) if io.kind() == std::io::ErrorKind::OutOfMemory => syntax_at(
+            path,
+            gz,
+            consumed.saturating_sub(OXTTL_MAX_BUFFER),
+            format!(
+                "{TOO_LONG} of {} MiB (a huge literal?): {io}",
+                OXTTL_MAX_BUFFER >> 20
+            ),
+        ),
         RdfParseError::Io(io) => KgError::File {
             path: path.to_path_buf(),
             message: io.to_string(),
         },
     }
+}
+
+type QuadIter = Box<dyn Iterator<Item = Result<Quad>> + Send>;
+
+/// Every quad of one file, or the error that stopped the parser, with its position.
+fn located_quads(path: &Path) -> Result<QuadIter> {
+    let (format, gz) = detect_format(path)?;
+    let read = Arc::new(AtomicU64::new(0));
+    let reader = Counting {
+        inner: open_reader(path, gz)?,
+        read: read.clone(),
+    };
+    let base = std::path::absolute(path)
+        .map(|p| format!("file://{}", p.display()))
+        .unwrap_or_else(|_| "file:///".into());
+    let bad_base = |message: String| KgError::File {
+        path: path.to_path_buf(),
+        message,
+    };
+    let owned = path.to_path_buf();
+    if format == RdfFormat::RdfXml {
+        // oxigraph's RDF/XML errors carry no location (oxrdfio returns `None` for them), but
+        // oxrdfxml's own parser knows the byte offset it stopped at.
+        let mut parser = RdfXmlParser::new()
+            .with_base_iri(base)
+            .map_err(|e| bad_base(e.to_string()))?
+            .for_reader(reader);
+        return Ok(Box::new(std::iter::from_fn(move || {
+            let next = parser.next()?;
+            Some(match next {
+                Ok(t) => Ok(t.in_graph(GraphName::DefaultGraph)),
+                Err(RdfXmlParseError::Syntax(e)) => Err(syntax_at(
+                    &owned,
+                    gz,
+                    parser.buffer_position(),
+                    e.to_string(),
+                )),
+                Err(RdfXmlParseError::Io(io)) => Err(KgError::File {
+                    path: owned.clone(),
+                    message: io.to_string(),
+                }),
+            })
+        })));
+    }
+    let parser = RdfParser::from_format(format)
+        .with_base_iri(base)
+        .map_err(|e| bad_base(e.to_string()))?;
+    Ok(Box::new(parser.for_reader(reader).map(move |r| {
+        r.map_err(|e| parse_error(&owned, gz, read.load(Ordering::Relaxed), e))
+    })))
 }
 
 /// Iterates over the quads of one file; with `lenient`, bad statements are skipped and counted
@@ -88,31 +213,22 @@ pub fn quads(
     skipped: Arc<AtomicU64>,
     first_error: Arc<std::sync::Mutex<Option<String>>>,
 ) -> Result<impl Iterator<Item = Result<Quad>>> {
-    let (format, gz) = detect_format(path)?;
-    let reader = open_reader(path, gz)?;
-    let base = std::path::absolute(path)
-        .map(|p| format!("file://{}", p.display()))
-        .unwrap_or_else(|_| "file:///".into());
-    let parser = RdfParser::from_format(format)
-        .with_base_iri(base)
-        .map_err(|e| KgError::File {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
-    let path = path.to_path_buf();
+    let parsed = located_quads(path)?;
     let mut failed = false;
     // The parsers may report several errors while recovering from one bad statement; errors
     // on the line of the previous one are counted as the same skipped statement.
     let mut last_error_line = None;
-    Ok(parser.for_reader(reader).filter_map(move |r| {
+    Ok(parsed.filter_map(move |r| {
         if failed {
             return None;
         }
         match r {
             Ok(q) => Some(Ok(q)),
             Err(e) => {
-                let e = parse_error(&path, e);
-                let io = matches!(e, KgError::File { .. });
+                // I/O errors, and a statement over the parser's limit, end the parse for good:
+                // nothing after them could be read.
+                let io = matches!(&e, KgError::File { .. })
+                    || matches!(&e, KgError::Syntax { message, .. } if message.starts_with(TOO_LONG));
                 if lenient && !io {
                     let line = match &e {
                         KgError::Syntax { line, .. } => Some(*line),
@@ -288,6 +404,26 @@ pub fn load_files(
         first_skipped_error,
         store_triples,
     })
+}
+
+/// Removes the `bulk-*.sst` files oxigraph's bulk loader writes into a store directory before
+/// it ingests them at commit: a load killed before that leaves them there for ever (13–107 MB
+/// each). Call only with the store open read-write, so that RocksDB's lock guarantees no other
+/// loader is writing them. Returns how many files and bytes were removed.
+pub fn remove_stale_bulk_files(store_dir: &Path) -> std::io::Result<(usize, u64)> {
+    let (mut files, mut bytes) = (0, 0);
+    for entry in std::fs::read_dir(store_dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with("bulk-") && name.ends_with(".sst") && entry.file_type()?.is_file() {
+            let len = entry.metadata().map(|m| m.len()).unwrap_or(0);
+            std::fs::remove_file(entry.path())?;
+            files += 1;
+            bytes += len;
+        }
+    }
+    Ok((files, bytes))
 }
 
 /// Parses files without storing anything; the baseline of the load benchmark.

@@ -89,7 +89,12 @@ pub fn open(spec: &str) -> Result<Box<dyn KnowledgeGraph>> {
         return Ok(Box::new(local::LocalKg::from_turtle(text, spec)?));
     }
     if spec.starts_with("http://") || spec.starts_with("https://") {
-        return Ok(Box::new(endpoint::SparqlEndpoint::new(spec)?));
+        // A URL read back from a run's manifest has its credentials masked; the user gives
+        // them again with --kg (see `crate::credentials`).
+        let url = crate::credentials::restore(spec).map_err(|e| {
+            KgError::Invalid(format!("the SPARQL endpoint URL {e}: pass it with --kg"))
+        })?;
+        return Ok(Box::new(endpoint::SparqlEndpoint::new(&url)?));
     }
     let path = Path::new(spec);
     if path.is_dir() {
@@ -102,7 +107,8 @@ pub fn open(spec: &str) -> Result<Box<dyn KnowledgeGraph>> {
         )?));
     }
     Err(KgError::NotFound(format!(
-        "--kg {spec}: no such file or directory, and not an http(s):// SPARQL endpoint URL"
+        "--kg {}: no such file or directory, and not an http(s):// SPARQL endpoint URL",
+        crate::credentials::redact(spec)
     )))
 }
 

@@ -14,12 +14,53 @@ pub enum ModelSpec {
     /// A GGUF file run in this process through llama.cpp.
     Llama { path: PathBuf },
     /// An OpenAI-compatible server. The key is never stored: only the name of the
-    /// environment variable that holds it.
+    /// environment variable that holds it. `base_url` is stored redacted (see
+    /// [`crate::credentials`]); in memory it is the URL the user gave.
     Openai {
         model: String,
+        #[serde(serialize_with = "crate::credentials::serialize_redacted")]
         base_url: String,
         api_key_env: String,
+        /// Longest wait for the next piece of a response (headers or stream data), seconds.
+        #[serde(default = "default_idle_timeout_s")]
+        idle_timeout_s: f64,
+        /// Longest time one request attempt may take from start to end, seconds.
+        #[serde(default = "default_request_timeout_s")]
+        request_timeout_s: f64,
     },
+}
+
+/// Where `--model openai:NAME` goes when no `--base-url` is given.
+pub const DEFAULT_OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+/// A server silent this long is taken as stalled: long enough for a slow first token, short
+/// enough that a stall costs seconds, not the request timeout.
+pub const DEFAULT_IDLE_TIMEOUT_S: f64 = 30.0;
+pub const DEFAULT_REQUEST_TIMEOUT_S: f64 = 600.0;
+
+/// How long to wait for an OpenAI-compatible server, in seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HttpTimeouts {
+    /// Longest silence between two pieces of a response.
+    pub idle_s: f64,
+    /// Longest time for one whole attempt.
+    pub request_s: f64,
+}
+
+impl Default for HttpTimeouts {
+    fn default() -> Self {
+        Self {
+            idle_s: DEFAULT_IDLE_TIMEOUT_S,
+            request_s: DEFAULT_REQUEST_TIMEOUT_S,
+        }
+    }
+}
+
+fn default_idle_timeout_s() -> f64 {
+    DEFAULT_IDLE_TIMEOUT_S
+}
+
+fn default_request_timeout_s() -> f64 {
+    DEFAULT_REQUEST_TIMEOUT_S
 }
 
 /// The bundled default model's file name, under `$KGSCOPE_HOME/models/`.
@@ -65,10 +106,12 @@ impl ModelSpec {
             return Ok(Self::Openai {
                 model: model.into(),
                 base_url: base_url
-                    .unwrap_or("https://api.openai.com/v1")
+                    .unwrap_or(DEFAULT_OPENAI_BASE_URL)
                     .trim_end_matches('/')
                     .into(),
                 api_key_env: api_key_env.into(),
+                idle_timeout_s: DEFAULT_IDLE_TIMEOUT_S,
+                request_timeout_s: DEFAULT_REQUEST_TIMEOUT_S,
             });
         }
         if spec.ends_with(".gguf") {
@@ -81,18 +124,51 @@ impl ModelSpec {
         ))
     }
 
+    /// The idle and total request timeouts of an OpenAI-compatible server, in seconds
+    /// (ignored by the llama backend).
+    pub fn with_timeouts(mut self, t: HttpTimeouts) -> Self {
+        if let Self::Openai {
+            idle_timeout_s,
+            request_timeout_s,
+            ..
+        } = &mut self
+        {
+            *idle_timeout_s = t.idle_s;
+            *request_timeout_s = t.request_s;
+        }
+        self
+    }
+
+    /// The timeouts this spec records (the defaults for a llama model, which has none).
+    pub fn timeouts(&self) -> HttpTimeouts {
+        match self {
+            Self::Openai {
+                idle_timeout_s,
+                request_timeout_s,
+                ..
+            } => HttpTimeouts {
+                idle_s: *idle_timeout_s,
+                request_s: *request_timeout_s,
+            },
+            Self::Llama { .. } => HttpTimeouts::default(),
+        }
+    }
+
+    /// For messages: credentials in the base URL are masked.
     pub fn describe(&self) -> String {
         match self {
             Self::Llama { path } => path.display().to_string(),
             Self::Openai {
                 model, base_url, ..
-            } => format!("openai:{model} at {base_url}"),
+            } => format!("openai:{model} at {}", crate::credentials::redact(base_url)),
         }
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunConfig {
+    /// The KG spec; a SPARQL endpoint URL is stored redacted (see [`crate::credentials`]).
+    #[serde(serialize_with = "crate::credentials::serialize_redacted")]
     pub kg: String,
     pub model: ModelSpec,
     pub task: Task,

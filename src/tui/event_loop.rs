@@ -28,6 +28,8 @@ pub struct Options {
     pub model: Option<String>,
     pub base_url: Option<String>,
     pub api_key_env: String,
+    /// The idle and request timeouts of an OpenAI-compatible server.
+    pub timeouts: crate::run::config::HttpTimeouts,
     pub run: Option<String>,
     pub runs_dir: PathBuf,
     pub theme: String,
@@ -51,6 +53,8 @@ pub fn build_app(o: &Options) -> anyhow::Result<App> {
     let kg_spec = opened
         .as_ref()
         .map_or(o.kg.clone(), |d| d.manifest.config.kg.clone());
+    // A SPARQL URL's credentials are never shown; `kg::open` gets them back when it connects.
+    let kg_spec = crate::credentials::redact(&kg_spec);
     eprintln!("kgscope: loading {}", crate::sanitize::line(&kg_spec));
     let (index, status) = match load_index(&kg_spec) {
         Ok(i) => (Some(Arc::new(i)), String::new()),
@@ -80,7 +84,10 @@ pub fn run(o: Options) -> anyhow::Result<()> {
     let model = o
         .model
         .as_deref()
-        .map(|m| ModelSpec::parse(m, o.base_url.as_deref(), &o.api_key_env))
+        .map(|m| {
+            ModelSpec::parse(m, o.base_url.as_deref(), &o.api_key_env)
+                .map(|spec| spec.with_timeouts(o.timeouts))
+        })
         .transpose()
         .map_err(anyhow::Error::msg)?;
     let mut app = build_app(&o)?;

@@ -151,22 +151,44 @@ pub fn oxigraph_server(turtle: &Path) -> ServerGuard {
 pub fn scripted_server(
     reply: impl Fn(usize) -> String + Send + Sync + 'static,
 ) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::Write;
+    let server = handler_server(move |n, stream, _| {
+        let _ = stream.write_all(reply(n).as_bytes());
+    });
+    (server.base, server.seen)
+}
+
+/// A loopback HTTP server whose `handle(n, stream, head)` does what it likes with request `n`:
+/// answer, stall, or answer in pieces. `head` is the request line and headers as received.
+pub struct HandlerServer {
+    /// The `/v1` base URL.
+    pub base: String,
+    pub seen: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    /// The head of every request, in arrival order.
+    pub heads: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+pub fn handler_server(
+    handle: impl Fn(usize, &mut std::net::TcpStream, &str) + Send + Sync + 'static,
+) -> HandlerServer {
+    use std::io::{BufRead, BufReader, Read};
     use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Arc;
+    use std::sync::{Arc, Mutex};
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}/v1", listener.local_addr().unwrap());
     let seen = Arc::new(AtomicUsize::new(0));
-    let counter = seen.clone();
-    let reply = Arc::new(reply);
+    let heads = Arc::new(Mutex::new(Vec::new()));
+    let (counter, all_heads) = (seen.clone(), heads.clone());
+    let handle = Arc::new(handle);
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { break };
             let n = counter.fetch_add(1, Ordering::SeqCst);
-            let reply = reply.clone();
+            let (handle, all_heads) = (handle.clone(), all_heads.clone());
             std::thread::spawn(move || {
                 let mut reader = BufReader::new(stream.try_clone().unwrap());
                 let mut len = 0usize;
+                let mut head = String::new();
                 loop {
                     let mut line = String::new();
                     if reader.read_line(&mut line).unwrap_or(0) == 0 {
@@ -175,17 +197,19 @@ pub fn scripted_server(
                     if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
                         len = v.trim().parse().unwrap_or(0);
                     }
+                    head.push_str(&line);
                     if line == "\r\n" {
                         break;
                     }
                 }
                 let mut body = vec![0; len];
                 let _ = reader.read_exact(&mut body);
-                let _ = stream.write_all(reply(n).as_bytes());
+                all_heads.lock().unwrap().push(head.clone());
+                handle(n, &mut stream, &head);
             });
         }
     });
-    (base, seen)
+    HandlerServer { base, seen, heads }
 }
 
 /// A raw HTTP response; `headers` are whole lines, each ending in `\r\n`.
