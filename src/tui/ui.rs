@@ -76,12 +76,28 @@ fn draw_tabs(f: &mut Frame, app: &App, area: Rect) {
         };
         spans.push(Span::styled(format!(" {} {} ", i + 1, s.title()), style));
     }
-    let run = match &app.data {
-        Some(d) => format!("  {} · run {}", app.kg_name, d.run.id),
-        None => format!("  {}", app.kg_name),
-    };
-    spans.push(Span::styled(crate::sanitize::line(&run), t.dim()));
+    let used: usize = spans.iter().map(Span::width).sum();
+    let room = (area.width as usize).saturating_sub(used);
+    spans.push(Span::styled(header_context(app, room), t.dim()));
     f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The KG and run after the tabs, in `room` columns: both when they fit, else the run alone
+/// (the KG is on Explore's welcome and in the run's manifest), cut at the end as a last resort.
+fn header_context(app: &App, room: usize) -> String {
+    let kg = crate::sanitize::line(&app.kg_name);
+    let full = match &app.data {
+        Some(d) => format!("  {kg} · run {}", crate::sanitize::line(&d.run.id)),
+        None => format!("  {kg}"),
+    };
+    if full.chars().count() <= room {
+        return full;
+    }
+    let short = match &app.data {
+        Some(d) => format!("  run {}", crate::sanitize::line(&d.run.id)),
+        None => full,
+    };
+    screens::heatmaps::fit(&short, room)
 }
 
 /// Every key, by screen.
@@ -105,21 +121,21 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
             ("h  J K", "one or two hops · scroll the edges down / up"),
             (
                 "r  Space  u",
-                "run (t task, +/- limit) · mark for it · unmark all",
+                "run (t task, type limit) · mark for it · unmark all",
             ),
         ],
     ),
     (
         "Live",
         &[
-            ("p  Space  c", "pause or resume · cancel"),
+            ("p  Space  c", "pause or resume · cancel (asks first)"),
             ("R", "continue an unfinished run opened with --run"),
         ],
     ),
     (
         "Heatmaps",
         &[
-            ("m", "next metric"),
+            ("m  s", "next metric · sort rows: name, value, n"),
             ("v", "next view: relation, head×tail, year"),
             ("↑↓←→ h j k l", "move"),
             ("Enter", "errors of this cell"),
