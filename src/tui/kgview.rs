@@ -540,6 +540,8 @@ mod tests {
         // The other labels are searchable too.
         let entries = entries(&index);
         let hits = search(&entries, "of America", &mut new_matcher());
-        assert_eq!(entries[hits[0]].id, us);
+        assert_eq!(entries[hits.entries[0]].id, us);
+        let why = entries[hits.entries[0]].matched_by(hits.via[0]);
+        assert_eq!(why.as_deref(), Some("label: United States of America"));
     }
 }
