@@ -1392,4 +1392,5 @@ fn live_shows_the_kglens_rates_for_a_yes_no_run() {
 }
 
 /// The analyst's screens (issue 8 §5), in tests/tui/analyst.rs.
+#[path = "tui/analyst.rs"]
 mod analyst;

@@ -82,22 +82,15 @@ fn draw_tabs(f: &mut Frame, app: &App, area: Rect) {
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// The KG and run after the tabs, in `room` columns: both when they fit, else the run alone
-/// (the KG is on Explore's welcome and in the run's manifest), cut at the end as a last resort.
+/// The KG and run after the tabs, cut to the `room` left (with a mark where cut) rather than
+/// clipped mid-word at the terminal's edge.
 fn header_context(app: &App, room: usize) -> String {
     let kg = crate::sanitize::line(&app.kg_name);
     let full = match &app.data {
         Some(d) => format!("  {kg} · run {}", crate::sanitize::line(&d.run.id)),
         None => format!("  {kg}"),
     };
-    if full.chars().count() <= room {
-        return full;
-    }
-    let short = match &app.data {
-        Some(d) => format!("  run {}", crate::sanitize::line(&d.run.id)),
-        None => full,
-    };
-    screens::heatmaps::fit(&short, room)
+    screens::heatmaps::fit(&full, room)
 }
 
 /// Every key, by screen.
@@ -121,7 +114,7 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
             ("h  J K", "one or two hops · scroll the edges down / up"),
             (
                 "r  Space  u",
-                "run (t task, type limit) · mark for it · unmark all",
+                "run (t task, type a limit) · mark it · unmark all",
             ),
         ],
     ),

@@ -187,7 +187,11 @@ fn a_yes_sayer_is_obvious_in_the_why_panel() {
     assert_eq!(w.answers[0], w.n(), "every answer is true");
     let [small, big] = snap_both(&app, "analyst-why-yes-sayer");
     for s in [&small, &big] {
-        assert!(s.contains("answers \"true\" to 100% of questions"), "{s}");
+        // Two answers per relation are too few to judge a relation; the run's 20 are not.
+        assert!(
+            s.contains("answers \"true\" to 100% of the run's questions"),
+            "{s}"
+        );
         assert!(
             s.contains(" acc 0.00 n="),
             "a replaced part, always wrong: {s}"
@@ -200,12 +204,7 @@ fn errors_fill_the_width_show_the_gold_answer_and_x_clears_the_description() {
     let tmp = tempfile::tempdir().unwrap();
     let run = fixture(tmp.path());
     let mut app = open_app(tmp.path(), &run);
-    key(&mut app, KeyCode::Enter); // errors of the first relation
-    assert!(
-        app.status.starts_with("errors of relation"),
-        "{}",
-        app.status
-    );
+    key(&mut app, KeyCode::Char('4'));
     let [small, big] = snap_both(&app, "analyst-errors");
     for s in [&small, &big] {
         let header = s.lines().find(|l| l.contains("outcome")).unwrap();
@@ -223,6 +222,13 @@ fn errors_fill_the_width_show_the_gold_answer_and_x_clears_the_description() {
             .unwrap_or(0)
     };
     assert!(longest(&big) > 140, "{big}");
+    key(&mut app, KeyCode::Char('3'));
+    key(&mut app, KeyCode::Enter); // errors of the first relation
+    assert!(
+        app.status.starts_with("errors of relation"),
+        "{}",
+        app.status
+    );
     key(&mut app, KeyCode::Char('x'));
     assert_eq!(app.errors.cell, None);
     let cleared = render(&app, 80, 24);
@@ -286,7 +292,12 @@ fn cancelling_asks_first_and_says_how_to_continue() {
     key(&mut app, KeyCode::Char('2'));
     key(&mut app, KeyCode::Char('c'));
     assert!(app.commands.is_empty(), "c alone must not cancel");
-    let [small, _] = snap_both(&app, "analyst-cancel");
+    // The question names the run to resume: its id, masked like the header's.
+    let [small, _] = SIZES.map(|(w, h)| {
+        let s = render(&app, w, h).replace(&run.id, "[id]");
+        snap(&format!("analyst-cancel-{w}x{h}"), &s);
+        s
+    });
     assert!(small.contains("Cancel the run?"), "{small}");
     assert!(small.contains("kgscope run --resume"), "{small}");
     assert!(small.contains("y cancels"), "{small}");
@@ -306,11 +317,12 @@ fn the_header_and_live_cards_fit_80_columns() {
     key(&mut app, KeyCode::Char('2'));
     let [small, _] = snap_both(&app, "analyst-live");
     let header = small.lines().next().unwrap();
-    assert!(
-        header.contains("5 Inspect") && header.contains("run "),
-        "{header}"
-    );
-    for title in ["accuracy", "abstain", "invalid", "correct", "truthful", "inform"] {
+    // The KG and run id are cut with a mark, not clipped at the edge.
+    assert!(header.contains("5 Inspect   sample:countries"), "{header}");
+    assert!(header.trim_end().ends_with('…'), "{header}");
+    for title in [
+        "accuracy", "abstain", "invalid", "correct", "truthful", "inform",
+    ] {
         assert!(small.contains(&format!(" {title} ")), "{title}: {small}");
     }
 }
@@ -437,6 +449,7 @@ fn kgscope_demo_in_tmux_moves_through_the_screens_and_stops_on_a_key() {
         std::thread::sleep(Duration::from_millis(100));
     }
     assert_eq!(std::fs::read_to_string(&done).unwrap().trim(), "0");
+    // One run: the key came while round two's dialog was open, before its run started.
     let runs = std::fs::read_dir(tmp.path().join("runs")).unwrap().count();
-    assert!(runs >= 2, "one run per round: {runs}");
+    assert_eq!(runs, 1);
 }

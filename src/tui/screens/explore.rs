@@ -196,16 +196,13 @@ fn draw_welcome(f: &mut Frame, app: &App, area: Rect) {
         ]),
         Line::from(vec![
             key("r"),
-            Span::raw("ask the model about it; watch Live (2), then Heatmaps (3)"),
+            Span::raw("ask the model; watch Live (2), then Heatmaps (3)"),
         ]),
         Line::from(vec![
             key("Space"),
             Span::raw("mark several to run them together"),
         ]),
-        Line::from(vec![
-            key("/"),
-            Span::raw("search entities and relations by name or alias"),
-        ]),
+        Line::from(vec![key("/"), Span::raw("search by name or alias")]),
         Line::from(vec![key("?"), Span::raw("every key")]),
     ];
     f.render_widget(

@@ -137,7 +137,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     ));
     if g.year_width > 1 && app.heat.view == HeatView::Year {
         frame = frame.title_bottom(Span::styled(
-            format!(" years binned by {} (sparse) ", g.year_width),
+            format!(" years binned by {} ", g.year_width),
             t.dim(),
         ));
     }
@@ -254,10 +254,17 @@ fn draw_why(f: &mut Frame, app: &App, area: Rect) {
     }
     lines.push(Line::from(parts));
     lines.push(answers_line(app, &w, yesno, area.width));
-    if let Some((v, share)) = w.dominant_answer() {
+    // A group too small to tell still shows the habit when the whole run has it.
+    let overall = app.data.as_ref().map(|d| d.why.overall).unwrap_or_default();
+    let habit = match (w.dominant_answer(), overall.dominant_answer()) {
+        (Some(h), _) => Some((h, "of questions")),
+        (None, Some(h)) => Some((h, "of the run's questions")),
+        (None, None) => None,
+    };
+    if let Some(((v, share), of)) = habit {
         lines.push(Line::from(Span::styled(
             format!(
-                " ⚠ answers \"{}\" to {:.0}% of questions: read the gold split, not one rate",
+                " ⚠ answers \"{}\" to {:.0}% {of}: read the gold split, not one rate",
                 answer_name(v, yesno),
                 share * 100.0
             ),

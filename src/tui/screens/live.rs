@@ -72,9 +72,6 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             )));
         }
         f.render_widget(Paragraph::new(lines), info);
-        if live.confirm_cancel {
-            draw_confirm_cancel(f, app, area);
-        }
     } else {
         let msg = if app.can_continue() {
             "This run is unfinished: R continues it. Explore → r starts a new one."
@@ -132,6 +129,9 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         ),
     };
     f.render_widget(Paragraph::new(lines).block(block(app, title)), stream);
+    if live.active && live.finished.is_none() && live.confirm_cancel {
+        draw_confirm_cancel(f, app, area);
+    }
 }
 
 /// "Cancel the run?" with what cancelling keeps and how to go on afterwards.
