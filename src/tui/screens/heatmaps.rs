@@ -67,6 +67,10 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             (label_w, inner_w.saturating_sub(label_w).min(MAX_CELL))
         }
     };
+    let bar_w = match app.heat.view {
+        HeatView::HeadTail => 0,
+        _ => inner_w.saturating_sub(label_w + cell_w + 1).min(MAX_BAR),
+    };
     // Columns scroll like rows: the cursor's column stays in view.
     let visible_cols = (inner_w.saturating_sub(label_w) / cell_w.max(1)).max(1);
     let first_col = (app.heat.col + 1).saturating_sub(visible_cols);
@@ -127,6 +131,11 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                 style,
             ));
             spans.push(Span::raw(" "));
+            // One column of cells leaves room to draw the interval on a 0–1 scale, so rows
+            // can be compared by eye: overlapping bars do not rank.
+            if let (Some(r), true) = (rate, bar_w >= MIN_BAR) {
+                spans.push(Span::styled(interval_bar(r, bar_w), t.dim()));
+            }
         }
         lines.push(Line::from(spans));
     }
@@ -166,6 +175,26 @@ pub fn cell_text(rate: Option<Rate>, n: u64, w: usize) -> String {
         .into_iter()
         .find(|c| c.chars().count() <= w)
         .unwrap_or_else(|| fit(&last, w))
+}
+
+/// The narrowest interval bar worth drawing, and the widest (wider says nothing more).
+const MIN_BAR: usize = 20;
+const MAX_BAR: usize = 60;
+
+/// A rate's 95% interval on a 0–1 scale `w` columns wide: `━` over the interval, `●` at the
+/// value, `·` elsewhere; `|` marks 0.5 where nothing else is drawn.
+pub fn interval_bar(r: Rate, w: usize) -> String {
+    let w = w.max(2);
+    let at = |x: f64| ((x.clamp(0.0, 1.0) * (w - 1) as f64).round()) as usize;
+    let (lo, hi, v, mid) = (at(r.lo), at(r.hi), at(r.value), at(0.5));
+    (0..w)
+        .map(|i| match i {
+            _ if i == v => '●',
+            _ if (lo..=hi).contains(&i) => '━',
+            _ if i == mid => '|',
+            _ => '·',
+        })
+        .collect()
 }
 
 /// One split's line: its size, accuracy with interval, and outcome counts.
@@ -332,5 +361,21 @@ mod tests {
         );
         assert_eq!(cell_text(Rate::new(1.0, 1.0), 1, 9), "1.00? n=1");
         assert_eq!(cell_text(None, 4, 20), "  – n=4");
+    }
+
+    #[test]
+    fn the_interval_bar_spans_the_interval_and_marks_the_value() {
+        let r = Rate {
+            value: 0.5,
+            lo: 0.25,
+            hi: 0.75,
+        };
+        assert_eq!(interval_bar(r, 9), "··━━●━━··");
+        let low = Rate {
+            value: 0.0,
+            lo: 0.0,
+            hi: 0.25,
+        };
+        assert_eq!(interval_bar(low, 9), "●━━·|····");
     }
 }
