@@ -84,7 +84,8 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                         .unwrap_or_default(),
                     line(&r.question.gold),
                     line(&r.question.prompt),
-                    line(r.response()),
+                    // Models often answer with a leading space (the prompt ends before it).
+                    line(r.response().trim_start()),
                 ),
                 Err(why) => (String::new(), String::new(), line(&why), String::new()),
             };
