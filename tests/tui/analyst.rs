@@ -189,7 +189,7 @@ fn a_yes_sayer_is_obvious_in_the_why_panel() {
     for s in [&small, &big] {
         // Two answers per relation are too few to judge a relation; the run's 20 are not.
         assert!(
-            s.contains("answers \"true\" to 100% of the run's questions"),
+            s.contains("says \"true\" to 100% of the run's questions"),
             "{s}"
         );
         assert!(

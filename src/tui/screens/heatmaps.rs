@@ -63,7 +63,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             (label_w, per.clamp(MIN_CELL, MAX_CELL))
         }
         _ => {
-            let label_w = longest.clamp(12, 40).min(inner_w / 2);
+            let label_w = longest.clamp(12, 40).min(inner_w * 2 / 5);
             (label_w, inner_w.saturating_sub(label_w).min(MAX_CELL))
         }
     };
@@ -293,7 +293,7 @@ fn draw_why(f: &mut Frame, app: &App, area: Rect) {
     if let Some(((v, share), of)) = habit {
         lines.push(Line::from(Span::styled(
             format!(
-                " ⚠ answers \"{}\" to {:.0}% {of}: read the gold split, not one rate",
+                " ⚠ says \"{}\" to {:.0}% {of}: judge it by the gold split",
                 answer_name(v, yesno),
                 share * 100.0
             ),
