@@ -35,6 +35,7 @@ pub struct DemoArgs {
     /// so a booth left running all day does not fill the real runs directory].
     #[arg(long)]
     pub runs_dir: Option<PathBuf>,
+    /// Colour theme.
     #[arg(long, default_value = "dark", value_parser = kgscope::tui::theme::NAMES)]
     pub theme: String,
     /// Where to log while the TUI owns the screen [default: $KGSCOPE_HOME/logs/tui.log].
