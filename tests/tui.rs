@@ -34,7 +34,12 @@ fn fixture(dir: &Path) -> RunDir {
 /// The fixture run with `model` in its manifest and only its first `answered` questions
 /// answered (an interrupted run).
 fn fixture_with(dir: &Path, model: ModelSpec, answered: usize, task: Task) -> RunDir {
-    let cfg = RunConfig::new("sample:countries", model, task, 16);
+    fixture_on("sample:countries", dir, model, answered, task)
+}
+
+/// [`fixture_with`] on another KG.
+fn fixture_on(kg: &str, dir: &Path, model: ModelSpec, answered: usize, task: Task) -> RunDir {
+    let cfg = RunConfig::new(kg, model, task, 16);
     let prepared = session::prepare_new(cfg, "test-model", dir, &|_| {}).unwrap();
     assert!(prepared.questions.len() >= 8);
     let mut out = prepared.run.results_appender().unwrap();
@@ -780,7 +785,7 @@ fn enter_on_a_heatmap_cell_filters_the_errors() {
     let run = fixture(tmp.path());
     let mut app = open_app(tmp.path(), &run);
     key(&mut app, KeyCode::Char('3'));
-    let (rows, _) = app.heat_axes();
+    let rows = app.heat_grid().rows;
     assert!(!rows.is_empty());
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.screen, Screen::Errors);
@@ -1403,9 +1408,11 @@ fn the_mouse_picks_tabs_and_rows() {
     let col = first_line.find("4 Errors").unwrap() as u16;
     app.on_mouse(click(col, 0), size);
     assert_eq!(app.screen, Screen::Errors);
-    app.on_mouse(click(10, 4), size); // the third error
+    app.on_mouse(click(10, 2), size); // the column names: nothing
+    assert_eq!(app.errors.selected, 0);
+    app.on_mouse(click(10, 5), size); // the third error
     assert_eq!(app.errors.selected, 2);
-    app.on_mouse(click(10, 4), size); // again: open it
+    app.on_mouse(click(10, 5), size); // again: open it
     assert_eq!(app.screen, Screen::Inspect);
     assert_eq!(app.inspect.current, Some(app.error_indices()[2]));
     let explore = first_line.find("1 Explore").unwrap() as u16;
@@ -1810,3 +1817,7 @@ fn live_shows_the_kglens_rates_for_a_yes_no_run() {
         .value;
     assert!(live.contains(&format!("{win:.3}")), "{live}");
 }
+
+/// The analyst's screens (issue 8 §5), in tests/tui/analyst.rs.
+#[path = "tui/analyst.rs"]
+mod analyst;

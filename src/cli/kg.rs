@@ -201,6 +201,7 @@ fn near_matches(index: &KgIndex, name: &str) -> String {
     };
     let entries = kgview::entries(index);
     let near: Vec<String> = kgview::search(&entries, &query, &mut kgview::new_matcher())
+        .entries
         .into_iter()
         .map(|i| &entries[i])
         .filter(|e| e.kind == EntryKind::Entity)

@@ -3,6 +3,7 @@
 mod bench;
 mod bench_llama;
 mod bench_tui;
+mod demo;
 mod kg;
 mod labels;
 mod logging;
@@ -47,6 +48,9 @@ pub struct Cli {
 pub enum Command {
     /// The terminal UI: explore a KG, run and watch an evaluation, drill into errors, label.
     Tui(tui::TuiArgs),
+    /// A hands-free tour for a booth or a talk: short live runs shown screen by screen, over
+    /// and over, until a key is pressed.
+    Demo(demo::DemoArgs),
     /// Hand labels of a run.
     #[command(subcommand)]
     Labels(labels::LabelsCommand),
@@ -91,11 +95,12 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     let Some(command) = cli.command else {
         return tui::run(cli.tui);
     };
-    if !matches!(command, Command::Tui(_)) {
+    if !matches!(command, Command::Tui(_) | Command::Demo(_)) {
         logging::to_stderr();
     }
     match command {
         Command::Tui(a) => tui::run(a),
+        Command::Demo(a) => demo::run(a),
         Command::Labels(c) => labels::dispatch(c),
         Command::Kg(KgCommand::Load(a)) => kg::load(a),
         Command::Kg(KgCommand::Stats(a)) => kg::stats(a),

@@ -35,6 +35,11 @@ pub struct TuiArgs {
 }
 
 pub fn run(a: TuiArgs) -> anyhow::Result<ExitCode> {
+    open(a, |_| {})
+}
+
+/// The TUI with `setup` applied to the app before the first frame (`kgscope demo`).
+pub fn open(a: TuiArgs, setup: impl FnOnce(&mut kgscope::tui::App)) -> anyhow::Result<ExitCode> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         bail!(
             "the TUI needs an interactive terminal (stdin and stdout are not both one); \
@@ -66,16 +71,19 @@ pub fn run(a: TuiArgs) -> anyhow::Result<ExitCode> {
         run = ?a.run,
         "kgscope tui started"
     );
-    kgscope::tui::run(kgscope::tui::Options {
-        kg: a.kg,
-        model: Some(a.model),
-        timeouts: a.openai.timeouts(Default::default()),
-        base_url: a.openai.base_url,
-        api_key_env: a.openai.api_key_env,
-        run: a.run,
-        runs_dir: a.runs_dir,
-        theme: a.theme,
-        log,
-    })?;
+    kgscope::tui::event_loop::run_with(
+        kgscope::tui::Options {
+            kg: a.kg,
+            model: Some(a.model),
+            timeouts: a.openai.timeouts(Default::default()),
+            base_url: a.openai.base_url,
+            api_key_env: a.openai.api_key_env,
+            run: a.run,
+            runs_dir: a.runs_dir,
+            theme: a.theme,
+            log,
+        },
+        setup,
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -376,35 +376,74 @@ impl GroupAcc {
     }
 
     fn stats(&self) -> GroupStats {
-        let c = &self.counts;
-        let n = c.total();
-        let t = self.triples as f64;
-        let grapheval = (self.triples > 0).then(|| GraphEvalStats {
-            triples: self.triples,
-            correctness: rate(self.correctness.value(), t),
-            truthfulness: rate(self.truthfulness.value(), t),
-            informativeness: rate(self.informativeness.value(), t),
-        });
-        let e = &self.edges;
-        let yesno = (e.examined > 0).then(|| EdgeStats {
-            edges: e.examined,
-            wins: e.wins,
-            zero_sense: e.zero_sense,
-            win_rate: rate(e.wins as f64, e.examined as f64),
-            zero_sense_rate: rate(e.zero_sense as f64, e.examined as f64),
-        });
-        GroupStats {
-            n,
-            counts: *c,
-            accuracy: Rate::new(c.correct as f64, n as f64),
-            abstain_rate: Rate::new(c.abstained as f64, n as f64),
-            invalid_rate: Rate::new(c.invalid as f64, n as f64),
-            precision: c.precision(),
-            recall: c.recall(),
-            f1: c.f1(),
-            grapheval,
-            yesno,
+        let sums = [
+            self.correctness.value(),
+            self.truthfulness.value(),
+            self.informativeness.value(),
+        ];
+        stats_of(&self.counts, self.triples, sums, &self.edges)
+    }
+}
+
+impl GroupStats {
+    /// The stats of the union of disjoint groups (years binned into decades, say), exactly as
+    /// if their outcomes had been grouped together: counts, triples and edges add up, and a
+    /// GraphEval mean times its triples gives back the group's sum of scores. `None` for no
+    /// groups.
+    pub fn combine<'a>(parts: impl IntoIterator<Item = &'a GroupStats>) -> Option<GroupStats> {
+        let mut counts = Counts::default();
+        let (mut triples, mut sums) = (0u64, [0.0f64; 3]);
+        let mut edges = EdgeCounts::default();
+        let mut any = false;
+        for g in parts {
+            any = true;
+            counts.merge(&g.counts);
+            if let Some(ge) = &g.grapheval {
+                triples += ge.triples;
+                let t = ge.triples as f64;
+                sums[0] += ge.correctness.value * t;
+                sums[1] += ge.truthfulness.value * t;
+                sums[2] += ge.informativeness.value * t;
+            }
+            if let Some(y) = &g.yesno {
+                edges.examined += y.edges;
+                edges.wins += y.wins;
+                edges.zero_sense += y.zero_sense;
+            }
         }
+        any.then(|| stats_of(&counts, triples, sums, &edges))
+    }
+}
+
+/// A group's stats from its sums: outcome counts, complete triples with their summed
+/// correctness / truthfulness / informativeness, and examined edges.
+fn stats_of(c: &Counts, triples: u64, sums: [f64; 3], e: &EdgeCounts) -> GroupStats {
+    let n = c.total();
+    let t = triples as f64;
+    let grapheval = (triples > 0).then(|| GraphEvalStats {
+        triples,
+        correctness: rate(sums[0], t),
+        truthfulness: rate(sums[1], t),
+        informativeness: rate(sums[2], t),
+    });
+    let yesno = (e.examined > 0).then(|| EdgeStats {
+        edges: e.examined,
+        wins: e.wins,
+        zero_sense: e.zero_sense,
+        win_rate: rate(e.wins as f64, e.examined as f64),
+        zero_sense_rate: rate(e.zero_sense as f64, e.examined as f64),
+    });
+    GroupStats {
+        n,
+        counts: *c,
+        accuracy: Rate::new(c.correct as f64, n as f64),
+        abstain_rate: Rate::new(c.abstained as f64, n as f64),
+        invalid_rate: Rate::new(c.invalid as f64, n as f64),
+        precision: c.precision(),
+        recall: c.recall(),
+        f1: c.f1(),
+        grapheval,
+        yesno,
     }
 }
 

@@ -369,3 +369,25 @@ fn snapshot_serialises_to_plain_json() {
     assert!(v["by_relation"]["capital"]["yesno"]["win_rate"]["lo"].is_number());
     assert!(v["by_relation"]["deathPlace"]["grapheval"].is_null());
 }
+
+#[test]
+fn combining_disjoint_groups_gives_their_union() {
+    // Relations partition every outcome, so combining them gives the overall group back.
+    let s = run(&fixture());
+    let all = GroupStats::combine(s.by_relation.values()).unwrap();
+    assert_eq!(all.counts, s.overall.counts);
+    assert_eq!(all.n, s.overall.n);
+    let (a, b) = (all.grapheval.unwrap(), s.overall.grapheval.clone().unwrap());
+    assert_eq!(a.triples, b.triples);
+    for (x, y) in [
+        (a.correctness, b.correctness),
+        (a.truthfulness, b.truthfulness),
+        (a.informativeness, b.informativeness),
+    ] {
+        assert!((x.value - y.value).abs() < 1e-12, "{x:?} != {y:?}");
+        assert!((x.lo - y.lo).abs() < 1e-12 && (x.hi - y.hi).abs() < 1e-12);
+    }
+    assert_eq!(all.yesno, s.overall.yesno);
+    assert_eq!(all.accuracy, s.overall.accuracy);
+    assert_eq!(GroupStats::combine([]), None);
+}

@@ -17,49 +17,48 @@ fn rate(r: &Option<Rate>) -> String {
     }
 }
 
-fn row(name: &str, g: &GroupStats) -> String {
-    let mut s = format!(
-        "{:<28} {:>6}  {}  {}  {}",
-        clean(name).chars().take(28).collect::<String>(),
-        g.n,
-        rate(&g.accuracy),
-        rate(&g.abstain_rate),
-        rate(&g.invalid_rate)
-    );
+/// The overall group's rates, one per line: as many metrics as the methods have, in 80
+/// columns.
+fn overall(g: &GroupStats) -> String {
+    let mut rates = vec![
+        ("accuracy", g.accuracy),
+        ("abstain rate", g.abstain_rate),
+        ("invalid rate", g.invalid_rate),
+    ];
     if let Some(ge) = &g.grapheval {
-        let _ = write!(
-            s,
-            "  {}  {}  {}",
-            rate(&Some(ge.correctness.clone())),
-            rate(&Some(ge.truthfulness.clone())),
-            rate(&Some(ge.informativeness.clone()))
-        );
+        rates.push(("correctness", Some(ge.correctness)));
+        rates.push(("truthfulness", Some(ge.truthfulness)));
+        rates.push(("informativeness", Some(ge.informativeness)));
     }
     if let Some(y) = &g.yesno {
-        let _ = write!(
-            s,
-            "  {}  {}",
-            rate(&Some(y.win_rate.clone())),
-            rate(&Some(y.zero_sense_rate.clone()))
-        );
+        rates.push(("win rate", Some(y.win_rate)));
+        rates.push(("zero-sense rate", Some(y.zero_sense_rate)));
+    }
+    let mut s = format!("{:<16} {}\n", "overall", "value  [95% interval]");
+    for (name, r) in rates {
+        let _ = writeln!(s, "{name:<16} {}", rate(&r));
     }
     s
 }
 
-fn header(g: &GroupStats) -> String {
-    let mut s = format!(
-        "{:<28} {:>6}  {:<19}  {:<19}  {:<19}",
-        "group", "n", "accuracy", "abstained", "invalid"
-    );
-    if g.grapheval.is_some() {
-        let _ = write!(
-            s,
-            "  {:<19}  {:<19}  {:<19}",
-            "correctness", "truthfulness", "informativeness"
-        );
+/// The method's own headline metric of a group: GraphEval correctness or KGLens win rate.
+fn headline(g: &GroupStats) -> Option<(&'static str, Rate)> {
+    if let Some(ge) = &g.grapheval {
+        return Some(("correctness", ge.correctness));
     }
-    if g.yesno.is_some() {
-        let _ = write!(s, "  {:<19}  {:<19}", "win rate", "zero-sense rate");
+    g.yesno.as_ref().map(|y| ("win rate", y.win_rate))
+}
+
+/// A relation's line: name, n, accuracy and the headline metric (76 columns).
+fn row(name: &str, g: &GroupStats, with_headline: bool) -> String {
+    let mut s = format!(
+        "{:<28} {:>6}  {}",
+        clean(name).chars().take(28).collect::<String>(),
+        g.n,
+        rate(&g.accuracy),
+    );
+    if with_headline {
+        let _ = write!(s, "  {}", rate(&headline(g).map(|h| h.1)));
     }
     s
 }
@@ -73,8 +72,7 @@ pub fn summary(s: &Snapshot, worst: usize) -> String {
         "{} answered: {} correct, {} incorrect, {} abstained, {} invalid",
         s.overall.n, c.correct, c.incorrect, c.abstained, c.invalid
     );
-    let _ = writeln!(out, "{}", header(&s.overall));
-    let _ = writeln!(out, "{}", row("overall", &s.overall));
+    out.push_str(&overall(&s.overall));
     let mut rels: Vec<(&String, &GroupStats)> = s.by_relation.iter().collect();
     rels.sort_by(|a, b| {
         let acc = |g: &GroupStats| g.accuracy.as_ref().map_or(f64::INFINITY, |r| r.value);
@@ -84,9 +82,18 @@ pub fn summary(s: &Snapshot, worst: usize) -> String {
             .then(a.0.cmp(b.0))
     });
     if !rels.is_empty() {
+        let main = headline(&s.overall).map(|h| h.0);
         let _ = writeln!(out, "\nworst relations by accuracy:");
+        let _ = writeln!(
+            out,
+            "{:<28} {:>6}  {:<19}  {}",
+            "relation",
+            "n",
+            "accuracy",
+            main.unwrap_or("")
+        );
         for (name, g) in rels.into_iter().take(worst) {
-            let _ = writeln!(out, "{}", row(name, g));
+            let _ = writeln!(out, "{}", row(name, g, main.is_some()));
         }
     }
     if s.pending_triples > 0 {
@@ -97,4 +104,46 @@ pub fn summary(s: &Snapshot, worst: usize) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::{Aggregates, Scored, Task};
+    use crate::verify::{OutcomeKind, Verdict};
+
+    #[test]
+    fn the_summary_fits_80_columns() {
+        let mut a = Aggregates::new();
+        for (i, outcome) in [OutcomeKind::Correct, OutcomeKind::Incorrect]
+            .into_iter()
+            .enumerate()
+        {
+            a.add(&Scored {
+                question_id: format!("q{i}"),
+                task: Task::Statement,
+                positive_id: format!("q{i}"),
+                expected_members: 1,
+                is_positive: true,
+                verdict: Verdict::True,
+                outcome,
+                relation: "a relation with a very long name indeed, longer than 28".into(),
+                head_type: "Country".into(),
+                tail_type: "City".into(),
+                year: None,
+                edge_key: None,
+            });
+        }
+        let text = summary(&a.snapshot(), 10);
+        for l in text.lines() {
+            assert!(
+                l.chars().count() <= 80,
+                "{} columns: {l}",
+                l.chars().count()
+            );
+        }
+        assert!(text.contains("informativeness"), "{text}");
+        assert!(text.contains("relation"), "{text}");
+        assert!(text.contains("correctness"), "{text}");
+    }
 }

@@ -65,6 +65,11 @@ pub fn build_app(o: &Options) -> anyhow::Result<App> {
     let mut app = App::new(theme, &kg_spec, index);
     app.status = status;
     app.can_run = o.model.is_some();
+    // `run` has parsed it already and said what was wrong; here it only names the model.
+    app.model = o
+        .model
+        .as_deref()
+        .and_then(|m| ModelSpec::parse(m, o.base_url.as_deref(), &o.api_key_env).ok());
     app.log = o.log.clone();
     if let Some(data) = opened {
         app.open_run(data);
@@ -81,6 +86,12 @@ fn open_run(runs_dir: &std::path::Path, id: &str) -> anyhow::Result<RunData> {
 }
 
 pub fn run(o: Options) -> anyhow::Result<()> {
+    run_with(o, |_| {})
+}
+
+/// [`run`], with `setup` applied to the app before the first frame (`kgscope demo` starts
+/// its autopilot there).
+pub fn run_with(o: Options, setup: impl FnOnce(&mut App)) -> anyhow::Result<()> {
     let model = o
         .model
         .as_deref()
@@ -91,6 +102,7 @@ pub fn run(o: Options) -> anyhow::Result<()> {
         .transpose()
         .map_err(anyhow::Error::msg)?;
     let mut app = build_app(&o)?;
+    setup(&mut app);
     let base = model.map(|model| RunBase {
         kg: app.kg_name.clone(),
         model,
@@ -210,6 +222,7 @@ fn main_loop(
             }
         }
         app.tick();
+        app.demo_tick(Instant::now());
         terminal.draw(|f| super::ui::draw(f, app))?;
         if panic_on_purpose {
             panic!("KGSCOPE_TEST_PANIC is set: panicking with the screen drawn");

@@ -20,6 +20,25 @@ pub struct Entry {
     /// Sanitised label, with the other labels and aliases appended so they are searchable too.
     pub text: String,
     pub label: String,
+    /// The other labels, then the aliases, sanitised: what a hit may have matched instead of
+    /// the label.
+    pub names: Vec<String>,
+    /// How many of `names` are labels (the rest are aliases).
+    pub other_labels: usize,
+}
+
+impl Entry {
+    /// Why a hit matched, when not by its label: "alias: Fe", "label: Fer".
+    pub fn matched_by(&self, via: u32) -> Option<String> {
+        let i = (via as usize).checked_sub(1)?;
+        let name = self.names.get(i)?;
+        let kind = if i < self.other_labels {
+            "label"
+        } else {
+            "alias"
+        };
+        Some(format!("{kind}: {name}"))
+    }
 }
 
 /// Everything Explore can search: relations first, then entities.
@@ -32,53 +51,99 @@ pub fn entries(index: &KgIndex) -> Vec<Entry> {
             id: r.predicate,
             text: label.clone(),
             label,
+            names: vec![],
+            other_labels: 0,
         });
     }
     for &e in index.entities() {
         let label = line(&index.label(e));
-        let names: Vec<&str> = index
+        let names: Vec<String> = index
             .other_labels_of(e)
             .iter()
             .chain(index.aliases_of(e))
-            .map(String::as_str)
+            .map(|n| line(n))
             .collect();
         let text = if names.is_empty() {
             label.clone()
         } else {
-            line(&format!("{label} {}", names.join(" ")))
+            format!("{label} {}", names.join(" "))
         };
         out.push(Entry {
             kind: EntryKind::Entity,
             id: e,
             text,
             label,
+            names,
+            other_labels: index.other_labels_of(e).len(),
         });
     }
     out
 }
 
-/// Indices into `entries` matching `query`, best first; all of them for an empty query.
-pub fn search(entries: &[Entry], query: &str, matcher: &mut Matcher) -> Vec<usize> {
+/// Search hits: indices into the entries, best first, and for each which name matched (0 the
+/// label, `k` the entry's `names[k - 1]`), so the list can say why a hit is there.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Hits {
+    pub entries: Vec<usize>,
+    /// Empty for an empty query (every entry, by its label).
+    pub via: Vec<u32>,
+}
+
+/// Entries matching `query`, best first; all of them for an empty query.
+///
+/// Ranking: an exact label match first ("iron" finds Iron before Iron-45), then an exact
+/// match of another label or an alias ("fe" finds Iron by its alias Fe), then labels and then
+/// other names starting with the query, then every other fuzzy match by score. Case is
+/// ignored throughout. Ties keep the KG's order, so the list does not jump while typing.
+pub fn search(entries: &[Entry], query: &str, matcher: &mut Matcher) -> Hits {
     if query.trim().is_empty() {
-        return (0..entries.len()).collect();
+        return Hits {
+            entries: (0..entries.len()).collect(),
+            via: vec![],
+        };
     }
+    let q = query.trim().to_lowercase();
     let pattern = Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart);
-    let texts: Vec<(usize, &str)> = entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (i, e.text.as_str()))
-        .collect();
-    let mut scored: Vec<(usize, u32)> = texts
-        .iter()
-        .filter_map(|(i, t)| {
-            let mut buf = Vec::new();
-            let hay = nucleo_matcher::Utf32Str::new(t, &mut buf);
-            pattern.score(hay, matcher).map(|s| (*i, s))
-        })
-        .collect();
-    // Stable on ties so the list does not jump around while typing.
-    scored.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    scored.into_iter().map(|(i, _)| i).collect()
+    let mut buf = Vec::new();
+    let mut score = |text: &str, matcher: &mut Matcher| {
+        pattern.score(nucleo_matcher::Utf32Str::new(text, &mut buf), matcher)
+    };
+    // (tier, score, index, via)
+    let mut scored: Vec<(u8, u32, usize, u32)> = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        let Some(s) = score(&e.text, matcher) else {
+            continue;
+        };
+        let label = e.label.to_lowercase();
+        let names: Vec<String> = e.names.iter().map(|n| n.to_lowercase()).collect();
+        let named = |f: &dyn Fn(&str) -> bool| names.iter().position(|n| f(n));
+        let (tier, via) = if label == q {
+            (0, 0)
+        } else if let Some(k) = named(&|n| n == q) {
+            (1, k + 1)
+        } else if label.starts_with(&q) {
+            (2, 0)
+        } else if let Some(k) = named(&|n| n.starts_with(&q)) {
+            (3, k + 1)
+        } else if label.contains(&q) || score(&e.label, matcher).is_some() {
+            (4, 0)
+        } else {
+            // The name that matches best is the reason (the label did not match at all).
+            let best = e
+                .names
+                .iter()
+                .enumerate()
+                .filter_map(|(k, n)| score(n, matcher).map(|s| (s, k)))
+                .max_by_key(|(s, k)| (*s, std::cmp::Reverse(*k)));
+            (4, best.map_or(0, |(_, k)| k + 1))
+        };
+        scored.push((tier, s, i, via as u32));
+    }
+    scored.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    Hits {
+        entries: scored.iter().map(|h| h.2).collect(),
+        via: scored.iter().map(|h| h.3).collect(),
+    }
 }
 
 pub fn new_matcher() -> Matcher {
@@ -348,6 +413,47 @@ mod tests {
         (index, hub)
     }
 
+    #[test]
+    fn exact_label_and_alias_matches_rank_first_and_say_why() {
+        let ttl = "@prefix ex: <http://example.org/> .\n\
+             @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n\
+             @prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n\
+             ex:a rdfs:label \"Iron-45\"@en ; ex:p ex:c .\n\
+             ex:b rdfs:label \"Ironwood\"@en ; ex:p ex:c .\n\
+             ex:c rdfs:label \"Iron\"@en ; skos:altLabel \"Fe\"@en .\n\
+             ex:d rdfs:label \"Felix Iron\"@en ; ex:p ex:c .\n";
+        let kg = LocalKg::from_turtle(ttl, "test").unwrap();
+        let index = KgIndex::build(&kg, &|_| {}).unwrap();
+        let entries = entries(&index);
+        let mut m = new_matcher();
+        let labels = |h: &Hits| -> Vec<String> {
+            h.entries
+                .iter()
+                .map(|&i| entries[i].label.clone())
+                .collect()
+        };
+        let iron = search(&entries, "iron", &mut m);
+        // Exact label, then labels starting with it, then the rest.
+        let l = labels(&iron);
+        assert_eq!(l[0], "Iron");
+        let mut prefixed = l[1..3].to_vec();
+        prefixed.sort();
+        assert_eq!(prefixed, ["Iron-45", "Ironwood"]);
+        assert_eq!(l[3], "Felix Iron");
+        assert_eq!(iron.via[0], 0, "matched by its label");
+        let fe = search(&entries, "FE", &mut m);
+        assert_eq!(
+            labels(&fe)[0],
+            "Iron",
+            "an exact alias beats a label starting with it"
+        );
+        let why = entries[fe.entries[0]].matched_by(fe.via[0]);
+        assert_eq!(why.as_deref(), Some("alias: Fe"));
+        assert_eq!(labels(&fe)[1], "Felix Iron");
+        assert_eq!(entries[fe.entries[1]].matched_by(fe.via[1]), None);
+        assert!(search(&entries, "", &mut m).via.is_empty());
+    }
+
     fn numbers(rows: &[Row]) -> Vec<usize> {
         rows.iter()
             .filter_map(|r| match r {
@@ -434,6 +540,8 @@ mod tests {
         // The other labels are searchable too.
         let entries = entries(&index);
         let hits = search(&entries, "of America", &mut new_matcher());
-        assert_eq!(entries[hits[0]].id, us);
+        assert_eq!(entries[hits.entries[0]].id, us);
+        let why = entries[hits.entries[0]].matched_by(hits.via[0]);
+        assert_eq!(why.as_deref(), Some("label: United States of America"));
     }
 }

@@ -76,12 +76,21 @@ fn draw_tabs(f: &mut Frame, app: &App, area: Rect) {
         };
         spans.push(Span::styled(format!(" {} {} ", i + 1, s.title()), style));
     }
-    let run = match &app.data {
-        Some(d) => format!("  {} · run {}", app.kg_name, d.run.id),
-        None => format!("  {}", app.kg_name),
-    };
-    spans.push(Span::styled(crate::sanitize::line(&run), t.dim()));
+    let used: usize = spans.iter().map(Span::width).sum();
+    let room = (area.width as usize).saturating_sub(used);
+    spans.push(Span::styled(header_context(app, room), t.dim()));
     f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The KG and run after the tabs, cut to the `room` left (with a mark where cut) rather than
+/// clipped mid-word at the terminal's edge.
+fn header_context(app: &App, room: usize) -> String {
+    let kg = crate::sanitize::line(&app.kg_name);
+    let full = match &app.data {
+        Some(d) => format!("  {kg} · run {}", crate::sanitize::line(&d.run.id)),
+        None => format!("  {kg}"),
+    };
+    screens::heatmaps::fit(&full, room)
 }
 
 /// Every key, by screen.
@@ -105,21 +114,21 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
             ("h  J K", "one or two hops · scroll the edges down / up"),
             (
                 "r  Space  u",
-                "run (t task, +/- limit) · mark for it · unmark all",
+                "run (t task, type a limit) · mark it · unmark all",
             ),
         ],
     ),
     (
         "Live",
         &[
-            ("p  Space  c", "pause or resume · cancel"),
+            ("p  Space  c", "pause or resume · cancel (asks first)"),
             ("R", "continue an unfinished run opened with --run"),
         ],
     ),
     (
         "Heatmaps",
         &[
-            ("m", "next metric"),
+            ("m  s", "next metric · sort rows: name, value, n"),
             ("v", "next view: relation, head×tail, year"),
             ("↑↓←→ h j k l", "move"),
             ("Enter", "errors of this cell"),

@@ -107,6 +107,8 @@ impl App {
                 self.errors.kind = None;
                 self.errors.label = None;
                 self.errors.selected = 0;
+                // The status line said which cell the list was filtered by: no longer true.
+                self.status = "filters cleared: every error".into();
             }
             KeyCode::Enter => {
                 if let Some(&i) = list.get(self.errors.selected) {

@@ -8,14 +8,16 @@ const EDGE_SCROLL_STEP: usize = 10;
 
 impl App {
     pub(super) fn refresh_matches(&mut self) {
-        self.explore.matches =
-            kgview::search(&self.entries, &self.explore.query, &mut self.matcher);
+        let hits = kgview::search(&self.entries, &self.explore.query, &mut self.matcher);
+        self.explore.matches = hits.entries;
+        self.explore.via = hits.via;
         self.explore.selected = 0;
         self.explore.scroll = 0;
     }
 
     /// Selects match `i`; a new selection shows its edge list from the top.
     pub(super) fn select_explore(&mut self, i: usize) {
+        self.explore.touched = true;
         if i != self.explore.selected {
             self.explore.selected = i;
             self.explore.scroll = 0;
@@ -78,6 +80,20 @@ impl App {
         })
     }
 
+    /// What a run from the dialog would be, as `kgscope run` would make it: the dialog shows
+    /// its model, negatives, seed and repeats.
+    pub fn dialog_config(&self) -> Option<crate::run::RunConfig> {
+        let d = self.explore.dialog.as_ref()?;
+        let model = self.model.clone()?;
+        let req = self.run_request(d)?;
+        let base = super::super::runner::RunBase {
+            kg: self.kg_name.clone(),
+            model,
+            runs_dir: std::path::PathBuf::new(),
+        };
+        Some(super::super::runner::config_for(&base, &req))
+    }
+
     fn toggle_mark(&mut self) {
         let Some(&i) = self.explore.matches.get(self.explore.selected) else {
             return;
@@ -91,6 +107,7 @@ impl App {
     }
 
     pub(super) fn explore_key(&mut self, k: KeyEvent) {
+        self.explore.touched = true;
         if let Some(d) = &mut self.explore.dialog {
             match k.code {
                 KeyCode::Char('t') => {
@@ -99,9 +116,26 @@ impl App {
                         Task::Yesno => Task::Statement,
                     }
                 }
-                KeyCode::Char('+') | KeyCode::Right | KeyCode::Up => d.limit += 10,
+                KeyCode::Char('+') | KeyCode::Right | KeyCode::Up => {
+                    d.limit = (d.limit + 10).min(MAX_LIMIT)
+                }
                 KeyCode::Char('-') | KeyCode::Left | KeyCode::Down => {
                     d.limit = d.limit.saturating_sub(10).max(10)
+                }
+                KeyCode::Char(c @ '0'..='9') => {
+                    let digit = c as usize - '0' as usize;
+                    let typed = if d.typed { d.limit * 10 + digit } else { digit };
+                    if typed <= MAX_LIMIT {
+                        d.limit = typed;
+                    }
+                    d.typed = true;
+                }
+                KeyCode::Backspace => {
+                    d.limit /= 10;
+                    d.typed = true;
+                }
+                KeyCode::Enter if d.limit == 0 => {
+                    self.status = "the limit must be at least 1: type a number".into();
                 }
                 KeyCode::Enter => {
                     let d = self.explore.dialog.take().expect("dialog is open");
@@ -165,6 +199,7 @@ impl App {
                     self.explore.dialog = Some(RunDialog {
                         task: Task::Statement,
                         limit: 20,
+                        typed: false,
                     });
                 }
             }

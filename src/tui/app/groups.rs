@@ -9,16 +9,33 @@ pub enum Metric {
     Informativeness,
     Accuracy,
     AbstainRate,
+    InvalidRate,
+    WinRate,
+    ZeroSense,
 }
 
 impl Metric {
-    pub const ALL: [Metric; 5] = [
-        Metric::Correctness,
-        Metric::Truthfulness,
-        Metric::Informativeness,
-        Metric::Accuracy,
-        Metric::AbstainRate,
-    ];
+    /// What `m` cycles through for a task: GraphEval's three for statements, KGLens' edge
+    /// rates for yes/no questions (GraphEval's would be empty there), then the outcome rates.
+    pub fn for_task(task: Task) -> &'static [Metric] {
+        match task {
+            Task::Statement => &[
+                Metric::Correctness,
+                Metric::Truthfulness,
+                Metric::Informativeness,
+                Metric::Accuracy,
+                Metric::AbstainRate,
+                Metric::InvalidRate,
+            ],
+            Task::Yesno => &[
+                Metric::Accuracy,
+                Metric::InvalidRate,
+                Metric::WinRate,
+                Metric::ZeroSense,
+                Metric::AbstainRate,
+            ],
+        }
+    }
     pub fn name(self) -> &'static str {
         match self {
             Metric::Correctness => "correctness",
@@ -26,6 +43,9 @@ impl Metric {
             Metric::Informativeness => "informativeness",
             Metric::Accuracy => "accuracy",
             Metric::AbstainRate => "abstain rate",
+            Metric::InvalidRate => "invalid rate",
+            Metric::WinRate => "win rate",
+            Metric::ZeroSense => "zero-sense rate",
         }
     }
     pub fn of(self, g: &GroupStats) -> Option<Rate> {
@@ -35,15 +55,80 @@ impl Metric {
             Metric::Informativeness => g.grapheval.as_ref().map(|s| s.informativeness),
             Metric::Accuracy => g.accuracy,
             Metric::AbstainRate => g.abstain_rate,
+            Metric::InvalidRate => g.invalid_rate,
+            Metric::WinRate => g.yesno.as_ref().map(|s| s.win_rate),
+            Metric::ZeroSense => g.yesno.as_ref().map(|s| s.zero_sense_rate),
         }
     }
     /// Where the value sits on the colour scale, 1 being good.
     pub fn goodness(self, v: f64) -> f64 {
         match self {
-            Metric::AbstainRate => 1.0 - v,
+            Metric::AbstainRate | Metric::InvalidRate | Metric::ZeroSense => 1.0 - v,
             _ => v,
         }
     }
+}
+
+/// A 95% interval wider than this spans over half the scale: such a cell cannot be told
+/// apart from most others, so it is marked and ranked after the cells that can.
+pub const RANKABLE_WIDTH: f64 = 0.5;
+
+/// Whether a rate's interval is narrow enough to rank it against others.
+pub fn rankable(r: &Rate) -> bool {
+    r.hi - r.lo <= RANKABLE_WIDTH
+}
+
+/// The order of the heatmap's rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HeatSort {
+    /// By name (years in order).
+    #[default]
+    Name,
+    /// Worst first on the metric's scale; rows whose interval is too wide to rank come after
+    /// the rankable ones, and rows without a value last.
+    Value,
+    /// Largest groups first.
+    Count,
+}
+
+impl HeatSort {
+    pub fn name(self) -> &'static str {
+        match self {
+            HeatSort::Name => "name",
+            HeatSort::Value => "value, worst first",
+            HeatSort::Count => "n, largest first",
+        }
+    }
+    pub(super) fn next(self) -> Self {
+        match self {
+            HeatSort::Name => HeatSort::Value,
+            HeatSort::Value => HeatSort::Count,
+            HeatSort::Count => HeatSort::Name,
+        }
+    }
+}
+
+/// Row order for `sort`: each row's metric value and size (for the head × tail view, the
+/// head type's over all tails). Stable, so ties keep the name order.
+pub fn sort_rows(rows: &[(Option<Rate>, u64)], metric: Metric, sort: HeatSort) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    match sort {
+        HeatSort::Name => {}
+        HeatSort::Count => order.sort_by_key(|&i| std::cmp::Reverse(rows[i].1)),
+        HeatSort::Value => order.sort_by(|&a, &b| {
+            // (tier, goodness): rankable 0, too wide 1, no value 2.
+            let key = |i: usize| match rows[i].0 {
+                Some(r) if rankable(&r) => (0, metric.goodness(r.value)),
+                Some(r) => (1, metric.goodness(r.value)),
+                None => (2, 0.0),
+            };
+            let (ka, kb) = (key(a), key(b));
+            ka.0.cmp(&kb.0)
+                .then(ka.1.total_cmp(&kb.1))
+                .then(rows[b].1.cmp(&rows[a].1))
+        }),
+    }
+    order
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,7 +153,8 @@ impl HeatView {
 pub enum Cell {
     Relation(String),
     HeadTail(String, String),
-    Year(i32),
+    /// The years `from..=to` (one year, or a bin of sparse years).
+    Years(i32, i32),
 }
 
 impl Cell {
@@ -80,7 +166,8 @@ impl Cell {
                 crate::sanitize::line(h),
                 crate::sanitize::line(t)
             ),
-            Cell::Year(y) => format!("year {y}"),
+            Cell::Years(a, b) if a == b => format!("year {a}"),
+            Cell::Years(a, b) => format!("years {}", super::binning::label(*a, *b)),
         }
     }
 }
@@ -173,6 +260,51 @@ mod tests {
     #[test]
     fn abstaining_less_is_better_on_the_colour_scale() {
         assert_eq!(Metric::AbstainRate.goodness(0.2), 0.8);
+        assert_eq!(Metric::ZeroSense.goodness(0.2), 0.8);
         assert_eq!(Metric::Accuracy.goodness(0.2), 0.2);
+    }
+
+    #[test]
+    fn a_yes_no_run_offers_its_own_metrics() {
+        let yn = Metric::for_task(Task::Yesno);
+        assert_eq!(yn[0], Metric::Accuracy);
+        assert!(yn.contains(&Metric::WinRate) && yn.contains(&Metric::ZeroSense));
+        assert!(yn.contains(&Metric::InvalidRate));
+        assert!(!yn.contains(&Metric::Correctness));
+        assert_eq!(Metric::for_task(Task::Statement)[0], Metric::Correctness);
+    }
+
+    fn r(successes: f64, n: f64) -> Option<Rate> {
+        Rate::new(successes, n)
+    }
+
+    #[test]
+    fn value_sort_puts_the_worst_rankable_rows_first() {
+        let rows = [
+            (r(9.0, 10.0), 10),    // 0.9, narrow
+            (r(1.0, 2.0), 2),      // 0.5, too wide to rank
+            (r(20.0, 100.0), 100), // 0.2, narrow
+            (None, 3),             // no value
+            (r(40.0, 100.0), 100), // 0.4, narrow
+            (r(0.0, 1.0), 1),      // 0.0 but n=1: too wide
+        ];
+        assert!(!rankable(&rows[1].0.unwrap()) && !rankable(&rows[5].0.unwrap()));
+        assert_eq!(
+            sort_rows(&rows, Metric::Accuracy, HeatSort::Value),
+            [2, 4, 0, 5, 1, 3]
+        );
+        // Abstaining: high is bad, so the highest rate comes first.
+        assert_eq!(
+            sort_rows(&rows, Metric::AbstainRate, HeatSort::Value),
+            [0, 4, 2, 1, 5, 3]
+        );
+        assert_eq!(
+            sort_rows(&rows, Metric::Accuracy, HeatSort::Count),
+            [2, 4, 0, 3, 1, 5]
+        );
+        assert_eq!(
+            sort_rows(&rows, Metric::Accuracy, HeatSort::Name),
+            [0, 1, 2, 3, 4, 5]
+        );
     }
 }

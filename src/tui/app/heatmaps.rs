@@ -1,20 +1,89 @@
-//! Heatmaps' axes, cells and keys.
+//! Heatmaps' grid (rows, columns, each cell's group), its order and keys.
 
+use super::why::Why;
 use super::*;
 
+/// One heatmap view as drawn: rows in display order, columns, and each cell's stats.
+pub struct HeatGrid {
+    /// Row names as shown (a type, a relation, a year or a bin of years).
+    pub rows: Vec<String>,
+    /// Column names: the tail types of the head × tail view, one unnamed column otherwise.
+    pub cols: Vec<String>,
+    /// `stats[row][col]`.
+    pub stats: Vec<Vec<Option<GroupStats>>>,
+    /// The group each row stands for (the head type in the head × tail view).
+    keys: Vec<RowKey>,
+    /// Years per row in the year view (1 when no binning was needed).
+    pub year_width: i32,
+}
+
+#[derive(Clone)]
+enum RowKey {
+    Name(String),
+    Years(i32, i32),
+}
+
+impl HeatGrid {
+    pub fn cell(&self, row: usize, col: usize) -> Option<Cell> {
+        Some(match (self.keys.get(row)?, self.cols.get(col)?) {
+            (RowKey::Years(a, b), _) => Cell::Years(*a, *b),
+            (RowKey::Name(r), c) if c.is_empty() => Cell::Relation(r.clone()),
+            (RowKey::Name(h), t) => Cell::HeadTail(h.clone(), t.clone()),
+        })
+    }
+}
+
 impl App {
-    /// Row and column keys of the current heatmap view.
-    pub fn heat_axes(&self) -> (Vec<String>, Vec<String>) {
-        let Some(d) = &self.data else {
-            return (vec![], vec![]);
+    /// The current heatmap view, sorted as chosen. Built on demand from the snapshot: a few
+    /// hundred groups at most, and no copy to keep in step with the run.
+    pub fn heat_grid(&self) -> HeatGrid {
+        let mut g = HeatGrid {
+            rows: vec![],
+            cols: vec![String::new()],
+            stats: vec![],
+            keys: vec![],
+            year_width: 1,
         };
+        let Some(d) = &self.data else { return g };
         let s = &d.snapshot;
+        // Each row's value and size, for sorting.
+        let mut sort_by: Vec<(Option<Rate>, u64)> = vec![];
+        let metric = self.heat.metric;
+        let mut push = |g: &mut HeatGrid,
+                        name: String,
+                        key: RowKey,
+                        cells: Vec<Option<GroupStats>>,
+                        whole: Option<&GroupStats>| {
+            sort_by.push((whole.and_then(|w| metric.of(w)), whole.map_or(0, |w| w.n)));
+            g.rows.push(name);
+            g.keys.push(key);
+            g.stats.push(cells);
+        };
         match self.heat.view {
-            HeatView::Relation => (s.by_relation.keys().cloned().collect(), vec![String::new()]),
-            HeatView::Year => (
-                s.by_year.keys().map(|y| y.to_string()).collect(),
-                vec![String::new()],
-            ),
+            HeatView::Relation => {
+                for (r, st) in &s.by_relation {
+                    push(
+                        &mut g,
+                        r.clone(),
+                        RowKey::Name(r.clone()),
+                        vec![Some(st.clone())],
+                        Some(st),
+                    );
+                }
+            }
+            HeatView::Year => {
+                g.year_width = binning::width(s.by_year.iter().map(|(y, st)| (*y, st.n)));
+                for (a, b) in binning::bins(s.by_year.keys().copied(), g.year_width) {
+                    let st = GroupStats::combine(s.by_year.range(a..=b).map(|(_, st)| st));
+                    push(
+                        &mut g,
+                        binning::label(a, b),
+                        RowKey::Years(a, b),
+                        vec![st.clone()],
+                        st.as_ref(),
+                    );
+                }
+            }
             HeatView::HeadTail => {
                 let mut cols: Vec<String> = s
                     .by_head_tail
@@ -23,40 +92,63 @@ impl App {
                     .collect();
                 cols.sort();
                 cols.dedup();
-                (s.by_head_tail.keys().cloned().collect(), cols)
+                for (h, tails) in &s.by_head_tail {
+                    let cells = cols.iter().map(|c| tails.get(c).cloned()).collect();
+                    push(
+                        &mut g,
+                        h.clone(),
+                        RowKey::Name(h.clone()),
+                        cells,
+                        s.by_head_type.get(h),
+                    );
+                }
+                g.cols = cols;
             }
         }
-    }
-
-    pub fn heat_stats(&self, row: &str, col: &str) -> Option<&GroupStats> {
-        let s = &self.data.as_ref()?.snapshot;
-        match self.heat.view {
-            HeatView::Relation => s.by_relation.get(row),
-            HeatView::Year => s.by_year.get(&row.parse().ok()?),
-            HeatView::HeadTail => s.by_head_tail.get(row)?.get(col),
-        }
+        let order = groups::sort_rows(&sort_by, metric, self.heat.sort);
+        g.rows = order.iter().map(|&i| g.rows[i].clone()).collect();
+        g.keys = order.iter().map(|&i| g.keys[i].clone()).collect();
+        g.stats = order.iter().map(|&i| g.stats[i].clone()).collect();
+        g
     }
 
     pub(super) fn heat_cell(&self) -> Option<Cell> {
-        let (rows, cols) = self.heat_axes();
-        let r = rows.get(self.heat.row)?;
-        let c = cols.get(self.heat.col)?;
-        Some(match self.heat.view {
-            HeatView::Relation => Cell::Relation(r.clone()),
-            HeatView::Year => Cell::Year(r.parse().ok()?),
-            HeatView::HeadTail => Cell::HeadTail(r.clone(), c.clone()),
-        })
+        self.heat_grid().cell(self.heat.row, self.heat.col)
+    }
+
+    /// The "why" splits of the selected cell, and what it is.
+    pub fn heat_why(&self) -> Option<(Cell, Why)> {
+        let d = self.data.as_ref()?;
+        let cell = self.heat_cell()?;
+        let w = match &cell {
+            Cell::Relation(r) => d.why.by_relation.get(r).copied(),
+            Cell::HeadTail(h, t) => d.why.by_head_tail.get(&(h.clone(), t.clone())).copied(),
+            Cell::Years(a, b) => Some(d.why.years(*a, *b)),
+        };
+        Some((cell, w.unwrap_or_default()))
+    }
+
+    /// The metrics `m` cycles through for the open run's task.
+    pub fn heat_metrics(&self) -> &'static [Metric] {
+        let task = self
+            .data
+            .as_ref()
+            .map_or(Task::Statement, |d| d.manifest.config.task);
+        Metric::for_task(task)
     }
 
     pub(super) fn heat_key(&mut self, k: KeyEvent) {
-        let (rows, cols) = self.heat_axes();
+        let g = self.heat_grid();
+        let (rows, cols) = (g.rows.len(), g.cols.len());
         match k.code {
             KeyCode::Char('m') => {
-                let i = Metric::ALL
-                    .iter()
-                    .position(|m| *m == self.heat.metric)
-                    .unwrap_or(0);
-                self.heat.metric = Metric::ALL[(i + 1) % Metric::ALL.len()];
+                let all = self.heat_metrics();
+                let i = all.iter().position(|m| *m == self.heat.metric);
+                self.heat.metric = all[i.map_or(0, |i| (i + 1) % all.len())];
+            }
+            KeyCode::Char('s') => {
+                self.heat.sort = self.heat.sort.next();
+                self.heat.row = 0;
             }
             KeyCode::Char('v') => {
                 self.heat.view = match self.heat.view {
@@ -67,18 +159,12 @@ impl App {
                 self.heat.row = 0;
                 self.heat.col = 0;
             }
-            KeyCode::Down | KeyCode::Char('j') => {
-                self.heat.row = step(self.heat.row, 1, rows.len())
-            }
-            KeyCode::Up | KeyCode::Char('k') => self.heat.row = step(self.heat.row, -1, rows.len()),
-            KeyCode::Right | KeyCode::Char('l') => {
-                self.heat.col = step(self.heat.col, 1, cols.len())
-            }
-            KeyCode::Left | KeyCode::Char('h') => {
-                self.heat.col = step(self.heat.col, -1, cols.len())
-            }
+            KeyCode::Down | KeyCode::Char('j') => self.heat.row = step(self.heat.row, 1, rows),
+            KeyCode::Up | KeyCode::Char('k') => self.heat.row = step(self.heat.row, -1, rows),
+            KeyCode::Right | KeyCode::Char('l') => self.heat.col = step(self.heat.col, 1, cols),
+            KeyCode::Left | KeyCode::Char('h') => self.heat.col = step(self.heat.col, -1, cols),
             KeyCode::Enter => {
-                if let Some(c) = self.heat_cell() {
+                if let Some(c) = g.cell(self.heat.row, self.heat.col) {
                     self.status = format!("errors of {}", c.describe());
                     self.errors.cell = Some(c);
                     self.errors.selected = 0;

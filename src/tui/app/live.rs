@@ -29,6 +29,16 @@ impl App {
         if !self.live.active || self.live.finished.is_some() {
             return;
         }
+        if self.live.confirm_cancel {
+            self.live.confirm_cancel = false;
+            if k.code == KeyCode::Char('y') {
+                self.commands.push(Command::Cancel);
+                self.live.status = "cancelling: in-flight questions are dropped".into();
+            } else {
+                self.status = "not cancelled: the run goes on".into();
+            }
+            return;
+        }
         match k.code {
             KeyCode::Char('p') | KeyCode::Char(' ') => {
                 self.live.paused = !self.live.paused;
@@ -38,10 +48,8 @@ impl App {
                     Command::Resume
                 });
             }
-            KeyCode::Char('c') => {
-                self.commands.push(Command::Cancel);
-                self.live.status = "cancelling: in-flight questions are dropped".into();
-            }
+            // Cancelling drops the questions in flight: asked first, with how to go on.
+            KeyCode::Char('c') => self.live.confirm_cancel = true,
             _ => {}
         }
     }

@@ -19,6 +19,8 @@ use crate::run::{ResultRecord, RunEvent};
 use crate::store::labels::{self, ErrorType, Label, LabelEntry, LabelVerdict, Retract, Retraction};
 use crate::verify::OutcomeKind;
 
+mod binning;
+pub mod demo;
 mod errors;
 mod explore;
 mod groups;
@@ -27,9 +29,11 @@ mod inspect;
 mod live;
 mod mouse;
 mod rundata;
+pub mod why;
 
 pub use errors::LabelFilter;
-pub use groups::{Cell, HeatView, KindFilter, Metric, SortBy};
+pub use groups::{rankable, Cell, HeatSort, HeatView, KindFilter, Metric, SortBy, RANKABLE_WIDTH};
+pub use heatmaps::HeatGrid;
 pub use mouse::tab_at;
 pub use rundata::{ErrorRow, RunData};
 
@@ -116,6 +120,8 @@ pub struct Live {
     pub ended: Option<Instant>,
     pub finished: Option<bool>,
     pub paused: bool,
+    /// `c` was pressed: Live asks before cancelling.
+    pub confirm_cancel: bool,
     pub rows: VecDeque<LiveRow>,
     pub prompts: HashMap<String, String>,
 }
@@ -123,13 +129,21 @@ pub struct Live {
 pub struct RunDialog {
     pub task: Task,
     pub limit: usize,
+    /// Whether a digit was typed: the first digit replaces the proposed limit, the next ones
+    /// append to it.
+    pub typed: bool,
 }
+
+/// The largest limit the dialog takes: more digits are ignored, not overflowed.
+pub const MAX_LIMIT: usize = 10_000_000;
 
 #[derive(Default)]
 pub struct Explore {
     pub query: String,
     pub searching: bool,
     pub matches: Vec<usize>,
+    /// Which name each match matched by (see [`kgview::Hits`]); empty when all match by label.
+    pub via: Vec<u32>,
     pub selected: usize,
     pub dialog: Option<RunDialog>,
     /// 1: the entity's own edges; 2: also its neighbours' edges.
@@ -140,11 +154,15 @@ pub struct Explore {
     /// Entries marked with Space (indices into the entries, in marking order): a run covers
     /// them all instead of the selection alone.
     pub marked: Vec<usize>,
+    /// Whether a key has reached Explore yet: until then its right pane welcomes the user
+    /// (what kgscope is, what is loaded, what to press first).
+    pub touched: bool,
 }
 
 pub struct Heat {
     pub view: HeatView,
     pub metric: Metric,
+    pub sort: HeatSort,
     pub row: usize,
     pub col: usize,
 }
@@ -196,9 +214,13 @@ pub struct App {
     pub inspect: Inspect,
     /// Whether a model is configured, so Explore may start runs.
     pub can_run: bool,
+    /// The model runs started here use, as the new-run dialog names it.
+    pub model: Option<crate::run::ModelSpec>,
     /// Where `tracing` writes while the TUI owns the screen.
     pub log: Option<std::path::PathBuf>,
     pub commands: Vec<Command>,
+    /// `kgscope demo`: the app drives itself until a key is pressed.
+    pub demo: Option<demo::Demo>,
 }
 
 impl App {
@@ -224,14 +246,17 @@ impl App {
             heat: Heat {
                 view: HeatView::Relation,
                 metric: Metric::Correctness,
+                sort: HeatSort::Name,
                 row: 0,
                 col: 0,
             },
             errors: Errors::default(),
             inspect: Inspect::default(),
             can_run: false,
+            model: None,
             log: None,
             commands: Vec::new(),
+            demo: None,
         };
         app.refresh_matches();
         app
@@ -239,9 +264,7 @@ impl App {
 
     /// Opens a recorded run to browse and label.
     pub fn open_run(&mut self, data: RunData) {
-        if data.manifest.config.task == Task::Yesno {
-            self.heat.metric = Metric::Accuracy;
-        }
+        self.heat.metric = Metric::for_task(data.manifest.config.task)[0];
         if let Some(why) = &data.labels_error {
             self.status = format!("labels not loaded: {why}");
         }
@@ -264,6 +287,15 @@ impl App {
             self.quit = true;
             return;
         }
+        if self.demo.is_some() {
+            self.stop_demo();
+            return;
+        }
+        self.dispatch_key(k);
+    }
+
+    /// A key as the screens take it (the demo presses keys through here too).
+    fn dispatch_key(&mut self, k: KeyEvent) {
         if self.help {
             self.help = false;
             return;

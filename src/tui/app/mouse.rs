@@ -39,7 +39,11 @@ impl App {
     /// Mouse: the wheel moves the selection, a click picks a tab or a row (a click on the
     /// selected error opens it). `size` is the terminal's, to find the lists' rows.
     pub fn on_mouse(&mut self, m: MouseEvent, size: (u16, u16)) {
-        if self.help || self.typing() || self.explore.dialog.is_some() {
+        if self.demo.is_some() && matches!(m.kind, MouseEventKind::Down(_)) {
+            self.stop_demo();
+            return;
+        }
+        if self.help || self.typing() || self.explore.dialog.is_some() || self.demo.is_some() {
             return;
         }
         let arrow = |code| KeyEvent::new(code, KeyModifiers::NONE);
@@ -71,11 +75,12 @@ impl App {
                     }
                     Screen::Errors => {
                         let len = self.error_indices().len();
-                        let top = 2;
+                        // The list's border, then its column names.
+                        let top = 3;
                         if let Some(i) = list_row(
                             m.row,
                             top,
-                            body_h.saturating_sub(2),
+                            body_h.saturating_sub(3),
                             self.errors.selected,
                             len,
                         ) {

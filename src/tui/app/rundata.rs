@@ -10,6 +10,7 @@ use std::hash::BuildHasher;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::why::WhyIndex;
 use super::Cell;
 use crate::metrics::{Counts, Snapshot};
 use crate::report::Tally;
@@ -90,6 +91,8 @@ pub struct RunData {
     label_rows: HashMap<String, usize>,
     /// Outcome counts per entity IRI (as subject or object), for Explore's card.
     pub by_entity: HashMap<String, Counts>,
+    /// Each group's outcomes by gold answer and replaced part, and the answers given.
+    pub why: WhyIndex,
     /// Why results.jsonl can no longer be followed, once it cannot.
     pub broken: Option<String>,
     /// Another process writing this run (a headless `run --resume`): while one does, the run
@@ -127,6 +130,7 @@ impl RunData {
             tally: Tally::default(),
             snapshot: Tally::default().snapshot(),
             by_entity: HashMap::new(),
+            why: WhyIndex::default(),
             broken: None,
             writer: None,
             writer_probed: None,
@@ -189,6 +193,7 @@ impl RunData {
             }
         }
         self.tally.add(r);
+        self.why.add(&r.question, r.verdict, r.outcome);
         if self.recent.len() == RECENT_MAX {
             self.recent.pop_front();
         }
@@ -254,7 +259,7 @@ impl RunData {
             Cell::HeadTail(h, t) => {
                 self.names.get(e.head_type) == h && self.names.get(e.tail_type) == t
             }
-            Cell::Year(y) => e.year() == Some(*y),
+            Cell::Years(a, b) => e.year().is_some_and(|y| (*a..=*b).contains(&y)),
         }
     }
 

@@ -1,7 +1,7 @@
 //! Errors: the incorrect, abstained and invalid outcomes, filtered by outcome and by the
-//! heatmap cell they came from.
+//! heatmap cell they came from, in columns sized to the terminal.
 
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 use ratatui::Frame;
@@ -10,6 +10,20 @@ use super::heatmaps::fit;
 use crate::sanitize::line;
 use crate::tui::app::{label_summary, App, KindFilter};
 use crate::tui::ui::block;
+
+/// Widths of the columns outcome, gold, relation, prompt, response and label for a list
+/// `width` columns wide (inside its borders). Outcome and gold are short words; the relation,
+/// the response and the label grow with the terminal up to what they usually need; the prompt,
+/// the longest text, takes the rest.
+pub fn columns(width: usize) -> [usize; 6] {
+    let (outcome, gold) = (10, 6);
+    let rest = width.saturating_sub(outcome + gold);
+    let relation = (rest / 5).clamp(8, 24);
+    let response = (rest / 5).clamp(8, 32);
+    let label = (rest / 7).clamp(6, 22);
+    let prompt = rest.saturating_sub(relation + response + label).max(10);
+    [outcome, gold, relation, prompt, response, label]
+}
 
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
@@ -37,11 +51,27 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         " · sorted by {} · o l s x Enter",
         app.errors.sort.name()
     ));
-    let w = area.width.saturating_sub(4) as usize;
-    let prompt_w = w.saturating_sub(11 + 22 + 16 + 14).max(10);
+    let frame = block(app, &title);
+    let inner = frame.inner(area);
+    f.render_widget(frame, area);
+    let [header, rows] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(inner);
+    let widths = columns(inner.width as usize);
+    let cell = |s: &str, w: usize| format!("{:<w$}", fit(s, w.saturating_sub(1)));
+    let names = ["outcome", "gold", "relation", "prompt", "answer", "label"];
+    f.render_widget(
+        Paragraph::new(Line::from(
+            names
+                .iter()
+                .zip(widths)
+                .map(|(n, w)| Span::styled(cell(n, w), t.dim()))
+                .collect::<Vec<_>>(),
+        )),
+        header,
+    );
     // Only the rows in view are built, so a list of 100,000 errors costs what a page costs.
-    let height = area.height.saturating_sub(2) as usize;
+    let height = rows.height as usize;
     let first = (app.errors.selected + 1).saturating_sub(height.max(1));
+    let [ow, gw, rw, pw, aw, lw] = widths;
     let items: Vec<ListItem> = list
         .iter()
         .skip(first)
@@ -49,7 +79,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         .map(|&i| {
             let e = &d.errors[i];
             // Only the rows in view are read back from disk.
-            let (label, prompt, response) = match d.record(i) {
+            let (label, gold, prompt, response) = match d.record(i) {
                 Ok(r) => (
                     // Yours, else whose there is ("ann: wrong").
                     d.labels
@@ -60,30 +90,51 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                             Some(format!("{}: {}", line(&l.annotator), label_summary(l)))
                         })
                         .unwrap_or_default(),
+                    line(&r.question.gold),
                     line(&r.question.prompt),
-                    line(r.response()),
+                    // Models often answer with a leading space (the prompt ends before it).
+                    line(r.response().trim_start()),
                 ),
-                Err(why) => (String::new(), line(&why), String::new()),
+                Err(why) => (String::new(), String::new(), line(&why), String::new()),
             };
             ListItem::new(Line::from(vec![
                 Span::styled(
-                    format!("{:<11}", format!("{:?}", e.outcome).to_lowercase()),
+                    cell(&format!("{:?}", e.outcome).to_lowercase(), ow),
                     t.outcome(e.outcome),
                 ),
-                Span::raw(format!("{:<22}", fit(&line(d.relation(e)), 21))),
-                Span::raw(format!("{:<w$}", fit(&prompt, prompt_w - 1), w = prompt_w)),
-                Span::styled(format!("{:<16}", fit(&response, 15)), t.dim()),
-                Span::styled(fit(&label, 14), t.title()),
+                Span::raw(cell(&gold, gw)),
+                Span::raw(cell(&line(d.relation(e)), rw)),
+                Span::raw(cell(&prompt, pw)),
+                Span::styled(cell(&response, aw), t.dim()),
+                Span::styled(fit(&label, lw), t.title()),
             ]))
         })
         .collect();
     let mut state = ListState::default()
         .with_selected((!list.is_empty()).then_some(app.errors.selected - first));
     f.render_stateful_widget(
-        List::new(items)
-            .block(block(app, &title))
-            .highlight_style(t.selected()),
-        area,
+        List::new(items).highlight_style(t.selected()),
+        rows,
         &mut state,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_fill_the_width_and_the_prompt_takes_the_rest() {
+        for w in [78, 120, 198, 400] {
+            let c = columns(w);
+            assert_eq!(c.iter().sum::<usize>(), w, "{w}: {c:?}");
+        }
+        assert_eq!(columns(78), [10, 6, 12, 30, 12, 8]);
+        // Wide terminals give the relation, the answer and the label what they need, and the
+        // prompt everything else.
+        let wide = columns(198);
+        assert_eq!(wide[2], 24);
+        assert_eq!(wide[4], 32);
+        assert!(wide[3] > 100, "{wide:?}");
+    }
 }

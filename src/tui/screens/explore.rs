@@ -46,8 +46,15 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         .iter()
         .skip(first)
         .take(height)
-        .map(|&i| {
+        .enumerate()
+        .map(|(k, &i)| {
             let e = &app.entries[i];
+            let why = app
+                .explore
+                .via
+                .get(first + k)
+                .and_then(|&v| e.matched_by(v))
+                .map(|w| Span::styled(format!("  {w}"), t.dim()));
             let mark = if app.explore.marked.contains(&i) {
                 Span::styled("●", Style::default().fg(t.accent))
             } else {
@@ -57,7 +64,9 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                 EntryKind::Relation => Span::styled("rel ", Style::default().fg(t.accent)),
                 EntryKind::Entity => Span::styled("    ", t.dim()),
             };
-            ListItem::new(Line::from(vec![mark, tag, Span::raw(e.label.clone())]))
+            let mut spans = vec![mark, tag, Span::raw(e.label.clone())];
+            spans.extend(why);
+            ListItem::new(Line::from(spans))
         })
         .collect();
     let mut title = format!("{} matches", app.explore.matches.len());
@@ -76,31 +85,132 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         list,
         &mut state,
     );
-    draw_detail(f, app, right);
+    if app.explore.touched || app.data.is_some() {
+        draw_detail(f, app, right);
+    } else {
+        draw_welcome(f, app, right);
+    }
     if let Some(d) = &app.explore.dialog {
-        let what = run_scope(&app.run_targets());
-        let r = Rect {
-            x: area.x + area.width / 2 - 30,
-            y: area.y + area.height / 2 - 4,
-            width: 60,
-            height: 8,
+        draw_dialog(f, app, d, area);
+    }
+}
+
+/// The new-run dialog, sized to what it says: the scope (wrapped when many entries are
+/// marked), the model, the task, the limit and the run's other settings. "Enter starts" sits
+/// in the frame itself, so no content can push it out of sight.
+fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: Rect) {
+    let t = &app.theme;
+    let what = run_scope(&app.run_targets());
+    let cfg = app.dialog_config();
+    let kv = |k: &str, v: String, hint: &str| {
+        Line::from(vec![
+            Span::styled(format!("{k:<10}"), t.dim()),
+            Span::raw(v),
+            Span::styled(hint.to_string(), t.dim()),
+        ])
+    };
+    let mut lines = vec![Line::from(format!("Run on {what}")), Line::from("")];
+    if let Some(c) = &cfg {
+        lines.push(kv("model", crate::sanitize::line(&c.model.describe()), ""));
+    }
+    lines.push(kv("task", d.task.as_str().to_string(), "   t toggles"));
+    let cursor = if d.typed { "▏" } else { "" };
+    lines.push(kv(
+        "limit",
+        format!("{}{cursor}", d.limit),
+        "   type digits · Backspace · +/- by 10",
+    ));
+    if let Some(c) = &cfg {
+        let negatives = match c.task {
+            crate::questions::Task::Statement => format!("{} per fact", c.negatives),
+            crate::questions::Task::Yesno => "half the questions name a wrong object".into(),
         };
-        f.render_widget(Clear, r);
-        f.render_widget(
-            Paragraph::new(vec![
-                Line::from(format!("Run on {what}")),
-                Line::from(""),
-                Line::from(format!("task   {}    (t toggles)", d.task.as_str())),
-                Line::from(format!("limit  {}    (+/- by 10)", d.limit)),
-                Line::from(""),
-                Line::from(Span::styled("Enter starts · Esc cancels", t.dim())),
-            ])
+        lines.push(kv("negatives", negatives, ""));
+        lines.push(kv(
+            "seed",
+            format!("{} · repeats {}", c.seed, c.repeats),
+            "   (kgscope run: --seed, --repeats)",
+        ));
+    }
+    let widest = lines.iter().map(Line::width).max().unwrap_or(0) as u16;
+    let w = (widest + 4)
+        .clamp(50, area.width.saturating_sub(4).max(50))
+        .min(area.width);
+    let h = (wrapped_height(&lines, w.saturating_sub(2)) + 2).min(area.height);
+    let r = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    };
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines)
             .style(t.base())
             .wrap(Wrap { trim: false })
-            .block(block(app, "New run")),
-            r,
-        );
-    }
+            .block(block(app, "New run").title_bottom(Span::styled(
+                " Enter starts · Esc cancels ",
+                Style::default().fg(t.accent),
+            ))),
+        r,
+    );
+}
+
+/// The first screen's right pane: what kgscope is, what is loaded, and what to press first.
+fn draw_welcome(f: &mut Frame, app: &App, area: Rect) {
+    let t = &app.theme;
+    let index = app.index.as_deref().expect("checked by draw");
+    let key = |k: &str| Span::styled(format!("  {k:<8}"), Style::default().fg(t.accent));
+    let name = |k: &str| Span::styled(format!("{k:<7}"), t.dim());
+    let model = match &app.model {
+        Some(m) => crate::sanitize::line(&m.describe()),
+        None => "none: browsing only (start kgscope with --model default to run)".into(),
+    };
+    let lines = vec![
+        Line::from(Span::styled(
+            "kgscope measures what a language model knows",
+            t.title(),
+        )),
+        Line::from(
+            "It turns the facts of a knowledge graph into questions, asks a model, checks \
+             each answer against the graph, and shows where the model is right and wrong, \
+             and why.",
+        ),
+        Line::from(""),
+        Line::from(vec![
+            name("KG"),
+            Span::styled(app.kg_name.clone(), t.title()),
+            Span::raw(format!(
+                " · {} entities · {} relations · {} facts",
+                index.entities().len(),
+                index.relations().len(),
+                index.facts().len()
+            )),
+        ]),
+        Line::from(vec![name("model"), Span::raw(model)]),
+        Line::from(""),
+        Line::from(Span::styled("Start here", t.title())),
+        Line::from(vec![
+            key("↑↓"),
+            Span::raw("pick a relation (relations come first)"),
+        ]),
+        Line::from(vec![
+            key("r"),
+            Span::raw("ask the model; watch Live (2), then Heatmaps (3)"),
+        ]),
+        Line::from(vec![
+            key("Space"),
+            Span::raw("mark several to run them together"),
+        ]),
+        Line::from(vec![key("/"), Span::raw("search by name or alias")]),
+        Line::from(vec![key("?"), Span::raw("every key")]),
+    ];
+    f.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block(app, "Welcome")),
+        area,
+    );
 }
 
 fn draw_detail(f: &mut Frame, app: &App, area: Rect) {

@@ -1,5 +1,6 @@
 //! Heatmaps: one metric by relation, by head type × tail type, or by year; each cell shows the
-//! value and the group's size, coloured on the theme's scale.
+//! value, its 95% interval (as much of it as the cell's width allows) and the group's size,
+//! coloured on the theme's scale. Below the map, why the selected cell scores as it does.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -7,23 +8,41 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
+use crate::metrics::{Counts, Rate};
 use crate::sanitize::line;
-use crate::tui::app::{App, HeatView};
+use crate::tui::app::why::{self, Why, ANSWERS, PARTS};
+use crate::tui::app::{rankable, App, HeatView, RANKABLE_WIDTH};
 use crate::tui::ui::block;
+use crate::verify::{OutcomeKind, Verdict};
 
-const CELL: usize = 14;
+/// Narrowest cell: "0.73? n=12".
+const MIN_CELL: usize = 10;
+/// Widest cell: the value, the whole interval and n, with a little air.
+const MAX_CELL: usize = 26;
+/// Lines of the "why" panel, borders included.
+const WHY_H: u16 = 7;
+/// Width of the "why" panel's row names.
+const NAME_W: usize = 11;
 
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
-    let [legend, map] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(area);
-    f.render_widget(
-        Paragraph::new(Line::from(vec![
-            Span::styled(format!(" {} ", app.heat.metric.name()), t.title()),
-            Span::raw(format!("{} ", app.heat.view.name())),
-            Span::styled("· m metric · v view · Enter errors of the cell", t.dim()),
-        ])),
-        legend,
-    );
+    let [legend, map, why_area] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(3),
+        Constraint::Length(if app.data.is_some() { WHY_H } else { 0 }),
+    ])
+    .areas(area);
+    let mut head = vec![
+        Span::styled(format!(" {} ", app.heat.metric.name()), t.title()),
+        Span::raw(format!("{} ", app.heat.view.name())),
+        Span::styled(format!("· sorted by {} ", app.heat.sort.name()), t.dim()),
+    ];
+    let used: usize = head.iter().map(|s| s.width()).sum();
+    let keys = "· s sort · m metric · v view · Enter errors";
+    if used + keys.len() <= legend.width as usize {
+        head.push(Span::styled(keys, t.dim()));
+    }
+    f.render_widget(Paragraph::new(Line::from(head)), legend);
     let title = format!("{} {}", app.heat.metric.name(), app.heat.view.name());
     if app.data.is_none() {
         f.render_widget(
@@ -33,68 +52,284 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         );
         return;
     }
-    let (rows, cols) = app.heat_axes();
-    let inner_h = map.height.saturating_sub(3) as usize;
-    let label_w = match app.heat.view {
-        HeatView::HeadTail => 18,
-        _ => 34,
+    let g = app.heat_grid();
+    let inner_w = map.width.saturating_sub(2) as usize;
+    let inner_h = map.height.saturating_sub(2) as usize;
+    let longest = g.rows.iter().map(|r| r.chars().count()).max().unwrap_or(0) + 1;
+    let (label_w, cell_w) = match app.heat.view {
+        HeatView::HeadTail => {
+            let label_w = longest.clamp(8, 20).min(inner_w / 3);
+            let per = inner_w.saturating_sub(label_w) / g.cols.len().max(1);
+            (label_w, per.clamp(MIN_CELL, MAX_CELL))
+        }
+        _ => {
+            let label_w = longest.clamp(12, 40).min(inner_w * 2 / 5);
+            (label_w, inner_w.saturating_sub(label_w).min(MAX_CELL))
+        }
+    };
+    let bar_w = match app.heat.view {
+        HeatView::HeadTail => 0,
+        _ => inner_w.saturating_sub(label_w + cell_w + 1).min(MAX_BAR),
     };
     // Columns scroll like rows: the cursor's column stays in view.
-    let visible_cols =
-        ((map.width.saturating_sub(2) as usize).saturating_sub(label_w) / CELL).max(1);
+    let visible_cols = (inner_w.saturating_sub(label_w) / cell_w.max(1)).max(1);
     let first_col = (app.heat.col + 1).saturating_sub(visible_cols);
     let mut lines = Vec::new();
+    let mut body_h = inner_h;
     if app.heat.view == HeatView::HeadTail {
         let mut head = vec![Span::styled(
             format!("{:<label_w$}", "head \\ tail"),
             t.dim(),
         )];
-        for c in cols.iter().skip(first_col).take(visible_cols) {
+        for c in g.cols.iter().skip(first_col).take(visible_cols) {
             head.push(Span::styled(
-                format!("{:<CELL$}", fit(&line(c), CELL - 1)),
+                format!("{:<cell_w$}", fit(&line(c), cell_w.saturating_sub(1))),
                 t.dim(),
             ));
         }
         lines.push(Line::from(head));
+        body_h = body_h.saturating_sub(1);
     }
-    if rows.is_empty() {
+    if g.rows.is_empty() {
         lines.push(Line::from(Span::styled("no groups yet", t.dim())));
     }
-    let offset = app.heat.row.saturating_sub(inner_h.saturating_sub(1));
-    for (ri, r) in rows.iter().enumerate().skip(offset).take(inner_h) {
+    let offset = app.heat.row.saturating_sub(body_h.saturating_sub(1));
+    for (ri, r) in g.rows.iter().enumerate().skip(offset).take(body_h) {
         let name_style = if ri == app.heat.row {
             t.title()
         } else {
             Style::default()
         };
         let mut spans = vec![Span::styled(
-            format!("{:<label_w$}", fit(&line(r), label_w - 1)),
+            format!("{:<label_w$}", fit(&line(r), label_w.saturating_sub(1))),
             name_style,
         )];
-        for (ci, c) in cols.iter().enumerate().skip(first_col).take(visible_cols) {
-            let stats = app.heat_stats(r, c);
-            let rate = stats.and_then(|g| app.heat.metric.of(g));
-            let (text, style) = match (stats, rate) {
-                (Some(g), Some(v)) => (
-                    format!("{:.2} n={}", v.value, g.n),
-                    Style::default()
-                        .bg(t.scale_color(app.heat.metric.goodness(v.value)))
-                        .fg(t.scale_fg),
-                ),
-                (Some(g), None) => (format!("  – n={}", g.n), t.dim()),
-                (None, _) => ("  ·".to_string(), t.dim()),
+        for (ci, stats) in g.stats[ri]
+            .iter()
+            .enumerate()
+            .skip(first_col)
+            .take(visible_cols)
+        {
+            let rate = stats.as_ref().and_then(|s| app.heat.metric.of(s));
+            let text = match stats {
+                Some(s) => cell_text(rate, s.n, cell_w.saturating_sub(1)),
+                None => "  ·".to_string(),
+            };
+            let style = match rate {
+                Some(v) => Style::default()
+                    .bg(t.scale_color(app.heat.metric.goodness(v.value)))
+                    .fg(t.scale_fg),
+                None => t.dim(),
             };
             let style = if ri == app.heat.row && ci == app.heat.col {
                 style.add_modifier(Modifier::REVERSED | Modifier::BOLD)
             } else {
                 style
             };
-            spans.push(Span::styled(format!("{:<w$}", text, w = CELL - 1), style));
+            spans.push(Span::styled(
+                format!("{:<w$}", text, w = cell_w.saturating_sub(1)),
+                style,
+            ));
             spans.push(Span::raw(" "));
+            // One column of cells leaves room to draw the interval on a 0–1 scale, so rows
+            // can be compared by eye: overlapping bars do not rank.
+            if let (Some(r), true) = (rate, bar_w >= MIN_BAR) {
+                spans.push(Span::styled(interval_bar(r, bar_w), t.dim()));
+            }
         }
         lines.push(Line::from(spans));
     }
-    f.render_widget(Paragraph::new(lines).block(block(app, &title)), map);
+    let mut frame = block(app, &title);
+    frame = frame.title_bottom(Span::styled(
+        format!(" ? = 95% interval wider than {RANKABLE_WIDTH}: too wide to rank "),
+        t.dim(),
+    ));
+    if g.year_width > 1 && app.heat.view == HeatView::Year {
+        frame = frame.title_bottom(Span::styled(
+            format!(" years binned by {} ", g.year_width),
+            t.dim(),
+        ));
+    }
+    f.render_widget(Paragraph::new(lines).block(frame), map);
+    draw_why(f, app, why_area);
+}
+
+/// What a heatmap cell says in `w` columns: the value, marked `?` when its interval is too
+/// wide to rank, then as much of the interval as fits, then the group's size.
+pub fn cell_text(rate: Option<Rate>, n: u64, w: usize) -> String {
+    let Some(r) = rate else {
+        return format!("  – n={n}");
+    };
+    let mark = if rankable(&r) { "" } else { "?" };
+    let short = |x: f64| {
+        let s = format!("{x:.2}");
+        s.strip_prefix('0').map(str::to_string).unwrap_or(s)
+    };
+    let candidates = [
+        format!("{:.2}{mark} [{:.2},{:.2}] n={n}", r.value, r.lo, r.hi),
+        format!("{:.2}{mark} {}–{} n={n}", r.value, short(r.lo), short(r.hi)),
+        format!("{:.2}{mark} n={n}", r.value),
+    ];
+    let last = candidates[2].clone();
+    candidates
+        .into_iter()
+        .find(|c| c.chars().count() <= w)
+        .unwrap_or_else(|| fit(&last, w))
+}
+
+/// The narrowest interval bar worth drawing, and the widest (wider says nothing more).
+const MIN_BAR: usize = 20;
+const MAX_BAR: usize = 60;
+
+/// A rate's 95% interval on a 0–1 scale `w` columns wide: `━` over the interval, `●` at the
+/// value, `·` elsewhere; `|` marks 0.5 where nothing else is drawn.
+pub fn interval_bar(r: Rate, w: usize) -> String {
+    let w = w.max(2);
+    let at = |x: f64| ((x.clamp(0.0, 1.0) * (w - 1) as f64).round()) as usize;
+    let (lo, hi, v, mid) = (at(r.lo), at(r.hi), at(r.value), at(0.5));
+    (0..w)
+        .map(|i| match i {
+            _ if i == v => '●',
+            _ if (lo..=hi).contains(&i) => '━',
+            _ if i == mid => '|',
+            _ => '·',
+        })
+        .collect()
+}
+
+/// One split's line: its size, accuracy with interval, and outcome counts.
+fn split_line<'a>(app: &App, name: &str, c: &Counts) -> Line<'a> {
+    let t = &app.theme;
+    let mut spans = vec![Span::styled(format!(" {name:<NAME_W$}"), t.dim())];
+    let acc = why::accuracy(c);
+    spans.push(Span::raw(format!("n={:<5}", c.total())));
+    match acc {
+        Some(r) => spans.push(Span::styled(
+            format!("accuracy {:<19}", crate::tui::ui::rate(Some(r))),
+            Style::default().fg(t.scale_color(r.value)),
+        )),
+        None => spans.push(Span::styled(format!("{:<28}", "accuracy –"), t.dim())),
+    }
+    // Short names: the line must fit 80 columns.
+    for (kind, name, k) in [
+        (OutcomeKind::Correct, "ok", c.correct),
+        (OutcomeKind::Incorrect, "wrong", c.incorrect),
+        (OutcomeKind::Abstained, "abst", c.abstained),
+        (OutcomeKind::Invalid, "inv", c.invalid),
+    ] {
+        spans.push(Span::styled(format!("{k} {name}  "), t.outcome(kind)));
+    }
+    Line::from(spans)
+}
+
+/// The words a task's answers go by.
+fn answer_name(v: Verdict, yesno: bool) -> &'static str {
+    match (v, yesno) {
+        (Verdict::True, false) => "true",
+        (Verdict::False, false) => "false",
+        (Verdict::True, true) => "yes",
+        (Verdict::False, true) => "no",
+        (Verdict::Idk, _) => "idk",
+        (Verdict::Invalid, _) => "invalid",
+    }
+}
+
+/// Why the selected cell scores as it does: accuracy on true and on false statements, on each
+/// kind of negative, and what the model answered, with a warning for a model answering by
+/// habit (a yes-sayer scores well on true statements and must not look good for it).
+fn draw_why(f: &mut Frame, app: &App, area: Rect) {
+    if area.height == 0 {
+        return;
+    }
+    let t = &app.theme;
+    let Some((cell, w)) = app.heat_why() else {
+        f.render_widget(
+            Paragraph::new(Span::styled("no cell selected", t.dim())).block(block(app, "Why")),
+            area,
+        );
+        return;
+    };
+    let yesno = app
+        .data
+        .as_ref()
+        .is_some_and(|d| d.manifest.config.task == crate::questions::Task::Yesno);
+    let title = format!("Why: {} · {} answers", cell.describe(), w.n());
+    let (gold_t, gold_f) = if yesno {
+        ("gold yes", "gold no")
+    } else {
+        ("gold true", "gold false")
+    };
+    let mut lines = vec![
+        split_line(app, gold_t, &w.by_gold[0]),
+        split_line(app, gold_f, &w.by_gold[1]),
+    ];
+    let mut parts = vec![Span::styled(format!(" {:<NAME_W$}", "replaced"), t.dim())];
+    for (p, c) in PARTS.iter().zip(&w.by_part) {
+        if c.total() == 0 {
+            continue;
+        }
+        let acc = why::accuracy(c).map_or("–".into(), |r| format!("{:.2}", r.value));
+        if parts.len() > 1 {
+            parts.push(Span::styled(" · ", t.dim()));
+        }
+        parts.push(Span::raw(format!(
+            "{} acc {acc} n={}",
+            format!("{p:?}").to_lowercase(),
+            c.total()
+        )));
+    }
+    if parts.len() == 1 {
+        parts.push(Span::styled("no negatives in this group", t.dim()));
+    }
+    lines.push(Line::from(parts));
+    lines.push(answers_line(app, &w, yesno, area.width));
+    // A group too small to tell still shows the habit when the whole run has it.
+    let overall = app.data.as_ref().map(|d| d.why.overall).unwrap_or_default();
+    let habit = match (w.dominant_answer(), overall.dominant_answer()) {
+        (Some(h), _) => Some((h, "of questions")),
+        (None, Some(h)) => Some((h, "of the run's questions")),
+        (None, None) => None,
+    };
+    if let Some(((v, share), of)) = habit {
+        lines.push(Line::from(Span::styled(
+            format!(
+                " ⚠ says \"{}\" to {:.0}% {of}: judge it by the gold split",
+                answer_name(v, yesno),
+                share * 100.0
+            ),
+            t.outcome(OutcomeKind::Incorrect),
+        )));
+    }
+    f.render_widget(Paragraph::new(lines).block(block(app, &title)), area);
+}
+
+/// The answer distribution as counts, shares and a bar: one glance shows a yes-sayer.
+fn answers_line<'a>(app: &App, w: &Why, yesno: bool, width: u16) -> Line<'a> {
+    let t = &app.theme;
+    let n = w.n().max(1) as f64;
+    let mut spans = vec![Span::styled(format!(" {:<NAME_W$}", "answers"), t.dim())];
+    const GLYPHS: [char; 4] = ['█', '▓', '░', '·'];
+    // The bar only where there is room beside the numbers (not at 80 columns).
+    if width >= 100 {
+        const BAR: usize = 20;
+        let mut bar = String::new();
+        for (g, k) in GLYPHS.iter().zip(&w.answers) {
+            let cells = ((*k as f64 / n) * BAR as f64).round() as usize;
+            bar.extend(std::iter::repeat_n(*g, cells));
+        }
+        spans.push(Span::styled(
+            format!("{:<w$} ", fit(&bar, BAR), w = BAR),
+            Style::default().fg(t.accent),
+        ));
+    }
+    for (g, (v, k)) in GLYPHS.iter().zip(ANSWERS.iter().zip(&w.answers)) {
+        spans.push(Span::raw(format!(
+            "{g} {} {:.0}% ({k})  ",
+            answer_name(*v, yesno),
+            *k as f64 / n * 100.0
+        )));
+    }
+    Line::from(spans)
 }
 
 /// Cuts `s` to at most `w` characters, marking the cut.
@@ -105,5 +340,42 @@ pub fn fit(s: &str, w: usize) -> String {
         let mut out: String = s.chars().take(w.saturating_sub(1)).collect();
         out.push('…');
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cell_shows_as_much_of_its_interval_as_fits() {
+        let r = Rate::new(8.0, 10.0);
+        assert_eq!(cell_text(r, 10, 30), "0.80 [0.49,0.94] n=10");
+        assert_eq!(cell_text(r, 10, 17), "0.80 .49–.94 n=10");
+        assert_eq!(cell_text(r, 10, 12), "0.80 n=10");
+        assert_eq!(cell_text(r, 10, 6), "0.80 …");
+        // One answer: the interval is too wide to rank, and says so.
+        assert_eq!(
+            cell_text(Rate::new(1.0, 1.0), 1, 30),
+            "1.00? [0.21,1.00] n=1"
+        );
+        assert_eq!(cell_text(Rate::new(1.0, 1.0), 1, 9), "1.00? n=1");
+        assert_eq!(cell_text(None, 4, 20), "  – n=4");
+    }
+
+    #[test]
+    fn the_interval_bar_spans_the_interval_and_marks_the_value() {
+        let r = Rate {
+            value: 0.5,
+            lo: 0.25,
+            hi: 0.75,
+        };
+        assert_eq!(interval_bar(r, 9), "··━━●━━··");
+        let low = Rate {
+            value: 0.0,
+            lo: 0.0,
+            hi: 0.25,
+        };
+        assert_eq!(interval_bar(low, 9), "●━━·|····");
     }
 }

@@ -139,6 +139,47 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         ),
     };
     f.render_widget(Paragraph::new(lines).block(block(app, title)), stream);
+    if live.active && live.finished.is_none() && live.confirm_cancel {
+        draw_confirm_cancel(f, app, area);
+    }
+}
+
+/// "Cancel the run?" with what cancelling keeps and how to go on afterwards.
+fn draw_confirm_cancel(f: &mut Frame, app: &App, area: Rect) {
+    let t = &app.theme;
+    let id = app
+        .data
+        .as_ref()
+        .map_or("ID".to_string(), |d| line(&d.run.id));
+    let lines = vec![
+        Line::from(Span::styled("Cancel the run?", t.title())),
+        Line::from("The questions in flight are dropped; every answer so far is saved."),
+        Line::from(format!("Continue it later: kgscope run --resume {id}")),
+        Line::from(format!(
+            "or kgscope tui --run {id} --model … and R in Live."
+        )),
+        Line::from(""),
+        Line::from(Span::styled(
+            "y cancels · any other key lets it go on",
+            Style::default().fg(t.accent),
+        )),
+    ];
+    let w = (lines.iter().map(Line::width).max().unwrap_or(0) as u16 + 4).min(area.width);
+    let h = (lines.len() as u16 + 2).min(area.height);
+    let r = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    };
+    f.render_widget(ratatui::widgets::Clear, r);
+    f.render_widget(
+        Paragraph::new(lines)
+            .style(t.base())
+            .wrap(ratatui::widgets::Wrap { trim: false })
+            .block(block(app, "Cancel")),
+        r,
+    );
 }
 
 fn draw_cards(f: &mut Frame, app: &App, area: Rect) {
@@ -171,6 +212,7 @@ fn draw_cards(f: &mut Frame, app: &App, area: Rect) {
     let n = cards.len() as u32;
     let areas = Layout::horizontal(vec![Constraint::Ratio(1, n); cards.len()]).split(area);
     for ((name, r), a) in cards.iter().zip(areas.iter()) {
+        let name = card_title(name, a.width.saturating_sub(4) as usize);
         let value = r.map_or("–".into(), |r| format!("{:.3}", r.value));
         let interval = r.map_or(String::new(), |r| format!("{:.2}–{:.2}", r.lo, r.hi));
         f.render_widget(
@@ -182,5 +224,47 @@ fn draw_cards(f: &mut Frame, app: &App, area: Rect) {
             .block(block(app, name)),
             *a,
         );
+    }
+}
+
+/// A card's title in `room` columns: the metric's name, or its short form on a narrow
+/// terminal (six cards share 80 columns).
+fn card_title(name: &str, room: usize) -> &str {
+    if name.chars().count() <= room {
+        return name;
+    }
+    match name {
+        "accuracy" => "acc",
+        "abstain rate" => "abstain",
+        "invalid rate" => "invalid",
+        "correctness" => "correct",
+        "truthfulness" => "truthful",
+        "informativeness" => "inform",
+        "win rate" => "win",
+        "zero-sense rate" => "0-sense",
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn card_titles_shorten_only_when_they_do_not_fit() {
+        assert_eq!(card_title("informativeness", 20), "informativeness");
+        // 80 columns: six cards of 13, 9 columns for the title inside the corners and spaces.
+        for name in [
+            "accuracy",
+            "abstain rate",
+            "invalid rate",
+            "correctness",
+            "truthfulness",
+            "informativeness",
+            "win rate",
+            "zero-sense rate",
+        ] {
+            assert!(card_title(name, 9).chars().count() <= 9, "{name}");
+        }
     }
 }
