@@ -306,11 +306,7 @@ fn wait_for_answers(runs: &Path, n: usize) -> PathBuf {
             start.elapsed() < Duration::from_secs(300),
             "the run never wrote {n} answers"
         );
-        if let Some(dir) = std::fs::read_dir(runs)
-            .unwrap()
-            .next()
-            .map(|e| e.unwrap().path())
-        {
+        if let Some(dir) = common::only_run(runs) {
             let written =
                 std::fs::read_to_string(dir.join("results.jsonl")).map_or(0, |s| s.lines().count());
             if written >= n {
@@ -558,7 +554,7 @@ fn a_server_that_rejects_the_key_or_the_model_is_not_retried() {
         "the run stops at the first rejection: no retries, no other question sent"
     );
     // Nothing in the run directory holds the key either.
-    for entry in walk(runs.path()) {
+    for entry in common::walk(runs.path()) {
         let text = std::fs::read_to_string(&entry).unwrap_or_default();
         assert!(
             !text.contains("sk-test-secret-123456"),
@@ -600,18 +596,6 @@ fn a_server_that_rejects_the_key_or_the_model_is_not_retried() {
     assert!(err.contains("rejected model 'nope'"), "{err}");
 }
 
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = vec![];
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
-}
 
 #[test]
 fn ctrl_c_stops_cleanly_and_says_how_to_resume() {

@@ -12,18 +12,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = vec![];
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
-}
 
 fn text(out: &Output) -> String {
     format!(
@@ -109,14 +97,7 @@ fn url_credentials_are_sent_but_never_stored_or_shown_and_resume_asks_for_them()
         text(&first)
     );
     outputs.push(text(&first));
-    let id = std::fs::read_dir(runs.path())
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .file_name()
-        .into_string()
-        .unwrap();
+    let id = common::only_run_id(runs.path());
     let manifest: Value = serde_json::from_str(
         &std::fs::read_to_string(runs.path().join(&id).join("manifest.json")).unwrap(),
     )
@@ -184,7 +165,7 @@ fn url_credentials_are_sent_but_never_stored_or_shown_and_resume_asks_for_them()
             assert!(!said.contains(secret), "{secret} was shown: {said}");
         }
     }
-    for f in walk(runs.path()) {
+    for f in common::walk(runs.path()) {
         let content = std::fs::read_to_string(&f).unwrap_or_default();
         for secret in [USER, PASSWORD, KEY] {
             assert!(
@@ -222,14 +203,7 @@ fn sparql_endpoint_credentials_are_masked_and_given_again_on_resume() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     outputs.push(text(&out));
-    let id = std::fs::read_dir(runs.path())
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .file_name()
-        .into_string()
-        .unwrap();
+    let id = common::only_run_id(runs.path());
     let manifest: Value = serde_json::from_str(
         &std::fs::read_to_string(runs.path().join(&id).join("manifest.json")).unwrap(),
     )
@@ -260,7 +234,7 @@ fn sparql_endpoint_credentials_are_masked_and_given_again_on_resume() {
     for said in &outputs {
         assert!(!said.contains(SECRET), "{said}");
     }
-    for f in walk(runs.path()) {
+    for f in common::walk(runs.path()) {
         assert!(!std::fs::read_to_string(&f)
             .unwrap_or_default()
             .contains(SECRET));

@@ -1221,12 +1221,7 @@ fn the_bare_command_opens_the_tui_with_its_flags() {
     let screen = t.wait_for("1 Explore", 30);
     assert!(screen.contains("sample:elements"), "{screen}");
     t.keys(&["q"]);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !done.exists() {
-        assert!(std::time::Instant::now() < deadline, "kgscope did not quit");
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    assert_eq!(std::fs::read_to_string(&done).unwrap().trim(), "0");
+    assert_eq!(common::exit_status_written_to(&done, 10), "0");
 }
 
 /// A loopback OpenAI-compatible server that streams "True" in two pieces to every request.
@@ -1492,21 +1487,9 @@ fn end_to_end(model_args: &str, limit_keys: &[&str], total: &str, answer: &str, 
     t.keys(&["w"]);
     t.wait_for("saved wrong", 5);
     t.keys(&["q"]);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !done.exists() {
-        assert!(std::time::Instant::now() < deadline, "kgscope did not quit");
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    assert_eq!(std::fs::read_to_string(&done).unwrap().trim(), "0");
+    assert_eq!(common::exit_status_written_to(&done, 10), "0");
 
-    let run_id = std::fs::read_dir(&runs)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .file_name()
-        .into_string()
-        .unwrap();
+    let run_id = common::only_run_id(&runs);
     let run = RunDir::open(&runs, &run_id).unwrap();
     let labels = run.read_labels().unwrap();
     let last = labels

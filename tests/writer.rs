@@ -49,12 +49,7 @@ fn start_writer(runs: &Path, base_url: &str) -> Child {
 fn wait_locked_by(runs: &Path, pid: u32) -> PathBuf {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        let run = std::fs::read_dir(runs)
-            .ok()
-            .and_then(|mut d| d.next())
-            .and_then(|e| e.ok())
-            .map(|e| e.path());
-        if let Some(run) = run {
+        if let Some(run) = common::only_run(runs) {
             if kgscope::store::lock::holder(&run).is_some_and(|h| h.pid == pid) {
                 return run;
             }

@@ -46,7 +46,15 @@ impl Holder {
             pid: std::process::id(),
             host: hostname(),
             command: crate::sanitize::line(&command),
-            since: super::rundir::now(),
+            // Whole seconds: this is for a person reading the refusal.
+            since: time::OffsetDateTime::now_utc()
+                .replace_nanosecond(0)
+                .ok()
+                .and_then(|t| {
+                    t.format(&time::format_description::well_known::Rfc3339)
+                        .ok()
+                })
+                .unwrap_or_default(),
         }
     }
 

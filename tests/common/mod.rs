@@ -303,3 +303,43 @@ impl Drop for Tmux {
         self.cmd(&["kill-server"]);
     }
 }
+
+/// Every file below `dir`, at any depth.
+pub fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = vec![];
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The directory of the one run under `runs`, once there is one.
+pub fn only_run(runs: &Path) -> Option<PathBuf> {
+    std::fs::read_dir(runs)
+        .ok()?
+        .next()
+        .and_then(|e| e.ok())
+        .map(|e| e.path())
+}
+
+/// The id of the one run under `runs`; panics when there is none.
+pub fn only_run_id(runs: &Path) -> String {
+    let dir = only_run(runs).unwrap_or_else(|| panic!("no run under {}", runs.display()));
+    dir.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+/// Waits up to `secs` for the file `done` that a tmux command writes its exit status to, and
+/// returns that status.
+pub fn exit_status_written_to(done: &Path, secs: u64) -> String {
+    let deadline = std::time::Instant::now() + Duration::from_secs(secs);
+    while !done.exists() {
+        assert!(std::time::Instant::now() < deadline, "kgscope did not quit");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::fs::read_to_string(done).unwrap().trim().to_string()
+}
