@@ -36,6 +36,9 @@ fn start_writer(runs: &Path, base_url: &str) -> Child {
             "4",
             "--concurrency",
             "1",
+            // No retry while the test runs: a retry would take a request meant to stall later.
+            "--idle-timeout",
+            "600",
             "--runs-dir",
         ])
         .arg(runs)
@@ -132,7 +135,7 @@ fn the_tui_follows_a_written_run_read_only_until_its_writer_is_gone() {
     let id = run.file_name().unwrap().to_string_lossy().into_owned();
 
     let command = format!(
-        "{} tui --kg sample:countries --model openai:fake --base-url {base_url} --run {id} --runs-dir {} --log {}",
+        "{} tui --kg sample:countries --model openai:fake --base-url {base_url} --idle-timeout 600 --run {id} --runs-dir {} --log {}",
         env!("CARGO_BIN_EXE_kgscope"),
         runs.display(),
         tmp.path().join("tui.log").display(),
