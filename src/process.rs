@@ -158,7 +158,10 @@ mod tests {
         let log = dir.path().join("server.log");
         // Prints like a server, then dies of a signal as a server on an ungranted CPU feature does.
         let mut server = Server::spawn(
-            Command::new("sh").args(["-c", "echo loading model; echo 'ldtilecfg' >&2; kill -SEGV $$"]),
+            Command::new("sh").args([
+                "-c",
+                "echo loading model; echo 'ldtilecfg' >&2; kill -SEGV $$",
+            ]),
             &log,
         )
         .unwrap();
@@ -167,9 +170,16 @@ mod tests {
             .wait_ready("http://127.0.0.1:9/health", Duration::from_secs(60))
             .unwrap_err()
             .to_string();
-        assert!(start.elapsed() < Duration::from_secs(10), "waited {:?}", start.elapsed());
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "waited {:?}",
+            start.elapsed()
+        );
         assert!(err.contains("exited") && err.contains("SIGSEGV"), "{err}");
-        assert!(err.contains("loading model") && err.contains("ldtilecfg"), "{err}");
+        assert!(
+            err.contains("loading model") && err.contains("ldtilecfg"),
+            "{err}"
+        );
     }
 
     #[test]

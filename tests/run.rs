@@ -596,7 +596,6 @@ fn a_server_that_rejects_the_key_or_the_model_is_not_retried() {
     assert!(err.contains("rejected model 'nope'"), "{err}");
 }
 
-
 #[test]
 fn ctrl_c_stops_cleanly_and_says_how_to_resume() {
     let model = default_model();

@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-
 fn text(out: &Output) -> String {
     format!(
         "{}{}",

@@ -57,7 +57,10 @@ fn wait_locked_by(runs: &Path, pid: u32) -> PathBuf {
                 return run;
             }
         }
-        assert!(Instant::now() < deadline, "no run under {runs:?} was locked by pid {pid}");
+        assert!(
+            Instant::now() < deadline,
+            "no run under {runs:?} was locked by pid {pid}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -95,10 +98,16 @@ fn a_second_writer_is_refused_and_a_killed_writer_leaves_no_stale_lock() {
 
     let second = resume(runs, &run);
     let err = String::from_utf8_lossy(&second.stderr);
-    assert!(!second.status.success(), "a second writer was let in: {err}");
+    assert!(
+        !second.status.success(),
+        "a second writer was let in: {err}"
+    );
     assert!(err.contains("being written by another process"), "{err}");
     assert!(err.contains(&format!("pid {}", first.id())), "{err}");
-    assert!(err.contains("kgscope run"), "the holder's command is named: {err}");
+    assert!(
+        err.contains("kgscope run"),
+        "the holder's command is named: {err}"
+    );
     assert!(result_lines(&run).is_empty(), "the refused writer wrote");
 
     // The kernel drops a killed process's lock: the next writer is let in and finishes the
@@ -148,7 +157,10 @@ fn the_tui_follows_a_written_run_read_only_until_its_writer_is_gone() {
     t.keys(&["R"]);
     std::thread::sleep(Duration::from_millis(500));
     let s = t.screen();
-    assert!(!s.contains("reopening"), "R continued a run another process writes:\n{s}");
+    assert!(
+        !s.contains("reopening"),
+        "R continued a run another process writes:\n{s}"
+    );
     assert!(s.contains("Read-only"), "{s}");
 
     kill9(&mut headless);
@@ -161,12 +173,19 @@ fn the_tui_follows_a_written_run_read_only_until_its_writer_is_gone() {
         if h.as_ref().is_some_and(|h| h.command.contains("tui")) {
             break;
         }
-        assert!(Instant::now() < deadline, "the TUI never took the run's lock: {h:?}\n{}", t.screen());
+        assert!(
+            Instant::now() < deadline,
+            "the TUI never took the run's lock: {h:?}\n{}",
+            t.screen()
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     let refused = resume(runs, &run);
     let err = String::from_utf8_lossy(&refused.stderr);
     assert!(!refused.status.success(), "{err}");
-    assert!(err.contains("being written by another process") && err.contains("tui --kg"), "{err}");
+    assert!(
+        err.contains("being written by another process") && err.contains("tui --kg"),
+        "{err}"
+    );
     assert!(result_lines(&run).is_empty());
 }

@@ -100,7 +100,12 @@ pub struct ServerGuard {
 }
 
 /// Starts `cmd`, a server listening on `base`, and waits until `base` + `ready_path` answers 2xx.
-pub fn start_server(cmd: &mut Command, base: String, ready_path: &str, timeout: Duration) -> ServerGuard {
+pub fn start_server(
+    cmd: &mut Command,
+    base: String,
+    ready_path: &str,
+    timeout: Duration,
+) -> ServerGuard {
     let logs = tempfile::tempdir().unwrap();
     let mut server = kgscope::process::Server::spawn(cmd, &logs.path().join("server.log"))
         .unwrap_or_else(|e| panic!("{e}"));
