@@ -120,15 +120,13 @@ pub fn load(a: LoadArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Opens a KG and builds its index, with a spinner.
-pub fn open_indexed(spec: &str) -> anyhow::Result<(Box<dyn KnowledgeGraph>, KgIndex)> {
+pub fn open_indexed(spec: &str) -> anyhow::Result<kgscope::run::session::OpenKg> {
     let shown = clean(&kgscope::credentials::redact(spec));
     let sp = progress::spinner(&format!("opening {shown}"));
-    let kg = kg::open(spec)?;
-    let index = KgIndex::build(kg.as_ref(), &|step| {
-        sp.set_message(format!("{shown}: {step}"))
-    })?;
+    let opened =
+        kgscope::run::session::open_kg(spec, &|step| sp.set_message(format!("{shown}: {step}")))?;
     sp.finish_and_clear();
-    Ok((kg, index))
+    Ok(opened)
 }
 
 /// How many near matches an unknown `--entity` lists.
@@ -136,14 +134,13 @@ const NEAR_MATCHES: usize = 5;
 
 /// Resolves `--entity` values to IRIs with `kg show`'s lookup (an IRI, or a label or alias,
 /// case-insensitive). A name no entity has fails with the nearest names the TUI's search finds
-/// (using `index` when the caller has one, building it otherwise: only on that error path); a
-/// name several entities share fails with their IRIs, since asking about all of them is
-/// rarely what was meant.
+/// in `index`; a name several entities share fails with their IRIs, since asking about all of
+/// them is rarely what was meant.
 pub fn entity_iris(
     kg: &dyn KnowledgeGraph,
     spec: &str,
     names: &[String],
-    index: Option<&KgIndex>,
+    index: &KgIndex,
 ) -> anyhow::Result<Vec<String>> {
     let mut iris = Vec::with_capacity(names.len());
     for name in names {
@@ -151,14 +148,6 @@ pub fn entity_iris(
         match found.as_slice() {
             [one] => iris.push(one.clone()),
             [] => {
-                let built;
-                let index = match index {
-                    Some(ix) => ix,
-                    None => {
-                        built = KgIndex::build(kg, &|_| {})?;
-                        &built
-                    }
-                };
                 bail!(
                     "--entity '{}': no entity in {} has that IRI, label or alias; {}",
                     clean(name),
@@ -225,7 +214,7 @@ pub struct StatsArgs {
 }
 
 pub fn stats(a: StatsArgs) -> anyhow::Result<ExitCode> {
-    let (kg, index) = open_indexed(&a.kg.kg)?;
+    let kgscope::run::session::OpenKg { kg, index } = open_indexed(&a.kg.kg)?;
     let s = info::stats(kg.as_ref(), &index)?;
     if a.json {
         println!("{}", kgscope::sanitize::json_pretty(&s)?);

@@ -66,9 +66,8 @@ pub struct QuestionsArgs {
 
 pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
     let templates = session::load_templates(&a.gen.templates)?;
-    let (kg, index) = super::kg::open_indexed(&a.gen.kg.kg)?;
-    let entities =
-        super::kg::entity_iris(kg.as_ref(), &a.gen.kg.kg, &a.gen.entities, Some(&index))?;
+    let session::OpenKg { kg, index } = super::kg::open_indexed(&a.gen.kg.kg)?;
+    let entities = super::kg::entity_iris(kg.as_ref(), &a.gen.kg.kg, &a.gen.entities, &index)?;
     let (qs, report) = questions::generate(&index, &templates, &a.gen.options(entities))?;
     let mut buf = Vec::with_capacity(qs.len() * 512);
     for q in &qs {

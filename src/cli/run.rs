@@ -124,17 +124,6 @@ fn ensure_model(spec: &ModelSpec) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `--entity` as IRIs, for the manifest: a resume regenerates the same questions from them
-/// whatever labels say by then. The KG is opened here once more than the run opens it, and
-/// only when there is an entity to look up.
-fn entity_iris(kg: &str, names: &[String]) -> anyhow::Result<Vec<String>> {
-    if names.is_empty() {
-        return Ok(vec![]);
-    }
-    let graph = kgscope::kg::open(kg)?;
-    super::kg::entity_iris(graph.as_ref(), kg, names, None)
-}
-
 fn engine_options(c: &RunConfig) -> EngineOptions {
     EngineOptions {
         repeats: c.repeats.max(1),
@@ -154,6 +143,16 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         Some(id) => session::prepare_resume(&a.runs_dir, id, &say)?,
         None => {
             let model = a.openai.model_spec(&a.model)?;
+            // Opened once, for the `--entity` look-up and the run alike.
+            let opened = session::open_kg(&a.gen.kg.kg, &say)?;
+            // `--entity` as IRIs, for the manifest: a resume regenerates the same questions
+            // from them whatever labels say by then.
+            let entities = super::kg::entity_iris(
+                opened.kg.as_ref(),
+                &a.gen.kg.kg,
+                &a.gen.entities,
+                &opened.index,
+            )?;
             if let Some(notice) = a.openai.default_url_notice(&model) {
                 sp.suspend(|| eprintln!("{notice}"));
             }
@@ -168,7 +167,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 negatives: a.gen.negatives,
                 seed: a.gen.seed,
                 relations: a.gen.relations.clone(),
-                entities: entity_iris(&a.gen.kg.kg, &a.gen.entities)?,
+                entities,
                 templates: a.gen.templates.clone(),
                 repeats: a.repeats,
                 parallel: a.parallel,
@@ -185,7 +184,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
             sp.finish_and_clear();
             ensure_model(&cfg.model)?;
             let model_id = backends::model_identity(&cfg.model);
-            session::prepare_new(cfg, &model_id, &a.runs_dir, &say)?
+            session::prepare_new_on(opened, cfg, &model_id, &a.runs_dir, &say)?
         }
     };
     let mut cfg = prepared.manifest.config.clone();

@@ -60,16 +60,29 @@ pub fn load_templates(paths: &[std::path::PathBuf]) -> Result<TemplateSet, Sessi
     Ok(set)
 }
 
-fn build(
-    config: &RunConfig,
-    progress: &dyn Fn(&str),
-) -> Result<(Arc<dyn KnowledgeGraph>, Arc<KgIndex>, Vec<Question>), SessionError> {
-    let templates = load_templates(&config.templates)?;
-    let kg: Arc<dyn KnowledgeGraph> = Arc::from(kg::open(&config.kg)?);
+/// A KG opened and indexed for a run: what question generation reads.
+pub struct OpenKg {
+    pub kg: Arc<dyn KnowledgeGraph>,
+    pub index: Arc<KgIndex>,
+}
+
+/// Opens and indexes the KG `spec` names.
+pub fn open_kg(spec: &str, progress: &dyn Fn(&str)) -> Result<OpenKg, SessionError> {
+    let kg: Arc<dyn KnowledgeGraph> = Arc::from(kg::open(spec)?);
     let index = Arc::new(KgIndex::build(kg.as_ref(), progress)?);
+    Ok(OpenKg { kg, index })
+}
+
+/// The run's questions, from its configuration, on the opened KG.
+fn questions_for(
+    config: &RunConfig,
+    index: &KgIndex,
+    progress: &dyn Fn(&str),
+) -> Result<Vec<Question>, SessionError> {
+    let templates = load_templates(&config.templates)?;
     progress("generating questions");
     let (qs, _) = questions::generate(
-        &index,
+        index,
         &templates,
         &GenerateOptions {
             task: config.task,
@@ -80,7 +93,7 @@ fn build(
             entities: config.entities.clone(),
         },
     )?;
-    Ok((kg, index, qs))
+    Ok(qs)
 }
 
 /// Prepares a new run in a fresh directory under `runs_dir`.
@@ -90,7 +103,21 @@ pub fn prepare_new(
     runs_dir: &Path,
     progress: &dyn Fn(&str),
 ) -> Result<Prepared, SessionError> {
-    let (kg, index, questions) = build(&config, progress)?;
+    let opened = open_kg(&config.kg, progress)?;
+    prepare_new_on(opened, config, model_id, runs_dir, progress)
+}
+
+/// [`prepare_new`] on a KG the caller has opened already (`kgscope run` opens it first to
+/// resolve `--entity` names), so it is not read twice.
+pub fn prepare_new_on(
+    opened: OpenKg,
+    config: RunConfig,
+    model_id: &str,
+    runs_dir: &Path,
+    progress: &dyn Fn(&str),
+) -> Result<Prepared, SessionError> {
+    let OpenKg { kg, index } = opened;
+    let questions = questions_for(&config, &index, progress)?;
     let run = RunDir::create(runs_dir, config.task.as_str())?;
     let lock = Arc::new(run.lock_for_writing()?);
     let manifest = Manifest {
@@ -127,8 +154,8 @@ pub fn prepare_resume(
     // would otherwise be asked again.
     let run = RunDir::open(runs_dir, id)?;
     let lock = Arc::new(run.lock_for_writing()?);
-    let (run, manifest, done) = open_results(runs_dir, &run.path.to_string_lossy())?;
-    let (kg, index, questions) = build(&manifest.config, progress)?;
+    let (run, manifest, done) = read_run(run)?;
+    let OpenKg { kg, index } = open_kg(&manifest.config.kg, progress)?;
     if index.fingerprint() != manifest.kg_fingerprint {
         return Err(SessionError::Invalid(format!(
             "the KG {} changed since run {} started (fingerprint {} now, {} then): its questions would differ",
@@ -138,6 +165,7 @@ pub fn prepare_resume(
             manifest.kg_fingerprint
         )));
     }
+    let questions = questions_for(&manifest.config, &index, progress)?;
     Ok(Prepared {
         run,
         lock,
@@ -154,7 +182,10 @@ pub fn open_results(
     runs_dir: &Path,
     id: &str,
 ) -> Result<(RunDir, Manifest, Vec<ResultRecord>), SessionError> {
-    let run = RunDir::open(runs_dir, id)?;
+    read_run(RunDir::open(runs_dir, id)?)
+}
+
+fn read_run(run: RunDir) -> Result<(RunDir, Manifest, Vec<ResultRecord>), SessionError> {
     let manifest: Manifest = run.read_manifest()?;
     let done = dedup(run.read_results()?);
     Ok((run, manifest, done))
