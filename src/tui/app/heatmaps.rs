@@ -112,14 +112,15 @@ impl App {
         g
     }
 
-    pub(super) fn heat_cell(&self) -> Option<Cell> {
-        self.heat_grid().cell(self.heat.row, self.heat.col)
-    }
-
     /// The "why" splits of the selected cell, and what it is.
     pub fn heat_why(&self) -> Option<(Cell, Why)> {
+        self.heat_why_in(&self.heat_grid())
+    }
+
+    /// [`Self::heat_why`] on a grid the caller has built already (the screen draws both).
+    pub fn heat_why_in(&self, grid: &HeatGrid) -> Option<(Cell, Why)> {
         let d = self.data.as_ref()?;
-        let cell = self.heat_cell()?;
+        let cell = grid.cell(self.heat.row, self.heat.col)?;
         let w = match &cell {
             Cell::Relation(r) => d.why.by_relation.get(r).copied(),
             Cell::HeadTail(h, t) => d.why.by_head_tail.get(&(h.clone(), t.clone())).copied(),

@@ -11,7 +11,7 @@ use ratatui::Frame;
 use crate::metrics::{Counts, Rate};
 use crate::sanitize::line;
 use crate::tui::app::why::{self, Why, ANSWERS, PARTS};
-use crate::tui::app::{rankable, App, HeatView, RANKABLE_WIDTH};
+use crate::tui::app::{rankable, App, HeatGrid, HeatView, RANKABLE_WIDTH};
 use crate::tui::ui::block;
 use crate::verify::{OutcomeKind, Verdict};
 
@@ -151,7 +151,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         ));
     }
     f.render_widget(Paragraph::new(lines).block(frame), map);
-    draw_why(f, app, why_area);
+    draw_why(f, app, &g, why_area);
 }
 
 /// What a heatmap cell says in `w` columns: the value, marked `?` when its interval is too
@@ -237,12 +237,12 @@ fn answer_name(v: Verdict, yesno: bool) -> &'static str {
 /// Why the selected cell scores as it does: accuracy on true and on false statements, on each
 /// kind of negative, and what the model answered, with a warning for a model answering by
 /// habit (a yes-sayer scores well on true statements and must not look good for it).
-fn draw_why(f: &mut Frame, app: &App, area: Rect) {
+fn draw_why(f: &mut Frame, app: &App, g: &HeatGrid, area: Rect) {
     if area.height == 0 {
         return;
     }
     let t = &app.theme;
-    let Some((cell, w)) = app.heat_why() else {
+    let Some((cell, w)) = app.heat_why_in(g) else {
         f.render_widget(
             Paragraph::new(Span::styled("no cell selected", t.dim())).block(block(app, "Why")),
             area,
