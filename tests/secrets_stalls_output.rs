@@ -295,37 +295,26 @@ fn a_stalling_server_costs_the_idle_timeout_per_attempt_and_is_retried() {
 #[test]
 fn an_unknown_host_or_a_refused_connection_fails_at_once() {
     let runs = tempfile::tempdir().unwrap();
+    let refusing = format!("http://127.0.0.1:{}/v1", common::free_port());
     // RFC 2606: .invalid never resolves.
-    let started = Instant::now();
-    let out = run_cmd(
-        Some("http://no-such-host.invalid/v1"),
-        runs.path(),
-        &["--limit", "20"],
-    )
-    .output()
-    .unwrap();
-    let said = text(&out);
-    assert_eq!(out.status.code(), Some(1), "{said}");
-    assert!(said.contains("cannot resolve the host"), "{said}");
-    assert!(!said.contains("retrying"), "{said}");
-    assert!(
-        started.elapsed() < Duration::from_secs(30),
-        "{:?}",
-        started.elapsed()
-    );
-
-    let port = common::free_port();
-    let out = run_cmd(
-        Some(&format!("http://127.0.0.1:{port}/v1")),
-        runs.path(),
-        &["--limit", "20"],
-    )
-    .output()
-    .unwrap();
-    let said = text(&out);
-    assert_eq!(out.status.code(), Some(1), "{said}");
-    assert!(said.contains("refused the connection"), "{said}");
-    assert!(!said.contains("retrying"), "{said}");
+    for (url, reason) in [
+        ("http://no-such-host.invalid/v1", "cannot resolve the host"),
+        (refusing.as_str(), "refused the connection"),
+    ] {
+        let started = Instant::now();
+        let out = run_cmd(Some(url), runs.path(), &["--limit", "20"])
+            .output()
+            .unwrap();
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{said}");
+        assert!(said.contains(reason), "{said}");
+        assert!(!said.contains("retrying"), "{said}");
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{:?}",
+            started.elapsed()
+        );
+    }
 
     // No --base-url: it says where requests go, before the run. (A proxy that refuses keeps
     // this test off the internet.)

@@ -206,7 +206,7 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|r| (r.question.id.as_str(), r))
         .collect();
-    let mut out = String::new();
+    let mut out = Vec::new();
     let (mut written, mut skipped, mut ties) = (0usize, 0usize, 0usize);
     // Results order, so the file is the same on every export of the same labels.
     for r in &records {
@@ -231,10 +231,8 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
         match line_for(a.format, &manifest, r, &chosen) {
             Some(v) => {
                 // Terminal-safe JSON: `--out -` may put it on a terminal.
-                let mut line = Vec::new();
-                kgscope::sanitize::write_json(&mut line, &v).expect("a JSON value serialises");
-                out.push_str(std::str::from_utf8(&line).expect("serde_json writes UTF-8"));
-                out.push('\n');
+                kgscope::sanitize::write_json(&mut out, &v)?;
+                out.push(b'\n');
                 written += 1;
             }
             None => skipped += 1,
@@ -245,7 +243,7 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|q| !by_id.contains_key(*q))
         .count();
-    super::write_output(&a.out, out.as_bytes())?;
+    super::write_output(&a.out, &out)?;
     let mut said = format!(
         "wrote {written} example(s) from run {} to {}",
         run.id,

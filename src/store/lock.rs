@@ -60,6 +60,10 @@ impl Holder {
 
     /// "pid 4242 on host-a (kgscope run --resume X), since 2026-11-23T16:02:11Z"
     pub fn describe(&self) -> String {
+        if self.pid == 0 {
+            // No record yet (see `read_holder`): the command field says so.
+            return self.command.clone();
+        }
         let mut s = format!("pid {}", self.pid);
         if !self.host.is_empty() {
             s.push_str(&format!(" on {}", crate::sanitize::line(&self.host)));
@@ -115,9 +119,7 @@ impl WriterLock {
         if !lock_with_patience(&file).map_err(io)? {
             return Err(LockError::Held {
                 run: run_name(run_dir),
-                holder: read_holder(&mut file)
-                    .map(|h| h.describe())
-                    .unwrap_or_else(|| "a process that has not said who it is yet".into()),
+                holder: read_holder(&mut file).describe(),
             });
         }
         let record = serde_json::to_string(&Holder::of_this_process()).unwrap_or_default();
@@ -148,12 +150,7 @@ pub fn holder(run_dir: &Path) -> Option<Holder> {
     let mut file = File::open(&path).ok()?;
     match try_flock(&file, libc::LOCK_SH) {
         Ok(true) => None, // the probe's lock goes with `file`
-        Ok(false) => Some(read_holder(&mut file).unwrap_or(Holder {
-            pid: 0,
-            host: String::new(),
-            command: "a process that has not said who it is yet".into(),
-            since: String::new(),
-        })),
+        Ok(false) => Some(read_holder(&mut file)),
         Err(_) => None,
     }
 }
@@ -186,11 +183,21 @@ fn try_flock(file: &File, kind: libc::c_int) -> std::io::Result<bool> {
     }
 }
 
-fn read_holder(file: &mut File) -> Option<Holder> {
+/// The holder's record; a holder that has locked but not yet written it (or a record that
+/// cannot be read) is named as such rather than not at all.
+fn read_holder(file: &mut File) -> Holder {
     let mut text = String::new();
-    file.seek(SeekFrom::Start(0)).ok()?;
-    file.read_to_string(&mut text).ok()?;
-    serde_json::from_str(&text).ok()
+    let read = file
+        .seek(SeekFrom::Start(0))
+        .and_then(|_| file.read_to_string(&mut text));
+    read.ok()
+        .and_then(|_| serde_json::from_str(&text).ok())
+        .unwrap_or_else(|| Holder {
+            pid: 0,
+            host: String::new(),
+            command: "a process that has not said who it is yet".into(),
+            since: String::new(),
+        })
 }
 
 fn run_name(run_dir: &Path) -> String {
