@@ -66,10 +66,7 @@ pub fn build_app(o: &Options) -> anyhow::Result<App> {
     app.status = status;
     app.can_run = o.model.is_some();
     // `run` has parsed it already and said what was wrong; here it only names the model.
-    app.model = o
-        .model
-        .as_deref()
-        .and_then(|m| ModelSpec::parse(m, o.base_url.as_deref(), &o.api_key_env).ok());
+    app.model = model_spec(o).ok().flatten();
     app.log = o.log.clone();
     if let Some(data) = opened {
         app.open_run(data);
@@ -85,6 +82,17 @@ fn open_run(runs_dir: &std::path::Path, id: &str) -> anyhow::Result<RunData> {
     Ok(RunData::open(run, manifest)?)
 }
 
+/// The model runs started from the TUI use, if one is configured.
+fn model_spec(o: &Options) -> Result<Option<ModelSpec>, String> {
+    o.model
+        .as_deref()
+        .map(|m| {
+            ModelSpec::parse(m, o.base_url.as_deref(), &o.api_key_env)
+                .map(|spec| spec.with_timeouts(o.timeouts))
+        })
+        .transpose()
+}
+
 pub fn run(o: Options) -> anyhow::Result<()> {
     run_with(o, |_| {})
 }
@@ -92,15 +100,7 @@ pub fn run(o: Options) -> anyhow::Result<()> {
 /// [`run`], with `setup` applied to the app before the first frame (`kgscope demo` starts
 /// its autopilot there).
 pub fn run_with(o: Options, setup: impl FnOnce(&mut App)) -> anyhow::Result<()> {
-    let model = o
-        .model
-        .as_deref()
-        .map(|m| {
-            ModelSpec::parse(m, o.base_url.as_deref(), &o.api_key_env)
-                .map(|spec| spec.with_timeouts(o.timeouts))
-        })
-        .transpose()
-        .map_err(anyhow::Error::msg)?;
+    let model = model_spec(&o).map_err(anyhow::Error::msg)?;
     let mut app = build_app(&o)?;
     setup(&mut app);
     let base = model.map(|model| RunBase {
