@@ -183,6 +183,26 @@ impl Renderer<'_> {
             .get(term_str(self.index.term(p)), &self.index.label(p))
     }
 
+    /// The declarative sentence for a fact (GraphEval's statement, and the text a negative
+    /// is compared against to be sure it is not a true fact in other words).
+    pub fn statement(&self, fact: &Fact) -> String {
+        templates::render(
+            &self.template(fact[1]).statement,
+            &self.index.label(fact[0]),
+            &self.index.label(fact[2]),
+        )
+    }
+
+    /// The yes/no question for a fact, the subject written as `head` (its label, possibly
+    /// with a disambiguating alias).
+    pub fn yesno(&self, fact: &Fact, head: &str) -> String {
+        templates::render(
+            &self.template(fact[1]).yesno(),
+            head,
+            &self.index.label(fact[2]),
+        )
+    }
+
     /// A question's metadata for a fact, with empty id/prompt/gold to be filled in.
     pub fn base(&self, fact: &Fact, task: Task) -> Question {
         let ix = self.index;

@@ -1,6 +1,5 @@
 //! GraphEval (METHODS.md §1): a true statement per sampled fact, followed by its negatives.
 
-use super::templates::render;
 use super::{negatives, GenerateOptions, Question, Renderer, Task};
 use crate::sampling;
 
@@ -20,11 +19,7 @@ pub fn generate(
         let fact = r.index.facts()[fi];
         let mut pos = r.base(&fact, Task::Statement);
         pos.id = r.id(&fact, Task::Statement, "statement", "none");
-        pos.prompt = render(
-            &r.template(fact[1]).statement,
-            &pos.subject_label,
-            &pos.object_label,
-        );
+        pos.prompt = r.statement(&fact);
         pos.gold = "true".into();
         pos.positive_id = pos.id.clone();
         // Negatives depend only on the seed and this fact, not on what was drawn before.
@@ -49,11 +44,7 @@ pub fn generate(
                 serde_json::to_value(how).unwrap().as_str().unwrap()
             );
             q.id = r.id(&nf, Task::Statement, "statement", &edit);
-            q.prompt = render(
-                &r.template(nf[1]).statement,
-                &q.subject_label,
-                &q.object_label,
-            );
+            q.prompt = r.statement(&nf);
             q.gold = "false".into();
             q.negative = Some(how);
             // A negative is scored as part of its positive's triple (METHODS.md §1), so it is

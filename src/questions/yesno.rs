@@ -9,7 +9,6 @@
 
 use rand::Rng;
 
-use super::templates::render;
 use super::{Corruption, GenerateOptions, Question, Renderer, Task};
 use crate::sampling;
 
@@ -52,7 +51,7 @@ pub fn generate(
             Some(alias) => format!("{} (also known as {alias})", q.subject_label),
             None => q.subject_label.clone(),
         };
-        q.prompt = render(&r.template(asked[1]).yesno(), &head, &q.object_label);
+        q.prompt = r.yesno(&asked, &head);
         q.id = id;
         q.gold = gold.into();
         q.negative = negative;
