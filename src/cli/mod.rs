@@ -59,6 +59,9 @@ pub enum Command {
     Kg(KgCommand),
     /// Generate questions from a KG and write them as JSON Lines.
     Questions(questions::QuestionsArgs),
+    /// Check a question set: negatives a model could reject by type alone, negatives that read
+    /// like true facts, questions that give their answer away.
+    Audit(questions::AuditArgs),
     /// Ask a model the questions of a KG, verify the answers and record everything.
     Run(Box<run::RunArgs>),
     /// Print the metrics of a run (finished or not) from its results.jsonl.
@@ -107,6 +110,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Kg(KgCommand::Show(a)) => kg::show(a),
         Command::Kg(KgCommand::Samples) => kg::samples(),
         Command::Questions(a) => questions::run(a),
+        Command::Audit(a) => questions::audit(a),
         Command::Run(a) => run::run(*a),
         Command::Report(a) => run::report_cmd(a),
         Command::Model(m) => run::model(m),

@@ -4,8 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use kgscope::questions::{self, GenerateOptions, Task};
+use kgscope::questions::{self, GenerateOptions, NegativesFrom, Question, Task};
 use kgscope::run::session;
+use kgscope::sampling::Sampling;
 
 use super::KgArg;
 
@@ -24,6 +25,15 @@ pub struct GenArgs {
     /// object.
     #[arg(long, default_value_t = 1)]
     pub negatives: usize,
+    /// Where a negative's replacement comes from: `typed` (an entity of the replaced one's
+    /// type, an object its relation has elsewhere, a relation that fits both ends) or `random`
+    /// (any entity, object or relation, as the GraphEval paper does).
+    #[arg(long, value_enum, default_value = "typed")]
+    pub negatives_from: NegativesFrom,
+    /// How facts are drawn: `by-relation` (every relation its share), `by-type` (subjects'
+    /// types in turn, rarer first) or `uniform` (relations as often as the KG states them).
+    #[arg(long, value_enum, default_value = "by-relation")]
+    pub sampling: Sampling,
     /// Seed for every random choice; the same seed and KG give the same questions.
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
@@ -48,6 +58,8 @@ impl GenArgs {
             task: self.task,
             limit: self.limit,
             negatives: self.negatives,
+            negatives_from: self.negatives_from,
+            sampling: self.sampling,
             seed: self.seed,
             relations: self.relations.clone(),
             entities: entity_iris,
@@ -98,9 +110,94 @@ pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
     );
     if report.negatives_missing > 0 {
         eprintln!(
-            "note: {} negatives could not be made (every corruption tried was a KG triple)",
-            report.negatives_missing
+            "note: {} negatives could not be made (no {} replacement gave a statement that is \
+             false in the KG and in words)",
+            report.negatives_missing,
+            a.gen.negatives_from.as_str()
         );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Args)]
+pub struct AuditArgs {
+    /// A question set, as `kgscope questions` writes it (JSON Lines); `-` for standard input.
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    /// The KG the questions were made from.
+    #[command(flatten)]
+    pub kg: KgArg,
+    /// Template files the statements were rendered with, besides the built-in ones; they
+    /// decide which negatives read like true facts.
+    #[arg(long = "templates", value_name = "FILE")]
+    pub templates: Vec<PathBuf>,
+    /// Print the audit as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kgscope audit`: what an annotator would flag in a question set.
+pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
+    let text = if a.file == super::STDOUT {
+        std::io::read_to_string(std::io::stdin())?
+    } else {
+        std::fs::read_to_string(&a.file)
+            .map_err(|e| anyhow::anyhow!("reading the question set {}: {e}", a.file))?
+    };
+    let mut qs: Vec<Question> = Vec::new();
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        qs.push(serde_json::from_str(line).map_err(|e| {
+            anyhow::anyhow!(
+                "{}:{}: not a question as `kgscope questions` writes it: {e}",
+                a.file,
+                i + 1
+            )
+        })?);
+    }
+    let templates = session::load_templates(&a.templates)?;
+    let session::OpenKg { index, .. } = super::kg::open_indexed(&a.kg.kg)?;
+    let renderer = questions::Renderer {
+        index: &index,
+        templates: &templates,
+        seed: 0,
+    };
+    let corrupter = questions::negatives::Corrupter::new(&renderer, NegativesFrom::Typed);
+    let report = questions::audit::audit(&renderer, &corrupter, &qs);
+    if a.json {
+        println!("{}", kgscope::sanitize::json_pretty(&report)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let of = |n: usize| {
+        format!(
+            "{n} of {} ({:.1}%)",
+            report.negatives_checked,
+            report.share(n)
+        )
+    };
+    println!(
+        "{} questions, {} negatives ({} checked against the KG)",
+        report.questions, report.negatives, report.negatives_checked
+    );
+    println!(
+        "  type-mismatched negatives   {}",
+        of(report.type_mismatched)
+    );
+    println!("  negatives true in words     {}", of(report.true_in_words));
+    println!(
+        "  questions giving the answer away   {} of {}",
+        report.gives_answer_away, report.questions
+    );
+    let mut kinds: Vec<_> = report.examples.iter().collect();
+    kinds.sort();
+    for (what, examples) in kinds {
+        println!("\n{what}, e.g.:");
+        for e in examples {
+            println!("  {}", kgscope::sanitize::clean(e, false));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

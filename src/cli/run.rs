@@ -165,6 +165,8 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 task: a.gen.task,
                 limit: a.gen.limit,
                 negatives: a.gen.negatives,
+                negatives_from: a.gen.negatives_from,
+                sampling: a.gen.sampling,
                 seed: a.gen.seed,
                 relations: a.gen.relations.clone(),
                 entities,

@@ -39,7 +39,11 @@ pub struct KgIndex {
     other_labels: HashMap<Id, Vec<String>>,
     aliases: HashMap<Id, Vec<String>>,
     types: HashMap<Id, Vec<Id>>,
+    /// The entities of each type, sorted: where a type-aware negative draws a replacement.
+    members: HashMap<Id, Vec<Id>>,
     years: HashMap<Id, i32>,
+    /// Years of facts dated by a qualifier on their reification (the earliest when several).
+    qualifier_years: HashMap<Fact, i32>,
     /// Fact indices per predicate, in fact order.
     by_predicate: HashMap<Id, Vec<usize>>,
     /// Every fact's index, sorted by object (then by index): the facts pointing at an entity
@@ -82,6 +86,7 @@ impl KgIndex {
             .iter()
             .chain(vocab::ALIASES.iter())
             .chain(vocab::TYPES.iter())
+            .chain(vocab::REIFICATION.iter())
             .copied()
             .chain([vocab::RDFS_COMMENT, vocab::SCHEMA_DESCRIPTION])
             .collect();
@@ -117,9 +122,27 @@ impl KgIndex {
             ),
             &["s", "t"],
         )?;
+        progress("reading date qualifiers");
+        // A fact's own date when it is not its object: a date-valued property of the fact's
+        // reification ("discovered by Curie", point in time 1898).
+        let qualifier_rows = kg.select(
+            &format!(
+                "SELECT ?s ?p ?o ?d WHERE {{ ?st <{}> ?s ; <{}> ?p ; <{}> ?o ; ?q ?d . \
+                 FILTER(isIRI(?s) && isLiteral(?d) && DATATYPE(?d) IN ({})) }}",
+                vocab::RDF_SUBJECT,
+                vocab::RDF_PREDICATE,
+                vocab::RDF_OBJECT,
+                iri_list(&vocab::DATES).replace("> <", ">, <")
+            ),
+            &["s", "p", "o", "d"],
+        )?;
         progress("indexing");
         Ok(Self::from_rows(
-            fact_rows, label_rows, alias_rows, type_rows,
+            fact_rows,
+            label_rows,
+            alias_rows,
+            type_rows,
+            qualifier_rows,
         ))
     }
 
@@ -128,6 +151,7 @@ impl KgIndex {
         label_rows: Vec<super::Row>,
         alias_rows: Vec<super::Row>,
         type_rows: Vec<super::Row>,
+        qualifier_rows: Vec<super::Row>,
     ) -> Self {
         let full = |r: &super::Row| r.iter().all(Option::is_some);
         // Number terms in N-Triples order.
@@ -218,6 +242,25 @@ impl KgIndex {
             list.dedup();
         }
 
+        // A qualifier dates a fact of the KG only: one about a triple that is not a fact is
+        // ignored (its terms may not even have ids).
+        let mut qualifier_years: HashMap<Fact, i32> = HashMap::new();
+        for r in qualifier_rows.iter().filter(|r| full(r)) {
+            let ids3 = [&r[0], &r[1], &r[2]].map(|t| t.as_ref().and_then(|t| ids.get(t)).copied());
+            let (Some(s), Some(p), Some(o)) = (ids3[0], ids3[1], ids3[2]) else {
+                continue;
+            };
+            let (f, Some(y)) = ([s, p, o], date_year(r[3].as_ref().unwrap())) else {
+                continue;
+            };
+            if facts.binary_search(&f).is_ok() {
+                qualifier_years
+                    .entry(f)
+                    .and_modify(|v| *v = (*v).min(y))
+                    .or_insert(y);
+            }
+        }
+
         // Years: the earliest date among an entity's date-valued facts.
         let mut years: HashMap<Id, i32> = HashMap::new();
         for f in &facts {
@@ -280,7 +323,14 @@ impl KgIndex {
         objects.sort_unstable();
         objects.dedup();
 
-        let fingerprint = fingerprint(&terms, &facts, &labels, &aliases, &types);
+        let mut members: HashMap<Id, Vec<Id>> = HashMap::new();
+        for e in &entities {
+            for t in types.get(e).into_iter().flatten() {
+                members.entry(*t).or_default().push(*e);
+            }
+        }
+
+        let fingerprint = fingerprint(&terms, &facts, &labels, &aliases, &types, &qualifier_years);
         Self {
             terms,
             ids,
@@ -289,7 +339,9 @@ impl KgIndex {
             other_labels,
             aliases,
             types,
+            members,
             years,
+            qualifier_years,
             by_predicate,
             by_object,
             objects_by_predicate,
@@ -359,6 +411,16 @@ impl KgIndex {
     }
     pub fn types_of(&self, e: Id) -> &[Id] {
         self.types.get(&e).map_or(&[], Vec::as_slice)
+    }
+    /// The entities of type `t`, sorted.
+    pub fn members_of(&self, t: Id) -> &[Id] {
+        self.members.get(&t).map_or(&[], Vec::as_slice)
+    }
+    /// The year a fact is about: its object's when the object is a date, else a date
+    /// qualifier's on the fact's reification. Never its subject's: a half-life is not dated
+    /// by the year the isotope was discovered.
+    pub fn fact_year(&self, f: &Fact) -> Option<i32> {
+        date_year(self.term(f[2])).or_else(|| self.qualifier_years.get(f).copied())
     }
     pub fn aliases_of(&self, e: Id) -> &[String] {
         self.aliases.get(&e).map_or(&[], Vec::as_slice)
@@ -499,6 +561,7 @@ fn fingerprint(
     labels: &HashMap<Id, String>,
     aliases: &HashMap<Id, Vec<String>>,
     types: &HashMap<Id, Vec<Id>>,
+    qualifier_years: &HashMap<Fact, i32>,
 ) -> String {
     let mut h = Sha256::new();
     for f in facts {
@@ -522,6 +585,11 @@ fn fingerprint(
     sorted.sort();
     for (id, t) in sorted {
         h.update(format!("T {id} {t:?}\n").as_bytes());
+    }
+    let mut sorted: Vec<_> = qualifier_years.iter().collect();
+    sorted.sort();
+    for (f, y) in sorted {
+        h.update(format!("Y {f:?} {y}\n").as_bytes());
     }
     hex::encode(&h.finalize()[..8])
 }
@@ -595,5 +663,33 @@ mod tests {
             ]
         );
         assert_eq!(index.year_of(a), Some(1776));
+    }
+
+    #[test]
+    fn a_fact_is_dated_by_its_object_or_its_qualifier_never_by_its_subject() {
+        let index = index_of(
+            "@prefix ex: <http://example.org/> .\n\
+             @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n\
+             @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n\
+             ex:po ex:discovered \"1898\"^^xsd:gYear ; ex:discoveredBy ex:curie ; ex:halfLife \"138 days\" .\n\
+             [] a rdf:Statement ; rdf:subject ex:po ; rdf:predicate ex:discoveredBy ; rdf:object ex:curie ;\n\
+             \x20  ex:pointInTime \"1898-07-18\"^^xsd:date, \"1899\"^^xsd:gYear .\n\
+             [] rdf:subject ex:po ; rdf:predicate ex:discoveredBy ; rdf:object ex:nobody ;\n\
+             \x20  ex:pointInTime \"1700\"^^xsd:gYear .\n",
+        );
+        let id = |l: &str| index.iri_id(&format!("http://example.org/{l}")).unwrap();
+        let fact_with = |p: &str| {
+            *index
+                .facts()
+                .iter()
+                .find(|f| f[1] == id(p))
+                .unwrap_or_else(|| panic!("no {p} fact"))
+        };
+        // The reification's own triples are not facts.
+        assert_eq!(index.facts().len(), 3, "{:?}", index.facts());
+        assert_eq!(index.fact_year(&fact_with("discovered")), Some(1898));
+        assert_eq!(index.fact_year(&fact_with("discoveredBy")), Some(1898));
+        assert_eq!(index.fact_year(&fact_with("halfLife")), None);
+        assert_eq!(index.year_of(id("po")), Some(1898));
     }
 }

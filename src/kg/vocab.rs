@@ -9,6 +9,9 @@ pub const SCHEMA_NAME: &str = "http://schema.org/name";
 pub const SCHEMA_ALTERNATE_NAME: &str = "http://schema.org/alternateName";
 pub const SCHEMA_DESCRIPTION: &str = "http://schema.org/description";
 pub const WD_INSTANCE_OF: &str = "http://www.wikidata.org/prop/direct/P31";
+pub const RDF_SUBJECT: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#subject";
+pub const RDF_PREDICATE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#predicate";
+pub const RDF_OBJECT: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#object";
 pub const XSD_DATE: &str = "http://www.w3.org/2001/XMLSchema#date";
 pub const XSD_GYEAR: &str = "http://www.w3.org/2001/XMLSchema#gYear";
 pub const XSD_DATETIME: &str = "http://www.w3.org/2001/XMLSchema#dateTime";
@@ -18,6 +21,9 @@ pub const LABELS: [&str; 3] = [RDFS_LABEL, SKOS_PREF_LABEL, SCHEMA_NAME];
 pub const ALIASES: [&str; 2] = [SKOS_ALT_LABEL, SCHEMA_ALTERNATE_NAME];
 pub const TYPES: [&str; 2] = [RDF_TYPE, WD_INSTANCE_OF];
 pub const DATES: [&str; 3] = [XSD_DATE, XSD_GYEAR, XSD_DATETIME];
+/// The parts of an RDF reification (`[] rdf:subject s; rdf:predicate p; rdf:object o; …`): they
+/// say something about a fact (a qualifier such as its date), they are not facts themselves.
+pub const REIFICATION: [&str; 3] = [RDF_SUBJECT, RDF_PREDICATE, RDF_OBJECT];
 
 /// Predicates that describe an entity rather than state a fact about the world; they never
 /// become questions.
@@ -25,6 +31,7 @@ pub fn is_meta(predicate: &str) -> bool {
     LABELS.contains(&predicate)
         || ALIASES.contains(&predicate)
         || TYPES.contains(&predicate)
+        || REIFICATION.contains(&predicate)
         || predicate == RDFS_COMMENT
         || predicate == SCHEMA_DESCRIPTION
 }

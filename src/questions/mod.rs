@@ -4,7 +4,9 @@
 //! the format, the edit (which part of a negative was replaced) and the seed, so a resumed
 //! run recognises work it has already done.
 
+pub mod audit;
 pub mod negatives;
+pub mod signature;
 pub mod statements;
 pub mod templates;
 pub mod yesno;
@@ -12,9 +14,12 @@ pub mod yesno;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::kg::index::{Fact, KgIndex};
+use crate::kg::index::{Fact, Id, KgIndex};
 use crate::kg::{term_str, KgError};
+pub use negatives::NegativesFrom;
 pub use templates::{Template, TemplateSet};
+
+use crate::sampling::{self, Sampling};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
@@ -81,6 +86,10 @@ pub struct GenerateOptions {
     /// Total number of questions wanted (for statements: whole groups of 1 + negatives).
     pub limit: usize,
     pub negatives: usize,
+    /// Where negatives' replacements come from.
+    pub negatives_from: NegativesFrom,
+    /// How facts are drawn.
+    pub sampling: Sampling,
     pub seed: u64,
     /// Relation IRIs, labels or local names; empty = all.
     pub relations: Vec<String>,
@@ -94,6 +103,8 @@ impl Default for GenerateOptions {
             task: Task::Statement,
             limit: 100,
             negatives: 1,
+            negatives_from: NegativesFrom::default(),
+            sampling: Sampling::default(),
             seed: 42,
             relations: vec![],
             entities: vec![],
@@ -153,21 +164,102 @@ pub fn candidate_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Vec<us
         (preds.is_empty() || preds.contains(&f[1]))
             && (entities.is_empty() || entities.contains(&f[0]) || entities.contains(&f[2]))
     };
-    let all: Vec<usize> = if preds.len() == 1 && entities.is_empty() {
+    let filtered: Vec<usize> = if preds.len() == 1 && entities.is_empty() {
         index.facts_of_predicate(preds[0]).to_vec()
     } else {
         (0..index.facts().len())
             .filter(|i| keep(&index.facts()[*i]))
             .collect()
     };
-    if all.is_empty() {
+    // A question whose subject names its answer tests reading, not knowledge ("Is Carbon-14
+    // an isotope of carbon?"); KG-FPQ skips these facts too.
+    let askable: Vec<usize> = filtered
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let f = &index.facts()[i];
+            !gives_answer_away(&index.label(f[0]), &index.label(f[2]))
+        })
+        .collect();
+    if askable.is_empty() {
         return Err(KgError::NotFound(if index.facts().is_empty() {
             "the KG has no facts to ask about (only labels, types or nothing at all)".into()
-        } else {
+        } else if filtered.is_empty() {
             "no fact matches the given --relation / entity filters".into()
+        } else {
+            format!(
+                "all {} facts that match the filters name their answer in their subject's label \
+                 (like \"Carbon-14\" isotope of \"Carbon\"), so none makes a question",
+                filtered.len()
+            )
         }));
     }
-    Ok(all)
+    Ok(askable)
+}
+
+/// Whether the object's label is, as whole words and case aside, part of the subject's label.
+pub fn gives_answer_away(subject: &str, object: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (s, o) = (words(subject), words(object));
+    !o.is_empty() && s.windows(o.len()).any(|w| w == o.as_slice())
+}
+
+/// The facts a question set asks about, `n` of `candidates` drawn as `how` says.
+pub fn draw_facts(
+    index: &KgIndex,
+    candidates: &[usize],
+    n: usize,
+    how: Sampling,
+    seed: u64,
+) -> Vec<usize> {
+    let mut rng = sampling::rng(seed);
+    match how {
+        Sampling::Uniform => sampling::uniform(candidates, n, &mut rng),
+        Sampling::ByRelation => {
+            let mut groups: Vec<(Id, Vec<usize>)> = Vec::new();
+            let mut at: std::collections::HashMap<Id, usize> = Default::default();
+            for &i in candidates {
+                let p = index.facts()[i][1];
+                let g = *at.entry(p).or_insert_with(|| {
+                    groups.push((p, Vec::new()));
+                    groups.len() - 1
+                });
+                groups[g].1.push(i);
+            }
+            // Which relations lead a round is itself drawn, so a run smaller than the number
+            // of relations does not always skip the same ones.
+            groups.sort_by_key(|(p, _)| *p);
+            let slots: Vec<usize> = (0..groups.len()).collect();
+            let order = sampling::uniform(&slots, slots.len(), &mut rng);
+            let mut groups: Vec<Option<Vec<usize>>> =
+                groups.into_iter().map(|(_, g)| Some(g)).collect();
+            let ordered = order.iter().filter_map(|&i| groups[i].take()).collect();
+            sampling::round_robin(ordered, n, &mut rng)
+        }
+        Sampling::ByType => {
+            // Each fact goes with its subject's rarest type; rarer types lead (KGHaluBench's
+            // type-balanced sampling), untyped subjects come last.
+            let rarity = |t: Id| index.members_of(t).len();
+            let mut groups: std::collections::BTreeMap<(usize, Id), Vec<usize>> =
+                Default::default();
+            for &i in candidates {
+                let s = index.facts()[i][0];
+                let key = index
+                    .types_of(s)
+                    .iter()
+                    .map(|&t| (rarity(t), t))
+                    .min()
+                    .unwrap_or((usize::MAX, Id::MAX));
+                groups.entry(key).or_default().push(i);
+            }
+            sampling::round_robin(groups.into_values().collect(), n, &mut rng)
+        }
+    }
 }
 
 /// Shared context for rendering a fact into a question.
@@ -207,9 +299,7 @@ impl Renderer<'_> {
     pub fn base(&self, fact: &Fact, task: Task) -> Question {
         let ix = self.index;
         let rel = ix.relation(fact[1]);
-        let year = crate::kg::index::date_year(ix.term(fact[2]))
-            .or_else(|| ix.year_of(fact[0]))
-            .or_else(|| ix.year_of(fact[2]));
+        let year = ix.fact_year(fact);
         Question {
             id: String::new(),
             task,
@@ -270,4 +360,43 @@ pub fn generate(
         negatives_missing: missing,
     };
     Ok((questions, report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_named_in_the_subject_is_given_away() {
+        assert!(gives_answer_away("Carbon-14", "carbon"));
+        assert!(gives_answer_away("2008 NBA championship", "2008"));
+        assert!(gives_answer_away("Utah", "Utah"));
+        assert!(!gives_answer_away("Carbon", "C"));
+        assert!(!gives_answer_away("Mexico", "Mexico City"));
+        assert!(!gives_answer_away("Boston Celtics", ""));
+    }
+
+    #[test]
+    fn a_wrong_object_never_reads_like_a_right_one() {
+        let kg = crate::kg::local::LocalKg::from_turtle(
+            "@prefix ex: <http://example.org/> .\n\
+             @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n\
+             ex:jam rdfs:label \"Jamaica\" ; ex:capital ex:k1 .\n\
+             ex:nfk rdfs:label \"Norfolk Island\" ; ex:capital ex:k2 .\n\
+             ex:k1 rdfs:label \"Kingston\" . ex:k2 rdfs:label \"Kingston\" .\n",
+            "test",
+        )
+        .unwrap();
+        let index = KgIndex::build(&kg, &|_| {}).unwrap();
+        for seed in 0..20 {
+            let opts = GenerateOptions {
+                task: Task::Yesno,
+                seed,
+                ..GenerateOptions::default()
+            };
+            let (qs, _) = generate(&index, &TemplateSet::default(), &opts).unwrap();
+            assert_eq!(qs.len(), 2);
+            assert!(qs.iter().all(|q| q.gold == "yes"), "{qs:?}");
+        }
+    }
 }

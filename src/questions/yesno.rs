@@ -17,19 +17,26 @@ pub fn generate(
     candidates: &[usize],
     opts: &GenerateOptions,
 ) -> (Vec<Question>, usize) {
-    let picked = sampling::uniform(candidates, opts.limit, &mut sampling::rng(opts.seed));
+    let picked = super::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
     let mut out = Vec::with_capacity(picked.len());
     for fi in picked {
         let fact = r.index.facts()[fi];
         let true_id = r.id(&fact, Task::Yesno, "yesno", "yes");
         let mut rng = sampling::item_rng(opts.seed, &true_id);
         let truths = r.index.objects_of(fact[0], fact[1]);
+        // A wrong object that reads like a right one ("Kingston" for Jamaica's Kingston when
+        // Norfolk Island's is drawn) would make the gold "no" wrong in words.
+        let true_names: Vec<String> = truths
+            .iter()
+            .map(|o| r.index.label(*o).to_lowercase())
+            .collect();
         let pool: Vec<u32> = r
             .index
             .objects_of_predicate(fact[1])
             .iter()
             .copied()
             .filter(|o| truths.binary_search(o).is_err())
+            .filter(|o| !true_names.contains(&r.index.label(*o).to_lowercase()))
             .collect();
         let ask_no = rng.random_bool(0.5) && !pool.is_empty();
         let (asked, id, gold, negative) = if ask_no {

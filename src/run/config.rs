@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::backends::GenParams;
-use crate::questions::Task;
+use crate::questions::{NegativesFrom, Task};
+use crate::sampling::Sampling;
 
 /// Which model answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -53,6 +54,14 @@ impl Default for HttpTimeouts {
             request_s: DEFAULT_REQUEST_TIMEOUT_S,
         }
     }
+}
+
+fn legacy_negatives_from() -> NegativesFrom {
+    NegativesFrom::Random
+}
+
+fn legacy_sampling() -> Sampling {
+    Sampling::Uniform
 }
 
 fn default_idle_timeout_s() -> f64 {
@@ -174,6 +183,12 @@ pub struct RunConfig {
     pub task: Task,
     pub limit: usize,
     pub negatives: usize,
+    /// A manifest written before these existed was generated the old way: random negatives,
+    /// uniform sampling. Resuming it must draw the same questions.
+    #[serde(default = "legacy_negatives_from")]
+    pub negatives_from: NegativesFrom,
+    #[serde(default = "legacy_sampling")]
+    pub sampling: Sampling,
     pub seed: u64,
     pub relations: Vec<String>,
     #[serde(default)]
@@ -201,6 +216,8 @@ impl RunConfig {
             task,
             limit,
             negatives: 1,
+            negatives_from: NegativesFrom::default(),
+            sampling: Sampling::default(),
             seed: 42,
             relations: vec![],
             entities: vec![],
@@ -226,4 +243,36 @@ pub struct Manifest {
     pub questions: usize,
     #[serde(default)]
     pub finished_at: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run made before typed negatives and balanced sampling resumes with the questions it
+    /// was made with; a new run gets the new defaults.
+    #[test]
+    fn a_manifest_without_generator_choices_is_the_old_generator() {
+        let new = RunConfig::new(
+            "sample:nba",
+            ModelSpec::parse("default", None, "K").unwrap(),
+            Task::Statement,
+            10,
+        );
+        assert_eq!(
+            (new.negatives_from, new.sampling),
+            (NegativesFrom::Typed, Sampling::ByRelation)
+        );
+        let mut json = serde_json::to_value(&new).unwrap();
+        let obj = json.as_object_mut().unwrap();
+        obj.remove("negatives_from");
+        obj.remove("sampling");
+        let old: RunConfig = serde_json::from_value(json).unwrap();
+        assert_eq!(
+            (old.negatives_from, old.sampling),
+            (NegativesFrom::Random, Sampling::Uniform)
+        );
+        let round: RunConfig = serde_json::from_str(&serde_json::to_string(&new).unwrap()).unwrap();
+        assert_eq!(round, new);
+    }
 }

@@ -88,6 +88,8 @@ fn questions_for(
             task: config.task,
             limit: config.limit,
             negatives: config.negatives,
+            negatives_from: config.negatives_from,
+            sampling: config.sampling,
             seed: config.seed,
             relations: config.relations.clone(),
             entities: config.entities.clone(),

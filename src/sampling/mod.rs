@@ -6,6 +6,40 @@ use sha2::{Digest, Sha256};
 
 pub type SeededRng = ChaCha8Rng;
 
+/// How the facts a question set asks about are drawn from the candidates.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Sampling {
+    /// Every relation gets its share (round-robin over relations): a small run covers every
+    /// relation, a big one gives each as many as it has up to an equal share.
+    #[default]
+    ByRelation,
+    /// Round-robin over the subjects' types, rarer types first (KGHaluBench).
+    ByType,
+    /// Uniformly over facts: relations appear as often as the KG states them.
+    Uniform,
+}
+
+impl Sampling {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ByRelation => "by-relation",
+            Self::ByType => "by-type",
+            Self::Uniform => "uniform",
+        }
+    }
+}
+
 /// The run-wide generator for a seed.
 pub fn rng(seed: u64) -> SeededRng {
     ChaCha8Rng::seed_from_u64(seed)
@@ -34,6 +68,31 @@ pub fn uniform<T: Copy>(items: &[T], n: usize, rng: &mut SeededRng) -> Vec<T> {
     pool
 }
 
+/// `n` items taken one from each group in turn, each group in a seeded order, until `n` are
+/// taken or the groups run out: every group gets an equal share, or all it has when that is
+/// less. A larger `n` with the same seed extends a smaller one.
+pub fn round_robin<T: Copy>(groups: Vec<Vec<T>>, n: usize, rng: &mut SeededRng) -> Vec<T> {
+    let shuffled: Vec<Vec<T>> = groups.iter().map(|g| uniform(g, g.len(), rng)).collect();
+    let mut out = Vec::with_capacity(n);
+    let mut round = 0;
+    while out.len() < n {
+        let before = out.len();
+        for g in &shuffled {
+            if let Some(x) = g.get(round) {
+                if out.len() == n {
+                    break;
+                }
+                out.push(*x);
+            }
+        }
+        if out.len() == before {
+            break;
+        }
+        round += 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -49,5 +108,22 @@ mod tests {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted.len(), 20);
+    }
+
+    #[test]
+    fn round_robin_shares_evenly_and_extends_with_n() {
+        let groups = vec![(0..100).collect::<Vec<u32>>(), vec![1000, 1001], vec![2000]];
+        let small = round_robin(groups.clone(), 3, &mut rng(1));
+        let mut heads: Vec<u32> = small.iter().map(|x| x / 1000).collect();
+        heads.sort();
+        assert_eq!(heads, [0, 1, 2], "one from each group first: {small:?}");
+        let big = round_robin(groups.clone(), 10, &mut rng(1));
+        assert_eq!(big[..3], small[..]);
+        assert_eq!(
+            big.iter().filter(|x| **x >= 1000).count(),
+            3,
+            "small groups give all they have"
+        );
+        assert_eq!(round_robin(groups, 500, &mut rng(1)).len(), 103);
     }
 }

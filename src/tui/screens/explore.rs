@@ -122,10 +122,13 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
     ));
     if let Some(c) = &cfg {
         let negatives = match c.task {
-            crate::questions::Task::Statement => format!("{} per fact", c.negatives),
+            crate::questions::Task::Statement => {
+                format!("{} per fact, {}", c.negatives, c.negatives_from.as_str())
+            }
             crate::questions::Task::Yesno => "half the questions name a wrong object".into(),
         };
         lines.push(kv("negatives", negatives, ""));
+        lines.push(kv("sampling", c.sampling.as_str().to_string(), ""));
         lines.push(kv(
             "seed",
             format!("{} · repeats {}", c.seed, c.repeats),

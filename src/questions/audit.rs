@@ -1,0 +1,131 @@
+//! A question set checked the way a careful annotator reads it: negatives a model can reject
+//! by type alone, negatives that read exactly like a true fact, questions that give their
+//! answer away, and grammar problems. `kgscope audit` prints it; the figures in issue 9's
+//! closing note come from it, for the old generator's questions and for the new one's.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::negatives::Corrupter;
+use super::{gives_answer_away, Corruption, Question, Renderer};
+use crate::kg::index::{Fact, Id, KgIndex};
+use crate::kg::term_str;
+
+/// Examples kept per finding.
+const EXAMPLES: usize = 5;
+
+#[derive(Debug, Default, Serialize)]
+pub struct Audit {
+    pub questions: usize,
+    pub negatives: usize,
+    /// Negatives whose triple could be found in the KG's terms (the rest are not checked).
+    pub negatives_checked: usize,
+    /// Head or tail replacements not of the replaced one's kind, and relation replacements
+    /// whose domain or range does not take the ends.
+    pub type_mismatched: usize,
+    /// Negatives whose statement reads like a true fact's.
+    pub true_in_words: usize,
+    /// Questions that name their answer: a positive whose subject's label contains its
+    /// object's, or a yes/no question whose alias contains the object.
+    pub gives_answer_away: usize,
+    pub examples: HashMap<&'static str, Vec<String>>,
+}
+
+impl Audit {
+    fn note(&mut self, what: &'static str, text: &str) {
+        let list = self.examples.entry(what).or_default();
+        if list.len() < EXAMPLES {
+            list.push(text.to_string());
+        }
+    }
+
+    /// Per 100 negatives checked (0 when none were).
+    pub fn share(&self, count: usize) -> f64 {
+        if self.negatives_checked == 0 {
+            0.0
+        } else {
+            100.0 * count as f64 / self.negatives_checked as f64
+        }
+    }
+}
+
+/// Ids of the terms questions name (they carry a term's value, not its N-Triples form).
+fn term_ids(index: &KgIndex) -> HashMap<&str, Id> {
+    let mut map = HashMap::new();
+    for f in index.facts() {
+        for id in *f {
+            map.entry(term_str(index.term(id))).or_insert(id);
+        }
+    }
+    map
+}
+
+pub fn audit(r: &Renderer<'_>, corrupter: &Corrupter<'_>, questions: &[Question]) -> Audit {
+    let index = r.index;
+    let ids = term_ids(index);
+    let fact_of = |q: &Question| -> Option<Fact> {
+        Some([
+            *ids.get(q.subject.as_str())?,
+            *ids.get(q.predicate.as_str())?,
+            *ids.get(q.object.as_str())?,
+        ])
+    };
+    let by_id: HashMap<&str, &Question> = questions.iter().map(|q| (q.id.as_str(), q)).collect();
+    let sigs = corrupter.signatures();
+    let mut a = Audit {
+        questions: questions.len(),
+        ..Audit::default()
+    };
+    for q in questions {
+        let alias_gives_away =
+            alias_in(&q.prompt).is_some_and(|alias| gives_answer_away(alias, &q.object_label));
+        if (q.negative.is_none() && gives_answer_away(&q.subject_label, &q.object_label))
+            || alias_gives_away
+        {
+            a.gives_answer_away += 1;
+            a.note("gives its answer away", &q.prompt);
+        }
+        let Some(how) = q.negative else {
+            continue;
+        };
+        a.negatives += 1;
+        let Some(neg) = fact_of(q) else {
+            continue;
+        };
+        // The true triple: the positive's for a statement; for a yes/no "no", whose positive
+        // is not in the set, only the replaced object is unknown and relation/head are kept.
+        let positive = by_id
+            .get(q.positive_id.as_str())
+            .filter(|p| p.id != q.id)
+            .and_then(|p| fact_of(p));
+        a.negatives_checked += 1;
+        let mismatched = match (how, positive) {
+            (Corruption::Head, Some(pos)) => !sigs.same_kind(index, pos[1], pos[0], neg[0], true),
+            (Corruption::Tail, Some(pos)) => !sigs.same_kind(index, pos[1], pos[2], neg[2], false),
+            (Corruption::Tail, None) => {
+                !sigs.of(neg[1]).is_some_and(|s| s.takes_tail(index, neg[2]))
+            }
+            (Corruption::Relation, _) => !sigs
+                .of(neg[1])
+                .is_some_and(|s| s.takes_head(index, neg[0]) && s.takes_tail(index, neg[2])),
+            (Corruption::Head, None) => false,
+        };
+        if mismatched {
+            a.type_mismatched += 1;
+            a.note("type-mismatched negative", &q.prompt);
+        }
+        if q.task == super::Task::Statement && corrupter.true_in_words(&neg) {
+            a.true_in_words += 1;
+            a.note("negative true in words", &q.prompt);
+        }
+    }
+    a
+}
+
+/// The alias a yes/no prompt gives its subject: "… France (also known as French Republic) …".
+fn alias_in(prompt: &str) -> Option<&str> {
+    let start = prompt.find("(also known as ")? + "(also known as ".len();
+    let len = prompt[start..].find(')')?;
+    Some(&prompt[start..start + len])
+}

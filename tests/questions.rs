@@ -1,0 +1,335 @@
+//! Questions worth asking (issue 9), on every sample KG: negatives of the right type (checked
+//! against the store with SPARQL, not with the generator's index), none true in words, the
+//! corrupted position uniform over the positions that can be filled, every relation covered
+//! by a small balanced run, and `--negatives-from random` still GraphEval's draw.
+
+use std::collections::{HashMap, HashSet};
+
+use kgscope::kg::{self, KgIndex, KnowledgeGraph};
+use kgscope::questions::negatives::Corrupter;
+use kgscope::questions::{
+    self, Corruption, GenerateOptions, NegativesFrom, Question, Renderer, Task, TemplateSet,
+};
+use kgscope::sampling::Sampling;
+
+const SAMPLES: [&str; 3] = ["sample:countries", "sample:elements", "sample:nba"];
+const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
+
+/// A SPARQL term for a question's subject/predicate/object value: an IRI as such, a literal
+/// matched by its string value (questions carry values, not N-Triples forms).
+fn node(value: &str, var: &str) -> (String, String) {
+    if value.starts_with("http://") || value.starts_with("https://") {
+        (format!("<{value}>"), String::new())
+    } else {
+        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+        (
+            format!("?{var}"),
+            format!("FILTER(STR(?{var}) = \"{escaped}\")"),
+        )
+    }
+}
+
+fn ask(kg: &dyn KnowledgeGraph, pattern: &str) -> bool {
+    let q = format!("SELECT (1 AS ?found) WHERE {{ {pattern} }} LIMIT 1");
+    !kg.select(&q, &["found"]).unwrap().is_empty()
+}
+
+/// The replacement has the kind of what it replaced: it shares an rdf:type with it, or (a
+/// tail) the relation has it as an object elsewhere in the KG.
+fn same_kind(kg: &dyn KnowledgeGraph, p: &str, original: &str, new: &str, as_head: bool) -> bool {
+    let (o, of) = node(original, "orig");
+    let (n, nf) = node(new, "new");
+    let shares_type = !o.starts_with('?')
+        && !n.starts_with('?')
+        && ask(kg, &format!("{o} <{RDF_TYPE}> ?t . {n} <{RDF_TYPE}> ?t ."));
+    if shares_type {
+        return true;
+    }
+    if as_head {
+        // An untyped head may be replaced by another subject of the relation.
+        !ask(kg, &format!("{o} <{RDF_TYPE}> ?t .")) && ask(kg, &format!("{n} <{p}> ?any ."))
+    } else {
+        ask(kg, &format!("?s <{p}> {n} . {nf}"))
+            || (o.starts_with('?')
+                && ask(
+                    kg,
+                    &format!(
+                        "?a ?b {o} . {of} ?c ?d {n} . {nf} FILTER(DATATYPE({o}) = DATATYPE({n}))"
+                    ),
+                ))
+    }
+}
+
+/// A replaced relation takes both ends: some subject of it shares a type with the head, and
+/// some object of it shares a type with the tail (or, a literal, its datatype).
+fn relation_fits(kg: &dyn KnowledgeGraph, q: &Question) -> bool {
+    let p = &q.predicate;
+    let head = format!("<{}>", q.subject);
+    let head_fits = ask(
+        kg,
+        &format!("?x <{p}> ?y . ?x <{RDF_TYPE}> ?t . {head} <{RDF_TYPE}> ?t ."),
+    );
+    let (t, tf) = node(&q.object, "tail");
+    let tail_fits = if t.starts_with('?') {
+        ask(
+            kg,
+            &format!("?a ?b {t} . {tf} ?x <{p}> ?y . FILTER(isLiteral(?y) && DATATYPE(?y) = DATATYPE({t}))"),
+        )
+    } else {
+        ask(
+            kg,
+            &format!("?x <{p}> ?y . ?y <{RDF_TYPE}> ?t . {t} <{RDF_TYPE}> ?t ."),
+        )
+    };
+    head_fits && tail_fits
+}
+
+fn statements(index: &KgIndex, templates: &TemplateSet, opts: GenerateOptions) -> Vec<Question> {
+    questions::generate(index, templates, &opts).unwrap().0
+}
+
+#[test]
+fn typed_negatives_are_of_the_right_type_never_true_and_uniform_over_fillable_positions() {
+    let templates = TemplateSet::builtin();
+    for spec in SAMPLES {
+        let kg = kg::open(spec).unwrap();
+        let index = KgIndex::build(kg.as_ref(), &|_| {}).unwrap();
+        let qs = statements(
+            &index,
+            &templates,
+            GenerateOptions {
+                limit: 2000,
+                ..GenerateOptions::default()
+            },
+        );
+        let negatives: Vec<&Question> = qs.iter().filter(|q| q.negative.is_some()).collect();
+        assert!(
+            negatives.len() >= 950,
+            "{spec}: {} negatives",
+            negatives.len()
+        );
+        let by_id: HashMap<&str, &Question> = qs.iter().map(|q| (q.id.as_str(), q)).collect();
+
+        // The type of every replacement, against the store.
+        let mut bad = Vec::new();
+        for n in &negatives {
+            let pos = by_id[n.positive_id.as_str()];
+            let ok = match n.negative.unwrap() {
+                Corruption::Head => {
+                    same_kind(kg.as_ref(), &pos.predicate, &pos.subject, &n.subject, true)
+                }
+                Corruption::Tail => {
+                    same_kind(kg.as_ref(), &pos.predicate, &pos.object, &n.object, false)
+                }
+                Corruption::Relation => relation_fits(kg.as_ref(), n),
+            };
+            if !ok {
+                bad.push(format!("{} (from: {})", n.prompt, pos.prompt));
+            }
+        }
+        assert!(
+            bad.is_empty(),
+            "{spec}: {} negatives of the wrong type:\n{}",
+            bad.len(),
+            bad.join("\n")
+        );
+
+        // No negative reads like a true fact.
+        let renderer = Renderer {
+            index: &index,
+            templates: &templates,
+            seed: 42,
+        };
+        let true_texts: HashSet<String> = index
+            .facts()
+            .iter()
+            .map(|f| renderer.statement(f).to_lowercase())
+            .collect();
+        let true_negatives: Vec<&str> = negatives
+            .iter()
+            .filter(|n| true_texts.contains(&n.prompt.to_lowercase()))
+            .map(|n| n.prompt.as_str())
+            .collect();
+        assert!(
+            true_negatives.is_empty(),
+            "{spec}: negatives true in words: {true_negatives:?}"
+        );
+
+        // Positions: uniform over the positions each fact can fill, within 5 points.
+        let corrupter = Corrupter::new(&renderer, NegativesFrom::Typed);
+        let ids: HashMap<String, u32> = index
+            .facts()
+            .iter()
+            .flat_map(|f| f.iter().copied())
+            .map(|id| (kg::term_str(index.term(id)).to_string(), id))
+            .collect();
+        let mut expected: HashMap<Corruption, f64> = HashMap::new();
+        let mut actual: HashMap<Corruption, f64> = HashMap::new();
+        for n in &negatives {
+            let pos = by_id[n.positive_id.as_str()];
+            let fact = [ids[&pos.subject], ids[&pos.predicate], ids[&pos.object]];
+            let fillable = corrupter.fillable(&fact);
+            assert!(
+                fillable.contains(&n.negative.unwrap()),
+                "{spec}: {} drawn from an unfillable position",
+                n.prompt
+            );
+            for f in &fillable {
+                *expected.entry(*f).or_default() += 1.0 / fillable.len() as f64;
+            }
+            *actual.entry(n.negative.unwrap()).or_default() += 1.0;
+        }
+        let total = negatives.len() as f64;
+        for how in [Corruption::Head, Corruption::Relation, Corruption::Tail] {
+            let e = 100.0 * expected.get(&how).copied().unwrap_or(0.0) / total;
+            let a = 100.0 * actual.get(&how).copied().unwrap_or(0.0) / total;
+            eprintln!("{spec}: {how:?} {a:.1}% drawn, {e:.1}% expected");
+            assert!(
+                (a - e).abs() <= 5.0,
+                "{spec}: {how:?} drawn {a:.1}%, expected {e:.1}%"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_hundred_question_balanced_run_covers_every_askable_relation() {
+    let templates = TemplateSet::builtin();
+    for spec in SAMPLES {
+        let kg = kg::open(spec).unwrap();
+        let index = KgIndex::build(kg.as_ref(), &|_| {}).unwrap();
+        let opts = GenerateOptions {
+            limit: 100,
+            sampling: Sampling::ByRelation,
+            ..GenerateOptions::default()
+        };
+        let askable: HashSet<u32> = questions::candidate_facts(&index, &opts)
+            .unwrap()
+            .iter()
+            .map(|&i| index.facts()[i][1])
+            .collect();
+        // Only relations whose every fact names its answer in the subject drop out.
+        assert!(
+            askable.len() + 1 >= index.relations().len(),
+            "{spec}: {} of {} relations askable",
+            askable.len(),
+            index.relations().len()
+        );
+        for task in [Task::Statement, Task::Yesno] {
+            let qs = statements(
+                &index,
+                &templates,
+                GenerateOptions {
+                    task,
+                    ..opts.clone()
+                },
+            );
+            let covered: HashSet<&str> = qs.iter().map(|q| q.relation.as_str()).collect();
+            let wanted: HashSet<String> = askable.iter().map(|p| index.label(*p)).collect();
+            let missing: Vec<&String> = wanted
+                .iter()
+                .filter(|r| !covered.contains(r.as_str()))
+                .collect();
+            assert!(
+                missing.is_empty(),
+                "{spec} {task:?}: relations never asked: {missing:?}"
+            );
+        }
+        // Uniform sampling does not: the KG's biggest relations crowd the others out.
+        let uniform = statements(
+            &index,
+            &templates,
+            GenerateOptions {
+                sampling: Sampling::Uniform,
+                ..opts.clone()
+            },
+        );
+        let covered: HashSet<&str> = uniform.iter().map(|q| q.relation.as_str()).collect();
+        eprintln!(
+            "{spec}: uniform covers {} of {} relations",
+            covered.len(),
+            askable.len()
+        );
+    }
+}
+
+#[test]
+fn same_seed_same_questions_in_every_mode() {
+    let templates = TemplateSet::builtin();
+    let kg = kg::open("sample:elements").unwrap();
+    let index = KgIndex::build(kg.as_ref(), &|_| {}).unwrap();
+    for sampling in [Sampling::ByRelation, Sampling::ByType, Sampling::Uniform] {
+        for negatives_from in [NegativesFrom::Typed, NegativesFrom::Random] {
+            for task in [Task::Statement, Task::Yesno] {
+                let opts = GenerateOptions {
+                    task,
+                    limit: 300,
+                    negatives: 2,
+                    sampling,
+                    negatives_from,
+                    ..GenerateOptions::default()
+                };
+                let json = |qs: Vec<Question>| serde_json::to_string(&qs).unwrap();
+                let a = json(statements(&index, &templates, opts.clone()));
+                assert_eq!(a, json(statements(&index, &templates, opts.clone())));
+                let other = json(statements(
+                    &index,
+                    &templates,
+                    GenerateOptions { seed: 7, ..opts },
+                ));
+                assert_ne!(
+                    a, other,
+                    "{sampling:?} {negatives_from:?} {task:?}: the seed changes nothing"
+                );
+            }
+        }
+    }
+}
+
+/// GraphEval's draw: the position uniform over all three, the replacement from the whole KG,
+/// so most negatives are of the wrong type (what issue 9's audit measured, 79–92%). A head
+/// drawn at random often lands on a true triple (most isotopes are radioactive) and is drawn
+/// again, so heads come out rarer than a third, as they did before.
+#[test]
+fn random_negatives_keep_graphevals_draw() {
+    let templates = TemplateSet::builtin();
+    for spec in SAMPLES {
+        let kg = kg::open(spec).unwrap();
+        let index = KgIndex::build(kg.as_ref(), &|_| {}).unwrap();
+        let opts = GenerateOptions {
+            limit: 2000,
+            negatives_from: NegativesFrom::Random,
+            sampling: Sampling::Uniform,
+            ..GenerateOptions::default()
+        };
+        let qs = statements(&index, &templates, opts);
+        let renderer = Renderer {
+            index: &index,
+            templates: &templates,
+            seed: 42,
+        };
+        let corrupter = Corrupter::new(&renderer, NegativesFrom::Random);
+        let audit = questions::audit::audit(&renderer, &corrupter, &qs);
+        let mut counts: HashMap<Corruption, usize> = HashMap::new();
+        for q in &qs {
+            if let Some(how) = q.negative {
+                *counts.entry(how).or_default() += 1;
+            }
+        }
+        for how in [Corruption::Head, Corruption::Relation, Corruption::Tail] {
+            let share = 100.0 * counts[&how] as f64 / audit.negatives as f64;
+            eprintln!("{spec}: random {how:?} {share:.1}%");
+            assert!(
+                (10.0..=45.0).contains(&share),
+                "{spec}: {how:?} {share:.1}%"
+            );
+        }
+        let mismatched = audit.share(audit.type_mismatched);
+        eprintln!("{spec}: random negatives {mismatched:.1}% type-mismatched");
+        assert!(
+            mismatched > 60.0,
+            "{spec}: only {mismatched:.1}% type-mismatched"
+        );
+        assert_eq!(audit.true_in_words, 0, "{spec}: {:?}", audit.examples);
+    }
+}
