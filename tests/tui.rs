@@ -39,7 +39,11 @@ fn fixture_with(dir: &Path, model: ModelSpec, answered: usize, task: Task) -> Ru
 
 /// [`fixture_with`] on another KG.
 fn fixture_on(kg: &str, dir: &Path, model: ModelSpec, answered: usize, task: Task) -> RunDir {
-    let cfg = RunConfig::new(kg, model, task, 16);
+    fixture_of(RunConfig::new(kg, model, task, 16), dir, answered)
+}
+
+/// [`fixture_with`] for any run configuration.
+fn fixture_of(cfg: RunConfig, dir: &Path, answered: usize) -> RunDir {
     let prepared = session::prepare_new(cfg, "test-model", dir, &|_| {}).unwrap();
     assert!(prepared.questions.len() >= 8);
     let mut out = prepared.run.results_appender().unwrap();

@@ -93,13 +93,15 @@ fn heatmaps_sort_by_value_with_intervals_and_explain_the_selected_cell() {
 #[test]
 fn the_year_view_bins_sparse_years_and_its_cells_filter_errors() {
     let tmp = tempfile::tempdir().unwrap();
-    // Elements carry their discovery years (countries have no dates).
-    let run = fixture_on(
-        "sample:elements",
+    // Elements' discoveries are dated (countries have no dates); a question's year is its
+    // fact's own, so the run asks about discoveries.
+    let run = fixture_of(
+        RunConfig {
+            relations: vec!["year of discovery".into(), "discovered by".into()],
+            ..RunConfig::new("sample:elements", no_model(), Task::Statement, 16)
+        },
         tmp.path(),
-        no_model(),
         usize::MAX,
-        Task::Statement,
     );
     let mut app = open_app(tmp.path(), &run);
     key(&mut app, KeyCode::Char('v'));
