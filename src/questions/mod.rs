@@ -4,6 +4,8 @@
 //! the format, the edit (which part of a negative was replaced) and the seed, so a resumed
 //! run recognises work it has already done.
 
+pub mod aliases;
+pub mod grammar;
 pub mod negatives;
 pub mod statements;
 pub mod templates;
@@ -186,21 +188,21 @@ impl Renderer<'_> {
     /// The declarative sentence for a fact (GraphEval's statement, and the text a negative
     /// is compared against to be sure it is not a true fact in other words).
     pub fn statement(&self, fact: &Fact) -> String {
-        templates::render(
-            &self.template(fact[1]).statement,
-            &self.index.label(fact[0]),
-            &self.index.label(fact[2]),
-        )
+        let form = templates::Form::Statement;
+        templates::render_fact(self.index, self.templates, fact, form, None)
     }
 
     /// The yes/no question for a fact, the subject written as `head` (its label, possibly
     /// with a disambiguating alias).
     pub fn yesno(&self, fact: &Fact, head: &str) -> String {
-        templates::render(
-            &self.template(fact[1]).yesno(),
-            head,
-            &self.index.label(fact[2]),
-        )
+        let form = templates::Form::YesNo;
+        templates::render_fact(self.index, self.templates, fact, form, Some(head))
+    }
+
+    /// The wh-question for a fact (it names only the subject).
+    pub fn question(&self, fact: &Fact) -> String {
+        let form = templates::Form::Question;
+        templates::render_fact(self.index, self.templates, fact, form, None)
     }
 
     /// A question's metadata for a fact, with empty id/prompt/gold to be filled in.
