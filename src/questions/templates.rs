@@ -378,6 +378,46 @@ mod tests {
     }
 
     #[test]
+    fn subject_type_templates_come_first_and_fall_back() {
+        let mut set = TemplateSet::default();
+        let toml = r#"
+[[relation]]
+iri = "http://x/league"
+statement = "{head} belongs to {tail}."
+question = "Which league does {head} belong to?"
+
+[[relation]]
+iri = "http://x/league"
+head_type = "http://x/Team"
+head = { article = "the" }
+statement = "{head} play in {tail}."
+question = "In which league do {head} play?"
+
+[[relation]]
+iri = "http://x/league"
+head_type = "player"
+statement = "{head} has played in {tail}."
+question = "In which league has {head} played?"
+"#;
+        assert_eq!(set.add_toml(toml, "t.toml").unwrap(), 3);
+        assert_eq!(set.typed().count(), 2);
+        let ty = |iri: &str, label: &str| vec![(iri.to_string(), label.to_string())];
+        let team = set.get_for("http://x/league", "league", &ty("http://x/Team", "team"));
+        assert_eq!(team.head.article, Some(Article::The));
+        assert_eq!(
+            fill(&team.statement, "the Suns", "the NBA"),
+            "The Suns play in the NBA."
+        );
+        // By the type's label, case-insensitively.
+        let player = set.get_for("http://x/league", "league", &ty("http://x/P", "Player"));
+        assert_eq!(player.statement, "{head} has played in {tail}.");
+        // Any other subject gets the relation's own template.
+        let other = set.get_for("http://x/league", "league", &ty("http://x/Cup", "cup"));
+        assert_eq!(other.statement, "{head} belongs to {tail}.");
+        assert_eq!(set.get_for("http://x/league", "league", &[]), other);
+    }
+
+    #[test]
     fn toml_errors_name_the_line() {
         let mut set = TemplateSet::default();
         let err = set
@@ -388,5 +428,10 @@ mod tests {
             .add_toml("[[relation]]\niri = \"x\"\nstatement = \"no tail {head}\"\nquestion = \"{head}?\"\n", "t.toml")
             .unwrap_err();
         assert!(err.contains("lacks {tail}"), "{err}");
+        // A misspelt slot field is an error, not silently ignored.
+        let err = set
+            .add_toml("[[relation]]\niri = \"x\"\nstatement = \"{head} {tail}\"\nquestion = \"{head}?\"\ntail = { units = \"K\" }\n", "t.toml")
+            .unwrap_err();
+        assert!(err.contains("units"), "{err}");
     }
 }
