@@ -191,6 +191,10 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
         "  questions giving the answer away   {} of {}",
         report.gives_answer_away, report.questions
     );
+    println!(
+        "  questions with a grammar problem   {} of {}",
+        report.grammar, report.questions
+    );
     let mut kinds: Vec<_> = report.examples.iter().collect();
     kinds.sort();
     for (what, examples) in kinds {

@@ -7,8 +7,10 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use super::aliases::Answers;
+use super::grammar;
 use super::negatives::Corrupter;
-use super::{gives_answer_away, Corruption, Question, Renderer};
+use super::{Corruption, Question, Renderer};
 use crate::kg::index::{Fact, Id, KgIndex};
 use crate::kg::term_str;
 
@@ -27,8 +29,10 @@ pub struct Audit {
     /// Negatives whose statement reads like a true fact's.
     pub true_in_words: usize,
     /// Questions that name their answer: a positive whose subject's label contains its
-    /// object's, or a yes/no question whose alias contains the object.
+    /// object's, or a yes/no question whose alias contains a candidate answer of its relation.
     pub gives_answer_away: usize,
+    /// Questions whose text breaks a rule of [`grammar::problems`].
+    pub grammar: usize,
     pub examples: HashMap<&'static str, Vec<String>>,
 }
 
@@ -77,14 +81,24 @@ pub fn audit(r: &Renderer<'_>, corrupter: &Corrupter<'_>, questions: &[Question]
         questions: questions.len(),
         ..Audit::default()
     };
+    let mut answers: HashMap<Id, Answers> = HashMap::new();
     for q in questions {
-        let alias_gives_away =
-            alias_in(&q.prompt).is_some_and(|alias| gives_answer_away(alias, &q.object_label));
-        if (q.negative.is_none() && gives_answer_away(&q.subject_label, &q.object_label))
+        let alias_gives_away = match (alias_in(&q.prompt), ids.get(q.predicate.as_str())) {
+            (Some(alias), Some(&p)) => answers
+                .entry(p)
+                .or_insert_with(|| Answers::of_relation(index, p))
+                .in_alias(alias),
+            _ => false,
+        };
+        if (q.negative.is_none() && grammar::answer_in_subject(&q.subject_label, &q.object_label))
             || alias_gives_away
         {
             a.gives_answer_away += 1;
             a.note("gives its answer away", &q.prompt);
+        }
+        if !grammar::problems(&q.prompt, &q.subject_label, &q.object_label).is_empty() {
+            a.grammar += 1;
+            a.note("grammar problem", &q.prompt);
         }
         let Some(how) = q.negative else {
             continue;

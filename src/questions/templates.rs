@@ -1,12 +1,17 @@
 //! Relation templates: the project's own TOML files, plus importers for the GraphEval TSV
 //! layout and the LAMA JSONL layout, and a fallback built from the relation's label.
 
+mod facts;
+pub mod slots;
+
 use std::collections::HashMap;
 use std::path::Path;
 
 use serde::Deserialize;
 
 use crate::kg::vocab;
+pub use facts::{render_fact, template_for, Form};
+pub use slots::{fill, Article, Slot};
 
 /// How one relation is put into words. Placeholders: `{head}` (subject) and `{tail}` (object).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -18,6 +23,11 @@ pub struct Template {
     /// A yes/no question with `{head}` and `{tail}`.
     #[serde(default)]
     pub yesno: Option<String>,
+    /// How the subject and the object are written into the sentences (article, unit, code).
+    #[serde(default)]
+    pub head: Slot,
+    #[serde(default)]
+    pub tail: Slot,
 }
 
 impl Template {
@@ -29,6 +39,8 @@ impl Template {
             statement: format!("The {words} of {{head}} is {{tail}}."),
             question: format!("What is the {words} of {{head}}?"),
             yesno: Some(format!("Is {{tail}} the {words} of {{head}}?")),
+            head: Slot::default(),
+            tail: Slot::default(),
         }
     }
 
@@ -56,29 +68,6 @@ impl Template {
         }
         Ok(())
     }
-}
-
-/// Fills `{head}` and `{tail}`; the values are inserted verbatim (they are data, never
-/// re-scanned for placeholders).
-pub fn render(template: &str, head: &str, tail: &str) -> String {
-    let mut out = String::with_capacity(template.len() + head.len() + tail.len());
-    let mut rest = template;
-    while let Some(pos) = rest.find('{') {
-        out.push_str(&rest[..pos]);
-        let after = &rest[pos..];
-        if let Some(r) = after.strip_prefix("{head}") {
-            out.push_str(head);
-            rest = r;
-        } else if let Some(r) = after.strip_prefix("{tail}") {
-            out.push_str(tail);
-            rest = r;
-        } else {
-            out.push('{');
-            rest = &after[1..];
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 /// Lower-cases a leading article so the statement reads well after "Is it true that";
@@ -122,7 +111,20 @@ struct TomlRelation {
     iri: Option<String>,
     /// Matches a relation by label or local name when no IRI is given (or it differs).
     label: Option<String>,
+    /// Makes this a template for the subjects of this type only (type IRI, label or local
+    /// name), tried before the relation's general template.
+    head_type: Option<String>,
     #[serde(flatten)]
+    template: Template,
+}
+
+/// A template for one relation and one subject type.
+#[derive(Debug, Clone)]
+struct Typed {
+    /// The relation's IRI, and its lower-cased local name or label.
+    iri: Option<String>,
+    names: Vec<String>,
+    head_type: String,
     template: Template,
 }
 
@@ -131,6 +133,8 @@ struct TomlRelation {
 pub struct TemplateSet {
     by_iri: HashMap<String, Template>,
     by_name: HashMap<String, Template>,
+    /// Subject-type-specific templates, in file order (the first that fits wins).
+    typed: Vec<Typed>,
 }
 
 static BUILTIN: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/builtin_templates.rs"));
@@ -188,6 +192,21 @@ impl TemplateSet {
                     i + 1
                 ));
             }
+            if let Some(head_type) = r.head_type {
+                let names = r
+                    .iri
+                    .iter()
+                    .map(|iri| vocab::local_name(iri).to_lowercase())
+                    .chain(r.label.iter().map(|l| l.to_lowercase()))
+                    .collect();
+                self.typed.push(Typed {
+                    iri: r.iri,
+                    names,
+                    head_type,
+                    template: r.template,
+                });
+                continue;
+            }
             if let Some(iri) = &r.iri {
                 self.by_name
                     .insert(vocab::local_name(iri).to_lowercase(), r.template.clone());
@@ -221,6 +240,8 @@ impl TemplateSet {
                 statement: cols[2].trim().to_string(),
                 question: cols[1].trim().to_string(),
                 yesno: None,
+                head: Slot::default(),
+                tail: Slot::default(),
             };
             t.check(&format!("{what}:{}", i + 1))?;
             self.by_name.insert(cols[0].trim().to_lowercase(), t);
@@ -257,6 +278,8 @@ impl TemplateSet {
                 statement,
                 question: Template::from_label(&label).question,
                 yesno: None,
+                head: Slot::default(),
+                tail: Slot::default(),
             };
             t.check(&format!("{what}:{}", i + 1))?;
             self.by_name.insert(l.relation.to_lowercase(), t.clone());
@@ -282,6 +305,34 @@ impl TemplateSet {
             .or_else(|| self.by_name.get(&vocab::local_name(iri).to_lowercase()))
             .or_else(|| self.by_name.get(&label.to_lowercase()))
     }
+
+    /// The template for a relation whose subject has the given types, each as (IRI, label):
+    /// the first subject-type template (in file order) that names the relation and one of the
+    /// types, else [`TemplateSet::get`]. File order and exact matches keep the choice
+    /// deterministic.
+    pub fn get_for(&self, iri: &str, label: &str, types: &[(String, String)]) -> Template {
+        let name = vocab::local_name(iri).to_lowercase();
+        let lower = label.to_lowercase();
+        let typed = self.typed.iter().find(|t| {
+            let relation =
+                t.iri.as_deref() == Some(iri) || t.names.iter().any(|n| *n == name || *n == lower);
+            relation
+                && types.iter().any(|(ti, tl)| {
+                    t.head_type == *ti
+                        || t.head_type.eq_ignore_ascii_case(tl)
+                        || t.head_type.eq_ignore_ascii_case(&vocab::local_name(ti))
+                })
+        });
+        match typed {
+            Some(t) => t.template.clone(),
+            None => self.get(iri, label),
+        }
+    }
+
+    /// The subject-type-specific templates, in file order.
+    pub fn typed(&self) -> impl Iterator<Item = &Template> {
+        self.typed.iter().map(|t| &t.template)
+    }
 }
 
 #[cfg(test)]
@@ -291,21 +342,21 @@ mod tests {
     #[test]
     fn renders_and_keeps_values_verbatim() {
         assert_eq!(
-            render("The capital of {head} is {tail}.", "France", "{tail}"),
+            fill("The capital of {head} is {tail}.", "France", "{tail}"),
             "The capital of France is {tail}."
         );
-        assert_eq!(render("a {b} {head}", "x", "y"), "a {b} x");
+        assert_eq!(fill("a {b} {head}", "x", "y"), "A {b} x");
     }
 
     #[test]
     fn fallback_from_label() {
         let t = Template::from_label("birthPlace");
         assert_eq!(
-            render(&t.statement, "Ada", "London"),
+            fill(&t.statement, "Ada", "London"),
             "The birth place of Ada is London."
         );
         assert_eq!(
-            render(&t.yesno(), "Ada", "London"),
+            fill(&t.yesno(), "Ada", "London"),
             "Is London the birth place of Ada?"
         );
         assert_eq!(split_camel("date_of_birth"), "date of birth");
@@ -317,11 +368,53 @@ mod tests {
             statement: "The capital of {head} is {tail}.".into(),
             question: "What is the capital of {head}?".into(),
             yesno: None,
+            head: Slot::default(),
+            tail: Slot::default(),
         };
         assert_eq!(
-            render(&t.yesno(), "France", "Paris"),
+            fill(&t.yesno(), "France", "Paris"),
             "Is it true that the capital of France is Paris?"
         );
+    }
+
+    #[test]
+    fn subject_type_templates_come_first_and_fall_back() {
+        let mut set = TemplateSet::default();
+        let toml = r#"
+[[relation]]
+iri = "http://x/league"
+statement = "{head} belongs to {tail}."
+question = "Which league does {head} belong to?"
+
+[[relation]]
+iri = "http://x/league"
+head_type = "http://x/Team"
+head = { article = "the" }
+statement = "{head} play in {tail}."
+question = "In which league do {head} play?"
+
+[[relation]]
+iri = "http://x/league"
+head_type = "player"
+statement = "{head} has played in {tail}."
+question = "In which league has {head} played?"
+"#;
+        assert_eq!(set.add_toml(toml, "t.toml").unwrap(), 3);
+        assert_eq!(set.typed().count(), 2);
+        let ty = |iri: &str, label: &str| vec![(iri.to_string(), label.to_string())];
+        let team = set.get_for("http://x/league", "league", &ty("http://x/Team", "team"));
+        assert_eq!(team.head.article, Some(Article::The));
+        assert_eq!(
+            fill(&team.statement, "the Suns", "the NBA"),
+            "The Suns play in the NBA."
+        );
+        // By the type's label, case-insensitively.
+        let player = set.get_for("http://x/league", "league", &ty("http://x/P", "Player"));
+        assert_eq!(player.statement, "{head} has played in {tail}.");
+        // Any other subject gets the relation's own template.
+        let other = set.get_for("http://x/league", "league", &ty("http://x/Cup", "cup"));
+        assert_eq!(other.statement, "{head} belongs to {tail}.");
+        assert_eq!(set.get_for("http://x/league", "league", &[]), other);
     }
 
     #[test]
@@ -335,5 +428,10 @@ mod tests {
             .add_toml("[[relation]]\niri = \"x\"\nstatement = \"no tail {head}\"\nquestion = \"{head}?\"\n", "t.toml")
             .unwrap_err();
         assert!(err.contains("lacks {tail}"), "{err}");
+        // A misspelt slot field is an error, not silently ignored.
+        let err = set
+            .add_toml("[[relation]]\niri = \"x\"\nstatement = \"{head} {tail}\"\nquestion = \"{head}?\"\ntail = { units = \"K\" }\n", "t.toml")
+            .unwrap_err();
+        assert!(err.contains("units"), "{err}");
     }
 }

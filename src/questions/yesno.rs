@@ -4,11 +4,15 @@
 //! When C_j − T_j is empty the question asks about the true object.
 //!
 //! Aliases disambiguate the subject: "Is Paris the capital of France (also known as French
-//! Republic)?". Only the subject gets one, and only its first alias: the object already
-//! narrows the question, and more parentheses make the sentence harder to read.
+//! Republic)?". Only the subject gets one, and only one ([`aliases::choose`]: never one that
+//! contains a candidate answer): the object already narrows the question, and more
+//! parentheses make the sentence harder to read.
+
+use std::collections::HashMap;
 
 use rand::Rng;
 
+use super::aliases::{self, Answers};
 use super::{Corruption, GenerateOptions, Question, Renderer, Task};
 use crate::sampling;
 
@@ -19,6 +23,7 @@ pub fn generate(
 ) -> (Vec<Question>, usize) {
     let picked = super::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
     let mut out = Vec::with_capacity(picked.len());
+    let mut answers: HashMap<u32, Answers> = HashMap::new();
     for fi in picked {
         let fact = r.index.facts()[fi];
         let true_id = r.id(&fact, Task::Yesno, "yesno", "yes");
@@ -54,7 +59,10 @@ pub fn generate(
         let mut q = r.base(&asked, Task::Yesno);
         // Grouped by the true fact: a wrong object must not move the question to another year.
         q.year = r.base(&fact, Task::Yesno).year;
-        let head = match q.subject_aliases.first() {
+        let answers = answers
+            .entry(fact[1])
+            .or_insert_with(|| Answers::of_relation(r.index, fact[1]));
+        let head = match aliases::choose(&q.subject_label, &q.subject_aliases, answers) {
             Some(alias) => format!("{} (also known as {alias})", q.subject_label),
             None => q.subject_label.clone(),
         };

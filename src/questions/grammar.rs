@@ -1,0 +1,139 @@
+//! Rules a rendered question must pass, whatever its template: the checks the template test
+//! runs on every template of every sample KG, and the tautology test KG-FPQ applies to
+//! positives (an object named inside its subject's label answers itself).
+
+use super::templates::slots::is_article;
+
+/// The rule a wh-question, which names only the subject, cannot break by itself.
+pub const SAME_LABEL: &str = "subject label equals object label";
+
+/// What is wrong with `text`, rendered from a fact whose subject label is `head` and object
+/// label `tail`; empty when nothing is.
+pub fn problems(text: &str, head: &str, tail: &str) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words
+        .windows(2)
+        .any(|w| is_article(w[0]) && is_article(w[1]) && !is_code_word(w[0]))
+    {
+        out.push("doubled or clashing articles");
+    }
+    if text.contains("..") && !head.contains("..") && !tail.contains("..") {
+        out.push("doubled full stop");
+    }
+    if head.trim().is_empty() || tail.trim().is_empty() {
+        out.push("empty slot value");
+    }
+    if has_placeholder(text) && !has_placeholder(head) && !has_placeholder(tail) {
+        out.push("unfilled placeholder");
+    }
+    if text.contains("  ") {
+        out.push("double space");
+    }
+    if !head.trim().is_empty() && head.trim().to_lowercase() == tail.trim().to_lowercase() {
+        out.push(SAME_LABEL);
+    }
+    out
+}
+
+/// "AN" is a code, not the article: an all-capitals article word of two letters or more.
+fn is_code_word(w: &str) -> bool {
+    w.len() > 1 && w.chars().all(|c| c.is_ascii_uppercase())
+}
+
+/// A `{name}` placeholder, as templates write them.
+fn has_placeholder(s: &str) -> bool {
+    s.match_indices('{').any(|(i, _)| {
+        let rest = &s[i + 1..];
+        let name_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        name_len > 0 && rest[name_len..].starts_with('}')
+    })
+}
+
+/// Lower-cased words: runs of letters and digits (a hyphen or any other sign separates words,
+/// so "Argon" is a word of "Argon-50" but "Niger" is not one of "Nigeria").
+pub fn words(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Whether the object's label equals the subject's or appears in it as whole words, case
+/// insensitively ("Utah" in "Utah Jazz"). A label without letters or digits ("¥") counts only
+/// when it equals the subject's label.
+pub fn answer_in_subject(subject_label: &str, object_label: &str) -> bool {
+    let (s, o) = (subject_label.trim(), object_label.trim());
+    if o.is_empty() {
+        return false;
+    }
+    if s.to_lowercase() == o.to_lowercase() {
+        return true;
+    }
+    contains_words(&words(s), &words(o))
+}
+
+/// Whether `needle` occurs as a contiguous run of `hay`.
+pub fn contains_words(hay: &[String], needle: &[String]) -> bool {
+    !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_text_has_no_problems() {
+        assert!(problems("The capital of France is Paris.", "France", "Paris").is_empty());
+        assert!(problems("Is AN the code of Foo?", "Foo", "AN").is_empty());
+        // The data's own "..", "{x}" are not the template's fault.
+        assert!(problems("Is {x}.. a thing?", "{x}..", "thing").is_empty());
+    }
+
+    #[test]
+    fn each_rule_fires() {
+        let p = |t: &str, h: &str, o: &str| problems(t, h, o);
+        assert_eq!(
+            p(
+                "Samoa belongs to the a sovereign state.",
+                "Samoa",
+                "a sovereign state"
+            ),
+            ["doubled or clashing articles"]
+        );
+        assert_eq!(
+            p("It is the The Hague.", "It", "The Hague"),
+            ["doubled or clashing articles"]
+        );
+        assert_eq!(
+            p("The symbol of Sol is S/..", "Sol", "S/."),
+            ["doubled full stop"]
+        );
+        assert_eq!(p("The capital of X is .", "X", " "), ["empty slot value"]);
+        assert_eq!(
+            p("The capital of {head} is Y.", "X", "Y"),
+            ["unfilled placeholder"]
+        );
+        assert_eq!(p("The capital of X is  Y.", "X", "Y"), ["double space"]);
+        assert_eq!(
+            p("Gibraltar is Gibraltar.", "Gibraltar", "gibraltar"),
+            [SAME_LABEL]
+        );
+    }
+
+    #[test]
+    fn answers_inside_the_subject() {
+        assert!(answer_in_subject("Utah", "Utah"));
+        assert!(answer_in_subject("Utah Jazz", "utah"));
+        assert!(answer_in_subject("New York Knicks", "New York"));
+        assert!(answer_in_subject("Argon-50", "Argon"));
+        assert!(answer_in_subject("1954 NBA championship", "1954"));
+        assert!(!answer_in_subject("Nigeria", "Niger"));
+        assert!(!answer_in_subject("New Jersey Nets", "New York"));
+        assert!(!answer_in_subject("Japanese yen", "¥"));
+        assert!(answer_in_subject("¥", "¥"));
+        assert!(!answer_in_subject("France", ""));
+    }
+}
