@@ -181,6 +181,30 @@ fn no_demonym_is_the_country_name() {
 }
 
 #[test]
+fn land_borders_are_symmetric() {
+    let kg = open("countries");
+    let k = kg.as_ref();
+    let one_way = rows(
+        k,
+        "countries",
+        "SELECT ?a ?b WHERE { ?a prop:sharesBorderWith ?b . FILTER NOT EXISTS { ?b prop:sharesBorderWith ?a } }",
+        &["a", "b"],
+    );
+    assert!(one_way.is_empty(), "{one_way:?}");
+    // Sri Lanka is an island (world-countries lists India as its neighbour).
+    assert!(!ask(
+        k,
+        "countries",
+        "ent:Sri_Lanka prop:sharesBorderWith ?x"
+    ));
+    assert!(ask(
+        k,
+        "countries",
+        "ent:France prop:sharesBorderWith ent:Spain"
+    ));
+}
+
+#[test]
 fn currency_codes_are_iso_4217_only() {
     let kg = open("countries");
     let k = kg.as_ref();

@@ -455,7 +455,7 @@ def build_countries(npm_root: Path) -> KG:
             kg.fact(country, "iocCode", s_(x["cioc"]))
 
     for x in wc:  # borders last, once every country entity exists
-        for b in sorted(x["borders"]):
+        for b in sorted(set(x["borders"]) - NOT_A_LAND_BORDER.get(x["cca3"], set())):
             kg.fact(Ent(("country", x["cca3"])), "sharesBorderWith", Ent(("country", b)))
     for code in sorted(cur_names):
         cur = Ent(("currency", code))
@@ -489,6 +489,11 @@ NOT_ISO_4217 = {
     "KID",  # Kiribati dollar: local coinage of the Australian dollar, AUD in ISO 4217
     "TVD",  # Tuvaluan dollar: local coinage of the Australian dollar, AUD in ISO 4217
     "ZWB",  # Zimbabwean bond notes: never given an ISO 4217 code (ZWL, then ZWG, are Zimbabwe's)
+}
+NOT_A_LAND_BORDER = {
+    # Sri Lanka is an island: it has no land border with India (Adam's Bridge is a chain of shoals).
+    # world-countries lists IND among Sri Lanka's borders, while India's row does not list LKA.
+    "LKA": {"IND"},
 }
 DEMONYM_FIX = {
     # world-countries gives the country name itself as the English demonym for these two; the
@@ -1009,6 +1014,10 @@ LITERAL_SHAPES = {
 }
 
 
+# Relations that hold both ways whenever they hold (by predicate local name).
+SYMMETRIC = {"sharesBorderWith"}
+
+
 def check_statements(ox, name, statements, facts, fail) -> set:
     """Each blank node is `[] a rdf:Statement` with one rdf:subject/predicate/object naming a fact
     of the KG and at least one date-valued qualifier. Returns the qualifier predicates."""
@@ -1035,8 +1044,8 @@ def check_statements(ox, name, statements, facts, fail) -> set:
 
 
 def check_literals(ox, name, facts, labels, fail):
-    """Cheap content checks: code shapes, demonyms that are not their country's name, and beta-plus
-    emitters that can also capture an electron."""
+    """Cheap content checks: code shapes, demonyms that are not their country's name, symmetric
+    relations stated both ways, and beta-plus emitters that can also capture an electron."""
     by_subject = collections.defaultdict(set)
     for t in facts:
         local = t.predicate.value.rsplit("/", 1)[-1]
@@ -1048,6 +1057,10 @@ def check_literals(ox, name, facts, labels, fail):
             own = [l.value.casefold() for l in labels.get(t.subject.value, [])]
             if t.object.value.casefold() in own:
                 fail(f"{name}: demonym {t.object.value!r} of {t.subject.value} is the country's own name")
+    for s, pos in by_subject.items():
+        for local, o in pos:
+            if local in SYMMETRIC and (local, s) not in by_subject.get(o, set()):
+                fail(f"{name}: {s} {local} {o}, but not the other way round")
     ent = f"{BASE}{name}/entity/"
     for s, pos in by_subject.items():
         if ("decayMode", ent + "beta-plus_decay") in pos and ("decayMode", ent + "electron_capture") not in pos:
