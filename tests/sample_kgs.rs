@@ -1,0 +1,547 @@
+//! Content of the embedded sample KGs: one test per conversion error fixed in
+//! tools/build_sample_kgs.py, each a property of the whole KG where one exists, plus the facts
+//! the annotator reported; the rebalancing of elements and nba; the reified date qualifiers.
+
+use kgscope::kg::{self, term_str, KnowledgeGraph, Term};
+
+const PREFIXES: &str = "PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
+PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
+";
+
+fn open(name: &str) -> Box<dyn KnowledgeGraph> {
+    kg::open(&format!("sample:{name}")).unwrap()
+}
+
+/// Runs `body` (a SELECT without prefixes; `ent:`, `prop:` and `cls:` are the KG's own) and
+/// returns each row's values as strings ("" for an unbound variable).
+fn rows(kg: &dyn KnowledgeGraph, name: &str, body: &str, vars: &[&str]) -> Vec<Vec<String>> {
+    let ns = format!("https://kgscope.dev/kg/{name}/");
+    let q = format!(
+        "{PREFIXES}PREFIX ent: <{ns}entity/>\nPREFIX prop: <{ns}prop/>\nPREFIX cls: <{ns}class/>\n{body}"
+    );
+    kg.select(&q, vars)
+        .unwrap_or_else(|e| panic!("{e}\n{q}"))
+        .into_iter()
+        .map(|r| {
+            r.iter()
+                .map(|t| {
+                    t.as_ref()
+                        .map(|t: &Term| term_str(t).to_string())
+                        .unwrap_or_default()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn count(kg: &dyn KnowledgeGraph, name: &str, body: &str) -> usize {
+    rows(kg, name, body, &["n"])[0][0].parse().unwrap()
+}
+
+fn ask(kg: &dyn KnowledgeGraph, name: &str, pattern: &str) -> bool {
+    count(
+        kg,
+        name,
+        &format!("SELECT (COUNT(*) AS ?n) WHERE {{ {pattern} }}"),
+    ) > 0
+}
+
+/// Facts: triples with an IRI subject whose predicate is one of the KG's own properties.
+fn facts_by_subject_class(kg: &dyn KnowledgeGraph, name: &str) -> Vec<(String, usize)> {
+    rows(
+        kg,
+        name,
+        "SELECT ?c (COUNT(*) AS ?n) WHERE { ?s ?p ?o . ?s a ?c . FILTER(isIRI(?s) && STRSTARTS(STR(?p), STR(prop:))) } GROUP BY ?c",
+        &["c", "n"],
+    )
+    .into_iter()
+    .map(|r| (r[0].rsplit('/').next().unwrap().to_string(), r[1].parse().unwrap()))
+    .collect()
+}
+
+fn share(by_class: &[(String, usize)], classes: &[&str]) -> f64 {
+    let total: usize = by_class.iter().map(|(_, n)| n).sum();
+    let part: usize = by_class
+        .iter()
+        .filter(|(c, _)| classes.contains(&c.as_str()))
+        .map(|(_, n)| n)
+        .sum();
+    part as f64 / total as f64
+}
+
+// ---- countries
+
+#[test]
+fn language_and_currency_labels_are_their_standard_english_names() {
+    let kg = open("countries");
+    let k = kg.as_ref();
+    // Romanian is spelled "Moldavian" by Moldova's row and "Romanian" by Romania's; a tie once gave
+    // both countries "Moldavian".
+    for country in ["Romania", "Moldova"] {
+        let langs = rows(
+            k,
+            "countries",
+            &format!("SELECT ?l WHERE {{ ent:{country} prop:officialLanguage/rdfs:label ?l }}"),
+            &["l"],
+        );
+        assert_eq!(langs, vec![vec!["Romanian".to_string()]], "{country}");
+    }
+    // Every language and currency label is the name most countries use or the reference name; the
+    // other spellings are aliases, never labels of their own entity: no entity is labelled with a
+    // spelling that another entity of the same class carries as an alias.
+    for cls in ["Language", "Currency"] {
+        let clash = rows(
+            k,
+            "countries",
+            &format!(
+                "SELECT ?a ?b WHERE {{ ?a a cls:{cls} ; rdfs:label ?l . ?b a cls:{cls} ; skos:altLabel ?x .
+                 FILTER(?a != ?b && LCASE(STR(?l)) = LCASE(STR(?x))) }}"
+            ),
+            &["a", "b"],
+        );
+        assert!(clash.is_empty(), "{cls}: {clash:?}");
+    }
+    // A regional or minority spelling is an alias of the standard name.
+    for (label, alias) in [
+        ("Romanian", "Moldavian"),
+        ("British pound", "Pound sterling"),
+    ] {
+        assert!(
+            ask(
+                k,
+                "countries",
+                &format!("?e rdfs:label \"{label}\"@en ; skos:altLabel \"{alias}\"@en")
+            ),
+            "{label} / {alias}"
+        );
+    }
+    // A generic spelling ("krone", used by one country each) never wins over the national name.
+    for (code, label) in [("DKK", "Danish krone"), ("NOK", "Norwegian krone")] {
+        assert!(
+            ask(
+                k,
+                "countries",
+                &format!("?e prop:currencyCode \"{code}\" ; rdfs:label \"{label}\"@en ; skos:altLabel \"krone\"@en")
+            ),
+            "{code}"
+        );
+    }
+}
+
+#[test]
+fn top_level_domains_are_a_dot_and_one_label() {
+    let kg = open("countries");
+    let tlds = rows(
+        kg.as_ref(),
+        "countries",
+        "SELECT ?c ?t WHERE { ?c prop:topLevelDomain ?t }",
+        &["c", "t"],
+    );
+    assert!(tlds.len() > 250, "{}", tlds.len());
+    for r in &tlds {
+        let t = &r[1];
+        assert!(
+            t.starts_with('.')
+                && !t.ends_with('.')
+                && t[1..].chars().all(|c| c != '.' && !c.is_whitespace()),
+            "{r:?}"
+        );
+    }
+    // The right-to-left internationalised TLDs (stored "امارات." in the source).
+    assert!(ask(
+        kg.as_ref(),
+        "countries",
+        "ent:United_Arab_Emirates prop:topLevelDomain \".امارات\""
+    ));
+}
+
+#[test]
+fn no_demonym_is_the_country_name() {
+    let kg = open("countries");
+    let k = kg.as_ref();
+    let same = rows(
+        k,
+        "countries",
+        "SELECT ?c ?d WHERE { ?c prop:demonym ?d ; rdfs:label ?l . FILTER(LCASE(STR(?d)) = LCASE(STR(?l))) }",
+        &["c", "d"],
+    );
+    assert!(same.is_empty(), "{same:?}");
+    assert!(ask(
+        k,
+        "countries",
+        "ent:Djibouti prop:demonym \"Djiboutian\""
+    ));
+    assert!(ask(
+        k,
+        "countries",
+        "ent:Gibraltar prop:demonym \"Gibraltarian\""
+    ));
+}
+
+#[test]
+fn land_borders_are_symmetric() {
+    let kg = open("countries");
+    let k = kg.as_ref();
+    let one_way = rows(
+        k,
+        "countries",
+        "SELECT ?a ?b WHERE { ?a prop:sharesBorderWith ?b . FILTER NOT EXISTS { ?b prop:sharesBorderWith ?a } }",
+        &["a", "b"],
+    );
+    assert!(one_way.is_empty(), "{one_way:?}");
+    // Sri Lanka is an island (world-countries lists India as its neighbour).
+    assert!(!ask(
+        k,
+        "countries",
+        "ent:Sri_Lanka prop:sharesBorderWith ?x"
+    ));
+    assert!(ask(
+        k,
+        "countries",
+        "ent:France prop:sharesBorderWith ent:Spain"
+    ));
+}
+
+#[test]
+fn currency_codes_are_iso_4217_only() {
+    let kg = open("countries");
+    let k = kg.as_ref();
+    let codes = rows(
+        k,
+        "countries",
+        "SELECT ?c WHERE { ?e prop:currencyCode ?c }",
+        &["c"],
+    );
+    assert!(codes.len() > 150);
+    for r in &codes {
+        assert!(
+            r[0].len() == 3 && r[0].chars().all(|c| c.is_ascii_uppercase()),
+            "{r:?}"
+        );
+    }
+    // Local issues of sterling and other codes ISO 4217 does not list.
+    for code in ["JEP", "GGP", "IMP", "FOK", "CKD", "KID", "TVD", "ZWB"] {
+        assert!(
+            !ask(k, "countries", &format!("?e prop:currencyCode \"{code}\"")),
+            "{code}"
+        );
+    }
+    // The currencies themselves stay, with the country's currency fact.
+    assert!(ask(
+        k,
+        "countries",
+        "ent:Jersey prop:currency ?c . ?c rdfs:label \"Jersey pound\"@en"
+    ));
+    assert!(ask(k, "countries", "?e prop:currencyCode \"GBP\""));
+}
+
+#[test]
+fn un_members_are_the_193_member_states() {
+    let kg = open("countries");
+    let k = kg.as_ref();
+    let members = count(
+        k,
+        "countries",
+        "SELECT (COUNT(*) AS ?n) WHERE { ?c prop:unMembershipStatus ent:UNMemberState }",
+    );
+    assert_eq!(members, 193);
+    // Vatican City (the Holy See) is an observer state.
+    assert!(ask(
+        k,
+        "countries",
+        "ent:Vatican_City prop:unMembershipStatus ent:NotUNMemberState"
+    ));
+}
+
+// ---- elements
+
+/// Decay modes of each isotope, as (isotope IRI, [mode labels]).
+fn decay_modes(kg: &dyn KnowledgeGraph) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for r in rows(
+        kg,
+        "elements",
+        "SELECT ?i ?l WHERE { ?i prop:decayMode/rdfs:label ?l } ORDER BY ?i ?l",
+        &["i", "l"],
+    ) {
+        match out.last_mut() {
+            Some((i, ls)) if *i == r[0] => ls.push(r[1].clone()),
+            _ => out.push((r[0].clone(), vec![r[1].clone()])),
+        }
+    }
+    out
+}
+
+#[test]
+fn beta_plus_emitters_can_also_capture_an_electron() {
+    let kg = open("elements");
+    let modes = decay_modes(kg.as_ref());
+    let beta_plus: Vec<_> = modes
+        .iter()
+        .filter(|(_, ls)| ls.iter().any(|l| l == "beta-plus decay"))
+        .collect();
+    assert!(beta_plus.len() > 30, "{}", beta_plus.len());
+    for (iso, ls) in beta_plus {
+        assert!(ls.iter().any(|l| l == "electron capture"), "{iso}: {ls:?}");
+    }
+    // Positron emission is beta-plus decay, not a second mode beside it.
+    assert!(modes.iter().all(|(_, ls)| !ls
+        .iter()
+        .any(|l| l == "positron emission" || l.contains(" and "))));
+    assert!(ask(
+        kg.as_ref(),
+        "elements",
+        "ent:Carbon-11 prop:decayMode ent:electron_capture, ent:beta-plus_decay"
+    ));
+}
+
+#[test]
+fn multi_nucleon_emission_on_beta_emitters_is_beta_delayed() {
+    let kg = open("elements");
+    let modes = decay_modes(kg.as_ref());
+    // Direct two-/three-/four-neutron emission is the decay of unbound nuclides; a nuclide that
+    // beta-minus decays and shows it emits those neutrons after its beta decay (NUBASE "B-2n").
+    // Likewise for protons after beta-plus, except where the direct mode is listed before it.
+    let direct_n = [
+        "two-neutron emission",
+        "three-neutron emission",
+        "four-neutron emission",
+    ];
+    let mut delayed = 0;
+    for (iso, ls) in &modes {
+        let has = |m: &str| ls.iter().any(|l| l == m);
+        if has("beta-minus decay") {
+            for m in direct_n {
+                assert!(!has(m), "{iso}: {ls:?}");
+            }
+        }
+        delayed += usize::from(has("beta-delayed two-neutron emission"));
+    }
+    assert!(delayed >= 3, "{delayed}");
+    let k = kg.as_ref();
+    assert!(ask(
+        k,
+        "elements",
+        "ent:Lithium-11 prop:decayMode ent:beta-delayed_two-neutron_emission"
+    ));
+    assert!(!ask(
+        k,
+        "elements",
+        "ent:Lithium-11 prop:decayMode ent:two-neutron_emission"
+    ));
+    // A genuine direct two-neutron emitter keeps its mode (oxygen-26 is unbound).
+    assert!(ask(
+        k,
+        "elements",
+        "ent:Oxygen-26 prop:decayMode ent:two-neutron_emission"
+    ));
+    // Iron-45 has both: direct 2p (70%) and beta-delayed 2p after its beta-plus branch.
+    assert!(ask(
+        k,
+        "elements",
+        "ent:Iron-45 prop:decayMode ent:two-proton_emission, ent:beta-delayed_two-proton_emission"
+    ));
+}
+
+#[test]
+fn element_facts_are_not_drowned_by_isotopes() {
+    let kg = open("elements");
+    let k = kg.as_ref();
+    let by_class = facts_by_subject_class(k, "elements");
+    let s = share(&by_class, &["ChemicalElement"]);
+    assert!(s >= 0.4, "element-level share {s:.3}: {by_class:?}");
+    assert!(k.triple_count().unwrap() >= 1000);
+    // Every naturally occurring isotope is kept: each element with a natural isotope in the old
+    // 3,557-nuclide file keeps it (spot checks), and every element has isotopes.
+    for iso in [
+        "Carbon-12",
+        "Carbon-13",
+        "Uranium-235",
+        "Uranium-238",
+        "Potassium-40",
+    ] {
+        assert!(
+            ask(k, "elements", &format!("ent:{iso} prop:isotopeOf ?e")),
+            "{iso}"
+        );
+    }
+    let without = count(
+        k,
+        "elements",
+        "SELECT (COUNT(*) AS ?n) WHERE { ?e a cls:ChemicalElement . FILTER NOT EXISTS { ?i prop:isotopeOf ?e } }",
+    );
+    assert_eq!(without, 0);
+    // Every decay mode keeps some nuclides that show it.
+    let unused = count(
+        k,
+        "elements",
+        "SELECT (COUNT(*) AS ?n) WHERE { ?m a cls:DecayMode . FILTER NOT EXISTS { ?i prop:decayMode ?m } }",
+    );
+    assert_eq!(unused, 0);
+}
+
+/// `[] a rdf:Statement` nodes of `name` that reify `prop` facts, as (subject, object, year).
+fn dated(kg: &dyn KnowledgeGraph, name: &str, prop: &str) -> Vec<Vec<String>> {
+    rows(
+        kg,
+        name,
+        &format!(
+            "SELECT ?s ?o ?y WHERE {{ ?st a rdf:Statement ; rdf:subject ?s ; rdf:predicate prop:{prop} ;
+             rdf:object ?o ; prop:pointInTime ?y . FILTER(isBlank(?st) && DATATYPE(?y) = xsd:gYear) }}"
+        ),
+        &["s", "o", "y"],
+    )
+}
+
+#[test]
+fn discoveries_are_dated_by_reified_statements() {
+    let kg = open("elements");
+    let k = kg.as_ref();
+    for prop in ["discoveredBy", "discoveryLocation"] {
+        let quals = dated(k, "elements", prop);
+        assert!(quals.len() > 50, "{prop}: {}", quals.len());
+        // Each qualifier names an existing fact, and its year is the element's discovery year.
+        let bad = count(
+            k,
+            "elements",
+            &format!(
+                "SELECT (COUNT(*) AS ?n) WHERE {{ ?st rdf:subject ?s ; rdf:predicate prop:{prop} ; rdf:object ?o ;
+                 prop:pointInTime ?y . FILTER(NOT EXISTS {{ ?s prop:{prop} ?o }} || NOT EXISTS {{ ?s prop:discoveryYear ?y }}) }}"
+            ),
+        );
+        assert_eq!(bad, 0, "{prop}");
+        // Every dated element's discoverer/place fact has its qualifier.
+        let undated = count(
+            k,
+            "elements",
+            &format!(
+                "SELECT (COUNT(*) AS ?n) WHERE {{ ?s prop:{prop} ?o ; prop:discoveryYear ?y .
+                 FILTER NOT EXISTS {{ ?st rdf:subject ?s ; rdf:predicate prop:{prop} ; rdf:object ?o ; prop:pointInTime ?y }} }}"
+            ),
+        );
+        assert_eq!(undated, 0, "{prop}");
+    }
+    assert!(ask(
+        k,
+        "elements",
+        "?st rdf:subject ent:Polonium ; rdf:predicate prop:discoveredBy ; rdf:object ent:Marie_Curie ; prop:pointInTime \"1898\"^^xsd:gYear"
+    ));
+    // pointInTime only qualifies statements: it is never a fact of an entity, and it is labelled.
+    assert!(!ask(
+        k,
+        "elements",
+        "?s prop:pointInTime ?y . FILTER(isIRI(?s))"
+    ));
+    assert!(ask(
+        k,
+        "elements",
+        "prop:pointInTime a rdf:Property ; rdfs:label \"point in time\"@en"
+    ));
+}
+
+// ---- nba
+
+#[test]
+fn team_facts_are_not_drowned_by_players() {
+    let kg = open("nba");
+    let k = kg.as_ref();
+    let by_class = facts_by_subject_class(k, "nba");
+    let s = share(&by_class, &["BasketballTeam", "Championship", "City"]);
+    assert!(s >= 0.3, "team-level share {s:.3}: {by_class:?}");
+    assert!(k.triple_count().unwrap() >= 1000);
+    // Both leagues and both statuses keep players.
+    for league in ["NBA", "WNBA"] {
+        for status in ["Active", "Inactive"] {
+            let n = count(
+                k,
+                "nba",
+                &format!(
+                    "SELECT (COUNT(*) AS ?n) WHERE {{ ?p a cls:BasketballPlayer ; prop:league ent:{league} ; prop:playerStatus ent:{status} }}"
+                ),
+            );
+            assert!(n >= 50, "{league} {status}: {n}");
+        }
+    }
+    // Every team and championship is kept.
+    let teams = count(
+        k,
+        "nba",
+        "SELECT (COUNT(*) AS ?n) WHERE { ?t a cls:BasketballTeam }",
+    );
+    let titles = count(
+        k,
+        "nba",
+        "SELECT (COUNT(*) AS ?n) WHERE { ?t a cls:Championship }",
+    );
+    assert_eq!((teams, titles), (45, 100));
+}
+
+#[test]
+fn team_years_are_first_seasons_not_founding_years() {
+    let kg = open("nba");
+    let k = kg.as_ref();
+    assert!(!ask(
+        k,
+        "nba",
+        "?t <https://kgscope.dev/kg/nba/prop/yearFounded> ?y"
+    ));
+    let seasons = rows(
+        k,
+        "nba",
+        "SELECT ?t ?y WHERE { ?t prop:firstSeason ?y }",
+        &["t", "y"],
+    );
+    assert_eq!(seasons.len(), 45);
+    // No franchise's first season comes before the BAA's (1946) or the WNBA's (1997).
+    for r in &seasons {
+        let y: i32 = r[1].parse().unwrap();
+        assert!(y >= 1946, "{r:?}");
+    }
+    let wnba_early = count(
+        k,
+        "nba",
+        "SELECT (COUNT(*) AS ?n) WHERE { ?t prop:league ent:WNBA ; prop:firstSeason ?y . FILTER(YEAR(?y) < 1997) }",
+    );
+    assert_eq!(wnba_early, 0);
+    // The Pistons (founded 1941 in the NBL) joined the BAA in 1948; the Sky first played in 2006.
+    assert!(ask(
+        k,
+        "nba",
+        "ent:Detroit_Pistons prop:firstSeason \"1948\"^^xsd:gYear"
+    ));
+    assert!(ask(
+        k,
+        "nba",
+        "ent:Chicago_Sky prop:firstSeason \"2006\"^^xsd:gYear"
+    ));
+    // No title is won before the franchise's first season.
+    let early = rows(
+        k,
+        "nba",
+        "SELECT ?c WHERE { ?c prop:champion ?t ; prop:championshipYear ?y . ?t prop:firstSeason ?f . FILTER(YEAR(?y) < YEAR(?f)) }",
+        &["c"],
+    );
+    assert!(early.is_empty(), "{early:?}");
+}
+
+#[test]
+fn champion_facts_carry_the_championship_year() {
+    let kg = open("nba");
+    let k = kg.as_ref();
+    let quals = dated(k, "nba", "champion");
+    assert_eq!(quals.len(), 100);
+    let mismatched = count(
+        k,
+        "nba",
+        "SELECT (COUNT(*) AS ?n) WHERE { ?st rdf:subject ?c ; rdf:predicate prop:champion ; rdf:object ?t ; prop:pointInTime ?y .
+         FILTER(NOT EXISTS { ?c prop:champion ?t ; prop:championshipYear ?y }) }",
+    );
+    assert_eq!(mismatched, 0);
+    assert!(ask(
+        k,
+        "nba",
+        "?st rdf:subject ent:NBA_championship_2008 ; rdf:object ent:Boston_Celtics ; prop:pointInTime \"2008\"^^xsd:gYear"
+    ));
+}
