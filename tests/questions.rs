@@ -8,7 +8,8 @@ use std::collections::{HashMap, HashSet};
 use kgscope::kg::{self, KgIndex, KnowledgeGraph};
 use kgscope::questions::negatives::Corrupter;
 use kgscope::questions::{
-    self, Corruption, GenerateOptions, NegativesFrom, Question, Renderer, Task, TemplateSet,
+    self, grammar, Corruption, GenerateOptions, NegativesFrom, Question, Renderer, Task,
+    TemplateSet,
 };
 use kgscope::sampling::Sampling;
 
@@ -133,6 +134,20 @@ fn typed_negatives_are_of_the_right_type_never_true_and_uniform_over_fillable_po
             bad.len(),
             bad.join("\n")
         );
+
+        // Every text reads grammatically, negatives too ("Austria shares a land border with
+        // Austria." breaks the subject-is-object rule).
+        let bad: Vec<(&str, Vec<&str>)> = qs
+            .iter()
+            .map(|q| {
+                (
+                    q.prompt.as_str(),
+                    grammar::problems(&q.prompt, &q.subject_label, &q.object_label),
+                )
+            })
+            .filter(|(_, p)| !p.is_empty())
+            .collect();
+        assert!(bad.is_empty(), "{spec}: {bad:#?}");
 
         // No negative reads like a true fact.
         let renderer = Renderer {

@@ -128,7 +128,7 @@ pub struct AuditArgs {
     #[command(flatten)]
     pub kg: KgArg,
     /// Template files the statements were rendered with, besides the built-in ones; they
-    /// decide which negatives read like true facts.
+    /// decide which negatives read like true facts [default: the built-in templates only].
     #[arg(long = "templates", value_name = "FILE")]
     pub templates: Vec<PathBuf>,
     /// Print the audit as JSON.

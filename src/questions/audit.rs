@@ -54,27 +54,46 @@ impl Audit {
     }
 }
 
-/// Ids of the terms questions name (they carry a term's value, not its N-Triples form).
-fn term_ids(index: &KgIndex) -> HashMap<&str, Id> {
-    let mut map = HashMap::new();
+/// Ids of the terms questions name. A question carries a term's value, not its N-Triples
+/// form, so one value may name several terms (the integer 300, an area, and the string "300",
+/// a numeric country code).
+fn term_ids(index: &KgIndex) -> HashMap<&str, Vec<Id>> {
+    let mut map: HashMap<&str, Vec<Id>> = HashMap::new();
     for f in index.facts() {
         for id in *f {
-            map.entry(term_str(index.term(id))).or_insert(id);
+            let ids = map.entry(term_str(index.term(id))).or_default();
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
         }
     }
     map
 }
 
+/// The question's triple: among the terms its object's value may name, a KG triple's first,
+/// then one its relation has as an object, then any.
+fn triple_of(index: &KgIndex, ids: &HashMap<&str, Vec<Id>>, q: &Question) -> Option<Fact> {
+    let one = |v: &str| ids.get(v).and_then(|c| c.first().copied());
+    let (s, p) = (one(&q.subject)?, one(&q.predicate)?);
+    let objects = ids.get(q.object.as_str())?;
+    let o = objects
+        .iter()
+        .copied()
+        .find(|&o| index.contains(&[s, p, o]))
+        .or_else(|| {
+            objects
+                .iter()
+                .copied()
+                .find(|o| index.objects_of_predicate(p).binary_search(o).is_ok())
+        })
+        .unwrap_or(objects[0]);
+    Some([s, p, o])
+}
+
 pub fn audit(r: &Renderer<'_>, corrupter: &Corrupter<'_>, questions: &[Question]) -> Audit {
     let index = r.index;
     let ids = term_ids(index);
-    let fact_of = |q: &Question| -> Option<Fact> {
-        Some([
-            *ids.get(q.subject.as_str())?,
-            *ids.get(q.predicate.as_str())?,
-            *ids.get(q.object.as_str())?,
-        ])
-    };
+    let fact_of = |q: &Question| triple_of(index, &ids, q);
     let by_id: HashMap<&str, &Question> = questions.iter().map(|q| (q.id.as_str(), q)).collect();
     let sigs = corrupter.signatures();
     let mut a = Audit {
@@ -83,7 +102,8 @@ pub fn audit(r: &Renderer<'_>, corrupter: &Corrupter<'_>, questions: &[Question]
     };
     let mut answers: HashMap<Id, Answers> = HashMap::new();
     for q in questions {
-        let alias_gives_away = match (alias_in(&q.prompt), ids.get(q.predicate.as_str())) {
+        let predicate = ids.get(q.predicate.as_str()).and_then(|c| c.first());
+        let alias_gives_away = match (alias_in(&q.prompt), predicate) {
             (Some(alias), Some(&p)) => answers
                 .entry(p)
                 .or_insert_with(|| Answers::of_relation(index, p))

@@ -12,9 +12,10 @@
 //!   entity, relation or object, the position uniformly over the three.
 //!
 //! The paper does not check that a corruption is really false; kgscope does, both ways: a draw
-//! that lands on a KG triple, on the original, on a negative already made for this positive, or
-//! on a triple whose words are those of a true fact ("Gibraltar is Gibraltar." when two
-//! relations share a template and two entities a label) is thrown away and drawn again.
+//! that lands on a KG triple, on the original, on a negative already made for this positive, on
+//! a triple whose subject is its object ("Austria shares a land border with Austria."), or on
+//! one whose words are those of a true fact ("Gibraltar is Gibraltar." when two relations share
+//! a template and two entities a label) is thrown away and drawn again.
 
 use std::collections::{HashMap, HashSet};
 
@@ -108,7 +109,17 @@ impl<'a> Corrupter<'a> {
     }
 
     fn acceptable(&self, fact: &Fact, f: &Fact, seen: &HashSet<Fact>) -> bool {
-        f != fact && !self.r.index.contains(f) && !seen.contains(f) && !self.true_in_words(f)
+        f != fact
+            && !self.r.index.contains(f)
+            && !seen.contains(f)
+            && !self.names_itself(f)
+            && !self.true_in_words(f)
+    }
+
+    /// "Austria shares a land border with Austria.": false, but by reading, not knowledge.
+    fn names_itself(&self, f: &Fact) -> bool {
+        let ix = self.r.index;
+        f[0] == f[2] || ix.label(f[0]).to_lowercase() == ix.label(f[2]).to_lowercase()
     }
 
     /// Up to `k` distinct negatives of `fact`.
@@ -375,6 +386,25 @@ mod tests {
                 .map(|(_, how)| how)
                 .collect();
             assert!(kinds.contains(&Corruption::Relation));
+        });
+    }
+
+    #[test]
+    fn a_negative_never_makes_its_subject_its_object() {
+        let ttl = format!(
+            "{PREFIXES}ex:a a ex:Country ; ex:border ex:b . ex:b a ex:Country ; ex:border ex:a .\n\
+             ex:c a ex:Country ; ex:border ex:d . ex:d a ex:Country .\n"
+        );
+        with_kg(&ttl, |r, index| {
+            let c = Corrupter::new(r, NegativesFrom::Typed);
+            let id = |l: &str| index.iri_id(&format!("http://example.org/{l}")).unwrap();
+            let fact = [id("a"), id("border"), id("b")];
+            // Tails: a (a borders a) and d; heads: c and d, not b (b borders b).
+            for seed in 0..40 {
+                for (f, _) in c.corrupt(&fact, 3, &mut crate::sampling::rng(seed)) {
+                    assert_ne!(f[0], f[2], "{f:?}");
+                }
+            }
         });
     }
 
