@@ -124,7 +124,7 @@ pub fn audit(r: &Renderer<'_>, corrupter: &Corrupter<'_>, questions: &[Question]
             continue;
         };
         a.negatives += 1;
-        let Some(neg) = fact_of(q) else {
+        let Some(mut neg) = fact_of(q) else {
             continue;
         };
         // The true triple: the positive's for a statement; for a yes/no "no", whose positive
@@ -133,6 +133,11 @@ pub fn audit(r: &Renderer<'_>, corrupter: &Corrupter<'_>, questions: &[Question]
             .get(q.positive_id.as_str())
             .filter(|p| p.id != q.id)
             .and_then(|p| fact_of(p));
+        // A relation or head replacement keeps the positive's object: the same term, not
+        // another one with the same value.
+        if let Some(pos) = positive.filter(|_| how != Corruption::Tail) {
+            neg[2] = pos[2];
+        }
         a.negatives_checked += 1;
         let mismatched = match (how, positive) {
             (Corruption::Head, Some(pos)) => !sigs.same_kind(index, pos[1], pos[0], neg[0], true),

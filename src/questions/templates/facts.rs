@@ -61,17 +61,23 @@ pub fn render_fact(
     fill(&text, &head, &tail)
 }
 
-/// For a literal object that the fact's relation never has (a negative's replacement), the
-/// tail declaration of the relation the KG does know it from, when that one declares a code
+/// For a literal object of a datatype the fact's relation never has (a random negative's
+/// replacement), the tail declaration of the relation the KG does know it from, when that one declares a code
 /// or a unit: the first such relation by IRI, so the choice does not depend on fact order.
 fn foreign_home(index: &KgIndex, set: &TemplateSet, fact: &Fact) -> Option<Slot> {
     let o = fact[2];
-    if !matches!(index.term(o), Term::Literal(_))
-        || index
-            .objects_of_predicate(fact[1])
-            .binary_search(&o)
-            .is_ok()
-    {
+    let Term::Literal(literal) = index.term(o) else {
+        return None;
+    };
+    let own = index.objects_of_predicate(fact[1]);
+    // A value of a datatype the relation has (a typed negative's replaced relation: "The
+    // atomic weight of technetium is 11.") reads as that relation's own, with its unit.
+    // Relations keep one datatype, so a sample of their objects tells.
+    let same_datatype = own
+        .iter()
+        .take(256)
+        .any(|x| matches!(index.term(*x), Term::Literal(l) if l.datatype() == literal.datatype()));
+    if own.binary_search(&o).is_ok() || same_datatype {
         return None;
     }
     let mut preds: Vec<Id> = index
@@ -89,4 +95,52 @@ fn foreign_home(index: &KgIndex, set: &TemplateSet, fact: &Fact) -> Option<Slot>
     let (iri, p) = *homes.first()?;
     let slot = set.get(iri, &index.label(p)).tail;
     (slot.code.is_some() || slot.unit.is_some()).then_some(slot)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_literal_takes_the_unit_of_the_relation_it_is_stated_with() {
+        let kg = crate::kg::local::LocalKg::from_turtle(
+            "@prefix ex: <http://example.org/> .\n\
+             @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n\
+             ex:tc ex:density \"11\"^^xsd:decimal ; ex:weight \"98\"^^xsd:decimal ; ex:code \"TC\" .\n",
+            "test",
+        )
+        .unwrap();
+        let index = KgIndex::build(&kg, &|_| {}).unwrap();
+        let mut set = TemplateSet::default();
+        set.add_toml(
+            "[[relation]]\nlabel = \"density\"\ntail = { unit = \"grams per cubic centimetre\" }\n\
+             statement = \"The density of {head} is {tail}.\"\nquestion = \"{head}?\"\n\
+             [[relation]]\nlabel = \"weight\"\n\
+             statement = \"The atomic weight of {head} is {tail}.\"\nquestion = \"{head}?\"\n\
+             [[relation]]\nlabel = \"code\"\n\
+             statement = \"The code of {head} is {tail}.\"\nquestion = \"{head}?\"\n",
+            "t.toml",
+        )
+        .unwrap();
+        let id = |l: &str| index.iri_id(&format!("http://example.org/{l}")).unwrap();
+        let density = *index
+            .facts()
+            .iter()
+            .find(|f| f[1] == id("density"))
+            .unwrap();
+        let say = |f: &Fact| render_fact(&index, &set, f, Form::Statement, None);
+        assert_eq!(
+            say(&density),
+            "The density of tc is 11 grams per cubic centimetre."
+        );
+        // A typed negative moves 11 to the weight relation: a weight, with no density unit.
+        let swapped = [density[0], id("weight"), density[2]];
+        assert_eq!(say(&swapped), "The atomic weight of tc is 11.");
+        // A string in a decimal relation is out of place, and shown as what it is.
+        let code = *index.facts().iter().find(|f| f[1] == id("code")).unwrap();
+        assert_eq!(
+            say(&[code[0], id("density"), code[2]]),
+            "The density of tc is TC."
+        );
+    }
 }
