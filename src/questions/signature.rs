@@ -106,21 +106,35 @@ impl Signature {
     }
 
     pub fn takes_tail(&self, index: &KgIndex, tail: Id) -> bool {
-        let term = index.term(tail);
-        match literal_kind(term) {
-            Some(LiteralKind::Number { datatype, value }) => self
+        self.takes_end(&End::of(index, tail))
+    }
+
+    fn takes_end(&self, end: &End<'_>) -> bool {
+        match end {
+            End::Literal(LiteralKind::Number { datatype, value }) => self
                 .spans
-                .get(&datatype)
-                .is_some_and(|(lo, hi)| *lo <= value && value <= *hi),
-            Some(LiteralKind::Text { datatype, shape }) => self.shapes.contains(&(datatype, shape)),
-            None => {
-                let types = index.types_of(tail);
-                if types.is_empty() {
-                    self.untyped_tails
-                } else {
-                    types.iter().any(|t| self.tail_types.contains(t))
-                }
+                .get(datatype)
+                .is_some_and(|(lo, hi)| lo <= value && value <= hi),
+            End::Literal(LiteralKind::Text { datatype, shape }) => {
+                self.shapes.contains(&(datatype.clone(), shape.clone()))
             }
+            End::Entity([]) => self.untyped_tails,
+            End::Entity(types) => types.iter().any(|t| self.tail_types.contains(t)),
+        }
+    }
+}
+
+/// A tail as range checks see it, worked out once for all relations.
+enum End<'a> {
+    Literal(LiteralKind),
+    Entity(&'a [Id]),
+}
+
+impl<'a> End<'a> {
+    fn of(index: &'a KgIndex, id: Id) -> Self {
+        match literal_kind(index.term(id)) {
+            Some(kind) => End::Literal(kind),
+            None => End::Entity(index.types_of(id)),
         }
     }
 }
@@ -174,13 +188,14 @@ impl Signatures {
 
     /// Relations other than `fact`'s whose domain takes its head and whose range takes its tail.
     pub fn fitting_relations(&self, index: &KgIndex, fact: &Fact) -> Vec<Id> {
+        let tail = End::of(index, fact[2]);
         self.predicates
             .iter()
             .copied()
             .filter(|p| *p != fact[1])
             .filter(|p| {
                 let sig = &self.by_predicate[p];
-                sig.takes_head(index, fact[0]) && sig.takes_tail(index, fact[2])
+                sig.takes_head(index, fact[0]) && sig.takes_end(&tail)
             })
             .collect()
     }
