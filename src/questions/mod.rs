@@ -13,6 +13,8 @@ pub mod statements;
 pub mod templates;
 pub mod yesno;
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -211,32 +213,26 @@ pub fn draw_facts(
     match how {
         Sampling::Uniform => sampling::uniform(candidates, n, &mut rng),
         Sampling::ByRelation => {
-            let mut groups: Vec<(Id, Vec<usize>)> = Vec::new();
-            let mut at: std::collections::HashMap<Id, usize> = Default::default();
+            let mut by_relation: BTreeMap<Id, Vec<usize>> = BTreeMap::new();
             for &i in candidates {
-                let p = index.facts()[i][1];
-                let g = *at.entry(p).or_insert_with(|| {
-                    groups.push((p, Vec::new()));
-                    groups.len() - 1
-                });
-                groups[g].1.push(i);
+                by_relation.entry(index.facts()[i][1]).or_default().push(i);
             }
+            let mut groups: Vec<Vec<usize>> = by_relation.into_values().collect();
             // Which relations lead a round is itself drawn, so a run smaller than the number
             // of relations does not always skip the same ones.
-            groups.sort_by_key(|(p, _)| *p);
             let slots: Vec<usize> = (0..groups.len()).collect();
             let order = sampling::uniform(&slots, slots.len(), &mut rng);
-            let mut groups: Vec<Option<Vec<usize>>> =
-                groups.into_iter().map(|(_, g)| Some(g)).collect();
-            let ordered = order.iter().filter_map(|&i| groups[i].take()).collect();
+            let ordered = order
+                .iter()
+                .map(|&i| std::mem::take(&mut groups[i]))
+                .collect();
             sampling::round_robin(ordered, n, &mut rng)
         }
         Sampling::ByType => {
             // Each fact goes with its subject's rarest type; rarer types lead (KGHaluBench's
             // type-balanced sampling), untyped subjects come last.
             let rarity = |t: Id| index.members_of(t).len();
-            let mut groups: std::collections::BTreeMap<(usize, Id), Vec<usize>> =
-                Default::default();
+            let mut groups: BTreeMap<(usize, Id), Vec<usize>> = BTreeMap::new();
             for &i in candidates {
                 let s = index.facts()[i][0];
                 let key = index
