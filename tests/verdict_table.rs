@@ -35,6 +35,7 @@ fn unescape(s: &str) -> String {
         match it.next() {
             Some('n') => out.push('\n'),
             Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
             Some('\\') => out.push('\\'),
             Some(o) => panic!("unknown escape \\{o} in {s:?}"),
             None => panic!("trailing backslash in {s:?}"),
@@ -126,8 +127,16 @@ fn rules_agree_with_hand_labels() {
 fn every_label_and_task_is_covered() {
     let rows = rows();
     for task in ["statement", "yesno"] {
-        for v in [Verdict::True, Verdict::False, Verdict::Idk, Verdict::Invalid] {
-            let n = rows.iter().filter(|r| r.task == task && r.label == v).count();
+        for v in [
+            Verdict::True,
+            Verdict::False,
+            Verdict::Idk,
+            Verdict::Invalid,
+        ] {
+            let n = rows
+                .iter()
+                .filter(|r| r.task == task && r.label == v)
+                .count();
             assert!(n >= 10, "{task} has only {n} rows labelled {v:?}");
         }
     }

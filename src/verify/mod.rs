@@ -15,6 +15,7 @@ pub mod judge;
 pub mod parse;
 pub mod verdict;
 pub mod vote;
+pub mod words;
 
 #[cfg(test)]
 mod parse_table;

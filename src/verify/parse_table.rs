@@ -94,19 +94,20 @@ fn table() -> Vec<(String, Verdict, Verdict)> {
         // Filler before the answer.
         s("Sure! Yes, the statement is true.", True, True),
         s("Sure, here is my answer: No, the statement is false.", False, False),
-        // Verdicts not in first position: statements read them, yes/no questions do not.
-        s("The statement is true.", True, Invalid),
+        // Verdicts not in first position: both tasks read them (a careful reader would; KGLens'
+        // first-word rule called these Invalid before issue 10).
+        s("The statement is true.", True, True),
         s(
             "The statement is false because Obama was born in Honolulu, not Chicago.",
             False,
-            Invalid,
+            False,
         ),
-        s("It is not true", False, Invalid),
-        s("It is not true that Paris is in Germany.", False, Invalid),
-        s("The statement is not false.", True, Invalid),
-        s("The statement is inaccurate.", False, Invalid),
-        s("The answer is yes.", True, Invalid),
-        s("There is no doubt that the statement is true.", True, Invalid),
+        s("It is not true", False, False),
+        s("It is not true that Paris is in Germany.", False, False),
+        s("The statement is not false.", True, True),
+        s("The statement is inaccurate.", False, False),
+        s("The answer is yes.", True, True),
+        s("There is no doubt that the statement is true.", True, True),
         s("Incorrect, the birthplace of Barack Obama is Honolulu.", False, False),
         s("Yes, Barack Obama was born in Honolulu in 1961.", True, True),
         s("No, he is not the director of Jaws.", False, False),
@@ -127,11 +128,12 @@ fn table() -> Vec<(String, Verdict, Verdict)> {
             Invalid,
             Invalid,
         ),
-        // Not English.
-        s("Sí, la afirmación es verdadera.", Invalid, Invalid),
-        s("Oui.", Invalid, Invalid),
-        s("Nein, das stimmt nicht.", Invalid, Invalid),
-        s("是的，这个说法是正确的。", Invalid, Invalid),
+        // Not English: read with the multilingual table (issue 10).
+        s("Sí, la afirmación es verdadera.", True, True),
+        s("Oui.", True, True),
+        s("Nein, das stimmt nicht.", False, False),
+        s("是的，这个说法是正确的。", True, True),
+        s("No lo sé.", Idk, Idk),
     ]
 }
 
@@ -174,9 +176,18 @@ fn rules_are_readable() {
         "both yes and no in first sentence ('Yes', 'no')"
     );
     assert_eq!(rule("Paris is nice"), "no verdict in first sentence");
-    assert_eq!(parse_yesno_verdict("**No**").rule, "first word 'No'");
+    assert_eq!(
+        parse_yesno_verdict("**No**").rule,
+        "first sentence starts with 'No'"
+    );
     assert_eq!(
         parse_yesno_verdict("The answer is yes").rule,
-        "first word 'The' is not yes/no"
+        "first sentence says 'yes'"
     );
+    assert_eq!(
+        rule("I have no way of knowing whether that's true."),
+        "abstention phrase 'no way … knowing'"
+    );
+    assert_eq!(rule("Certainly."), "first sentence says 'Certainly'");
+    assert_eq!(rule("Sure, but is it?"), "no verdict in first sentence");
 }
