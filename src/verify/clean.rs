@@ -442,6 +442,73 @@ mod tests {
     }
 
     #[test]
+    fn cuts_at_invented_turns() {
+        // A base model running on into a new Alpaca example: only its first turn counts.
+        assert_eq!(
+            clean_response("No.\n\n### Input: Is Lima the capital?\n\n### Response: Yes"),
+            "No."
+        );
+        assert_eq!(
+            clean_response("Yes.\nQuestion: Is Quito in Peru?\nAnswer: No."),
+            "Yes."
+        );
+        assert_eq!(clean_response("No.\nQ: Is it?\nA: Yes."), "No.");
+        assert_eq!(
+            clean_response("I don't know.<|endoftext|>Yes"),
+            "I don't know."
+        );
+        assert_eq!(
+            clean_response("[/INST] Yes. [INST] And? [/INST] No."),
+            "Yes."
+        );
+        // An echoed prompt before the response header is skipped, not read.
+        assert_eq!(
+            clean_response("### Instruction:\nJudge it.\n### Input: X is Y.\n### Response:\nNo."),
+            "No."
+        );
+        assert_eq!(clean_response("Human: Is it?\nAssistant: Yes."), "Yes.");
+        assert_eq!(
+            clean_response("### Input: X is Y. The statement is true."),
+            ""
+        );
+        // The model labelling its own answer does not end it.
+        assert_eq!(
+            clean_response("Let me think.\nFinal answer: No"),
+            "Let me think.\n\nNo"
+        );
+    }
+
+    #[test]
+    fn drops_reasoning() {
+        assert_eq!(
+            clean_response("<think>It is true? Not sure.</think>\nFalse."),
+            "False."
+        );
+        assert_eq!(clean_response("reasoning in the prompt</think>Yes"), "Yes");
+        assert_eq!(clean_response("<think>Lima is the capital. So yes"), "");
+        assert_eq!(
+            clean_response(
+                "<|channel|>analysis<|message|>Yes.<|end|><|start|>assistant<|channel|>final<|message|>No.<|return|>"
+            ),
+            "No."
+        );
+        assert_eq!(clean_response("<|channel|>analysis<|message|>Yes."), "");
+    }
+
+    #[test]
+    fn reads_json_answers() {
+        assert_eq!(clean_response(r#"{"answer": "true"}"#), "true");
+        assert_eq!(
+            clean_response("```json\n{\"verdict\": \"No\", \"explanation\": \"yes it is\"}\n```"),
+            "No"
+        );
+        assert_eq!(clean_response(r#"{"is_true": false}"#), "false");
+        assert_eq!(clean_response(r#"{"capital": "Lima"}"#), "");
+        // Braces inside prose are not JSON.
+        assert_eq!(clean_response("Yes {see notes}"), "Yes {see notes}");
+    }
+
+    #[test]
     fn splits_sentences() {
         assert_eq!(sentences("Yes. No!"), vec!["Yes", "No"]);
         assert_eq!(
@@ -453,6 +520,11 @@ mod tests {
             vec!["Sure, here is my answer", "Yes"]
         );
         assert!(sentences("... !").is_empty());
+        assert_eq!(
+            sentences_with_questions("Is it Lima? No."),
+            vec![("Is it Lima", true), ("No", false)]
+        );
+        assert_eq!(sentences("是的。正确"), vec!["是的", "正确"]);
     }
 
     #[test]

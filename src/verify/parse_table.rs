@@ -134,6 +134,40 @@ fn table() -> Vec<(String, Verdict, Verdict)> {
         s("Nein, das stimmt nicht.", False, False),
         s("是的，这个说法是正确的。", True, True),
         s("No lo sé.", Idk, Idk),
+        s("Я не знаю.", Idk, Idk),
+        s("いいえ。", False, False),
+        // Decisive leading answer: the explanation's other polarity does not undo it.
+        s(
+            "False — the real capital is Lima, so it is not true that Quito is.",
+            False,
+            False,
+        ),
+        s("No. While it is true that X is large, Y is the capital.", False, False),
+        s("No, that is incorrect; the correct code is +51.", False, False),
+        s("Yes, the yen, not the won, which is wrong.", True, True),
+        // ... but answering again with the other polarity does.
+        s("Yes, the statement is false.", Invalid, Invalid),
+        // Apologies are politeness; an abstention must concern the question.
+        s("Sorry, but no: that is wrong.", False, False),
+        s("I'm unable to say whether this is true.", Idk, Idk),
+        s("I have no way of knowing if that is correct.", Idk, Idk),
+        s("Yes, but I'm not sure.", Idk, Idk),
+        s("True, though I don't know the exact year.", True, True),
+        // Answer words.
+        s("Certainly not.", False, False),
+        s("Nah.", False, False),
+        s("Of course.", True, True),
+        s("Of course! The answer is no.", False, False),
+        s("That's right.", True, True),
+        s("It is not.", False, False),
+        s("Partially true.", Invalid, Invalid),
+        s("Please answer yes or no.", Invalid, Invalid),
+        // Questions are echoes, not answers.
+        s("Is Lima the capital of Peru? Yes.", True, True),
+        // Invented turns, reasoning, JSON.
+        s("No.\n\n### Input: Is it?\n\n### Response: Yes", False, False),
+        s("<think>true? not sure</think>\nFalse.", False, False),
+        s("{\"answer\": \"no\", \"why\": \"yes, X is big\"}", False, False),
     ]
 }
 
