@@ -12,9 +12,11 @@ use kgscope::verify::{parse_statement_verdict, parse_yesno_verdict, Verdict};
 
 const TABLE: &str = include_str!("data/verdict_responses.tsv");
 
-/// Lowest agreement per task the rules must keep (measured: see CHANGELOG / the closing note of
-/// issue 10). A drop below means a rule change made the rules worse on realistic responses.
-const MIN_AGREEMENT: f64 = 0.95;
+/// Lowest agreement per task the rules must keep. Measured when the rules were written: 100% on
+/// both tasks (the old rules: 68.4% statements, 50.4% yes/no); on the last 102 rows, written after
+/// the rules and measured before any rule was changed for them, 95.9% and 90.6%. A drop below
+/// means a rule change made the rules worse on realistic responses.
+const MIN_AGREEMENT: f64 = 0.98;
 
 struct Row {
     line: usize,
@@ -138,6 +140,18 @@ fn every_label_and_task_is_covered() {
                 .filter(|r| r.task == task && r.label == v)
                 .count();
             assert!(n >= 10, "{task} has only {n} rows labelled {v:?}");
+        }
+    }
+}
+
+/// A response cut anywhere (a model stopped by its token limit) never makes the rules panic.
+#[test]
+fn every_truncation_parses() {
+    for r in rows() {
+        for (i, _) in r.response.char_indices() {
+            let cut = &r.response[..i];
+            parse_statement_verdict(cut);
+            parse_yesno_verdict(cut);
         }
     }
 }
