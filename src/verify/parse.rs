@@ -427,8 +427,8 @@ fn truth_word(w: &str) -> Option<bool> {
 /// - in a relative clause ("..., which is wrong") — it describes what was just named;
 /// - qualified ("partially true") — not a verdict.
 ///
-/// A negation up to two words before ("is not true", "n'est pas vrai") or right after ("das
-/// stimmt nicht") flips it.
+/// A negation up to three words before ("is not true", "not at all true", "n'est pas vrai") or
+/// right after ("das stimmt nicht") flips it.
 fn truth_claim(toks: &[Tok], i: usize, positive: bool) -> Option<Claim> {
     let prev = |k: usize| (i >= k).then(|| toks[i - k].lower.as_str());
     let in_clause = |k: usize| (1..=k).all(|j| i >= j && !toks[i - j + 1].clause_start);
@@ -450,7 +450,8 @@ fn truth_claim(toks: &[Tok], i: usize, positive: bool) -> Option<Claim> {
         return None;
     }
     let mut negator = None;
-    for k in 1..=2 {
+    // Three words: "not at all true", "not entirely accurate".
+    for k in 1..=3 {
         if !in_clause(k) {
             break;
         }
@@ -499,10 +500,15 @@ fn restates_verdict(toks: &[Tok], start: usize) -> bool {
 /// A clause that is only "it is", "it is not", "it's not", "it doesn't", ...: the short answer
 /// to a yes/no question. Returns (positive, number of tokens).
 fn copula_answer(toks: &[Tok], i: usize) -> Option<(bool, usize)> {
-    if !toks[i].clause_start {
+    // It opens its clause, or follows only a courtesy word there ("Of course it is.").
+    let clause = (0..=i).rev().find(|&k| toks[k].clause_start).unwrap_or(0);
+    let opens = toks[clause..i]
+        .iter()
+        .all(|t| is_lead_in(&t.lower) || matches!(t.lower.as_str(), "of" | "course"));
+    if !opens {
         return None;
     }
-    let clause: Vec<&str> = toks[i..]
+    let words: Vec<&str> = toks[i..]
         .iter()
         .enumerate()
         .take_while(|(k, t)| *k == 0 || !t.clause_start)
@@ -516,7 +522,7 @@ fn copula_answer(toks: &[Tok], i: usize) -> Option<(bool, usize)> {
             "is" | "was" | "are" | "does" | "did" | "do" | "has" | "can" | "should" | "must"
         )
     };
-    let positive = match clause.as_slice() {
+    let positive = match words.as_slice() {
         [s, a] if subject(s) && aux(a) => true,
         [s, "should" | "must", "be"] if subject(s) => true,
         [s, a, "not"] if subject(s) && aux(a) => false,
@@ -524,7 +530,7 @@ fn copula_answer(toks: &[Tok], i: usize) -> Option<(bool, usize)> {
         ["it's" | "that's", "not"] => false,
         _ => return None,
     };
-    Some((positive, clause.len()))
+    Some((positive, words.len()))
 }
 
 /// Tokens that name the options rather than choose one: "yes or no", "true/false", a clause

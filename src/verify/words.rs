@@ -8,83 +8,31 @@
 //! inside a word (those scripts do not separate words with spaces), the others as whole words.
 
 /// Words and phrases that answer "yes" on their own (a clause that is only one of these).
+#[rustfmt::skip]
 pub const YES: &[&str] = &[
     // English
-    "yes",
-    "yeah",
-    "yep",
-    "yup",
-    "yea",
-    "aye",
-    "affirmative",
-    "that's right",
-    "you're right", // Spanish, Italian, Portuguese, French, German, Dutch
-    "sí",
-    "si",
-    "sì",
-    "sim",
-    "oui",
-    "ja",
-    "jawohl", // Russian, Polish, Turkish
-    "да",
-    "tak",
-    "evet", // Chinese, Japanese, Korean
-    "是的",
-    "是",
-    "对",
-    "對",
-    "はい",
-    "ええ",
-    "네",
-    "예",
+    "yes", "yeah", "yep", "yup", "yea", "aye", "affirmative", "that's right", "you're right",
+    // Spanish, Italian, Portuguese, French, German, Dutch
+    "sí", "si", "sì", "sim", "oui", "ja", "jawohl",
+    // Russian, Polish, Turkish
+    "да", "tak", "evet",
+    // Chinese, Japanese, Korean
+    "是的", "是", "对", "對", "はい", "ええ", "네", "예",
 ];
 
 /// Words and phrases that answer "no" on their own.
+#[rustfmt::skip]
 pub const NO: &[&str] = &[
     // English
-    "no",
-    "nope",
-    "nah",
-    "nay",
-    "negative",
-    "not at all",
-    "not really",
-    "not quite",
-    "of course not",
-    "certainly not",
-    "absolutely not",
-    "definitely not",
-    "surely not",
-    "unfortunately not",
-    "sadly not",
-    "i'm afraid not",
-    "probably not",
-    "not so",
+    "no", "nope", "nah", "nay", "negative", "not at all", "not really", "not quite",
+    "of course not", "certainly not", "absolutely not", "definitely not", "surely not",
+    "unfortunately not", "sadly not", "i'm afraid not", "probably not", "not so",
     // Conventional English refusals of assent ("I think so" alone stays unread: a belief).
-    "i don't think so",
-    "i do not think so",
-    "i don't believe so",
-    "i do not believe so",
+    "i don't think so", "i do not think so", "i don't believe so", "i do not believe so",
     // Romance, German, Dutch, Slavic, Turkish
-    "non",
-    "nein",
-    "não",
-    "nao",
-    "nee",
-    "нет",
-    "nie",
-    "hayır",
-    "hayir",
+    "non", "nein", "não", "nao", "nee", "нет", "nie", "hayır", "hayir",
     // Chinese, Japanese, Korean (negations before the plain "是" they contain)
-    "不是",
-    "不对",
-    "不對",
-    "不",
-    "否",
-    "いいえ",
-    "아니요",
-    "아니오",
-    "아니",
+    "不是", "不对", "不對", "不", "否", "いいえ", "아니요", "아니오", "아니",
 ];
 
 /// Affirmatives that are also courtesy ("Certainly! The statement is false."): they count as a
@@ -101,110 +49,45 @@ pub const WEAK_YES: &[&str] = &[
 
 /// Words that call a statement true: a verdict wherever they stand, unless used attributively
 /// ("the correct currency") or negated ("not true").
+#[rustfmt::skip]
 pub const TRUE_WORDS: &[&str] = &[
     // English
-    "true",
-    "correct",
-    "accurate",
-    "right", // Spanish, French, German
-    "verdadero",
-    "verdadera",
-    "cierto",
-    "cierta",
-    "correcto",
-    "correcta",
-    "vrai",
-    "vraie",
-    "exact",
-    "exacte",
-    "wahr",
-    "richtig",
-    "korrekt",
-    "stimmt", // Italian, Portuguese
-    "vero",
-    "vera",
-    "corretto",
-    "corretta",
-    "giusto",
-    "verdadeiro",
-    "verdadeira",
-    "correto",
-    "correta",
-    "certo", // Russian, Polish, Dutch, Turkish
-    "верно",
-    "правда",
-    "правильно",
-    "истина",
-    "prawda",
-    "waar",
-    "juist",
-    "doğru",
+    "true", "correct", "accurate", "right",
+    // Spanish, French, German
+    "verdadero", "verdadera", "verdad", "cierto", "cierta", "correcto", "correcta", "vrai",
+    "vraie", "exact", "exacte", "wahr", "richtig", "korrekt", "stimmt",
+    // Italian, Portuguese
+    "vero", "vera", "corretto", "corretta", "giusto", "verdadeiro", "verdadeira", "verdade",
+    "correto", "correta", "certo",
+    // Russian, Polish, Dutch, Turkish
+    "верно", "правда", "правильно", "истина", "prawda", "waar", "juist", "doğru",
     // Chinese, Japanese, Korean
-    "正确",
-    "正確",
-    "对的",
-    "真的",
-    "正しい",
-    "本当",
-    "맞습니다",
-    "맞아요",
-    "맞다",
+    "正确", "正確", "对的", "真的", "正しい", "本当", "맞습니다", "맞아요", "맞다",
 ];
 
 /// Words that call a statement false.
+#[rustfmt::skip]
 pub const FALSE_WORDS: &[&str] = &[
     // English
-    "false",
-    "incorrect",
-    "inaccurate",
-    "untrue",
-    "wrong", // Spanish, French, German
-    "falso",
-    "falsa",
-    "incorrecto",
-    "incorrecta",
-    "faux",
-    "fausse",
-    "falsch",
-    "inkorrekt",
+    "false", "incorrect", "inaccurate", "untrue", "wrong",
+    // Spanish, French, German
+    "falso", "falsa", "incorrecto", "incorrecta", "faux", "fausse", "falsch", "inkorrekt",
     // Italian, Portuguese
-    "sbagliato",
-    "sbagliata",
-    "errato",
-    "errata",
-    "errado",
-    "errada",
-    "incorreto",
-    "incorreta",
+    "sbagliato", "sbagliata", "errato", "errata", "errado", "errada", "incorreto", "incorreta",
     // Russian, Polish, Dutch, Turkish
-    "неверно",
-    "неправильно",
-    "ложь",
-    "ложно",
-    "fałsz",
-    "onwaar",
-    "onjuist",
-    "fout",
-    "yanlış",
+    "неверно", "неправильно", "ложь", "ложно", "fałsz", "onwaar", "onjuist", "fout", "yanlış",
     // Chinese, Japanese, Korean (negated forms first: "不正确" contains "正确")
-    "不正确",
-    "不正確",
-    "错误",
-    "錯誤",
-    "错",
-    "假的",
-    "間違",
-    "誤り",
-    "正しくない",
-    "틀렸",
-    "틀립니다",
-    "아닙니다",
+    "不正确", "不正確", "错误", "錯誤", "错", "假的", "間違", "誤り", "正しくない", "틀렸",
+    "틀립니다", "아닙니다",
 ];
 
-/// Words that negate a truth word up to two words before it ("not true", "n'est pas vrai",
-/// "non è vero", "не верно").
+/// Words that negate a truth word up to three words before it in the same clause ("not true",
+/// "not at all true", "n'est pas vrai", "non è vero", "не верно").
+#[rustfmt::skip]
 pub const NEGATORS: &[&str] = &[
+    // English
     "not", "isn't", "wasn't", "aren't", "weren't", "never", "nor", "neither", "hardly", "no",
+    // French, German, Italian, Portuguese, Russian, Polish, Dutch
     "pas", "nicht", "kein", "keine", "non", "não", "не", "nie", "niet",
 ];
 
@@ -227,93 +110,34 @@ pub const QUALIFIERS: &[&str] = &[
 /// Fixed abstention phrases, matched as whole words (CJK ones inside words). The structural
 /// rule in `abstention.rs` catches the open-ended English ones ("I'm unable to say whether ...");
 /// these are the idioms and the other languages' ways to say "I don't know" / "I'm not sure".
+#[rustfmt::skip]
 pub const ABSTENTIONS: &[&str] = &[
     // English
-    "don't know",
-    "do not know",
-    "dont know",
-    "didn't know",
-    "dunno",
-    "idk",
-    "no idea",
-    "no clue",
-    "not sure",
-    "unsure",
-    "not certain",
-    "uncertain",
-    "not confident",
-    "unknown",
-    "unclear",
-    "not enough information",
-    "insufficient information",
-    "no information",
-    "no reliable information",
-    "not enough data",
-    "not enough context",
-    "beyond my knowledge",
-    "knowledge cutoff",
-    "not familiar",
-    "not aware",
-    "hard to say",
-    "difficult to say",
-    "can't say",
-    "cannot say",
-    "can't tell",
-    "cannot tell",
-    "unable to",
-    "not able to",
+    "don't know", "do not know", "dont know", "didn't know", "dunno", "idk", "no idea", "no clue",
+    "not sure", "unsure", "not certain", "uncertain", "not confident", "unknown", "unclear",
+    "not enough information", "insufficient information", "no information",
+    "no reliable information", "not enough data", "not enough context", "beyond my knowledge",
+    "knowledge cutoff", "not familiar", "not aware", "hard to say", "difficult to say",
+    "can't say", "cannot say", "can't tell", "cannot tell", "unable to", "not able to",
     // Spanish
-    "no lo sé",
-    "no lo se",
-    "no sé",
-    "no se sabe",
-    "no estoy seguro",
-    "no estoy segura",
+    "no lo sé", "no lo se", "no sé", "no se sabe", "no estoy seguro", "no estoy segura",
     // French
-    "je ne sais pas",
-    "je sais pas",
-    "ne sais pas",
-    "pas sûr",
-    "pas sûre",
-    "pas certain",
+    "je ne sais pas", "je sais pas", "ne sais pas", "pas sûr", "pas sûre", "pas certain",
     // German
-    "weiß es nicht",
-    "weiß ich nicht",
-    "weiss es nicht",
-    "weiss ich nicht",
-    "ich weiß nicht",
-    "ich weiss nicht",
-    "nicht sicher", // Italian
-    "non lo so",
-    "non so",
-    "non sono sicuro",
-    "non sono sicura", // Portuguese
-    "não sei",
-    "nao sei",
-    "não tenho certeza",
-    "não tenho a certeza", // Russian
-    "не знаю",
-    "не уверен",
-    "не уверена", // Polish, Dutch, Turkish
-    "nie wiem",
-    "nie jestem pewien",
-    "weet het niet",
-    "weet ik niet",
-    "niet zeker",
-    "bilmiyorum",
-    "emin değilim", // Chinese, Japanese, Korean
-    "不知道",
-    "不确定",
-    "不清楚",
-    "不確定",
-    "わかりません",
-    "分かりません",
-    "知りません",
-    "わからない",
-    "分からない",
-    "모르겠",
-    "모릅니다",
-    "모르",
+    "weiß es nicht", "weiß ich nicht", "weiss es nicht", "weiss ich nicht", "ich weiß nicht",
+    "ich weiss nicht", "nicht sicher",
+    // Italian
+    "non lo so", "non so", "non sono sicuro", "non sono sicura",
+    // Portuguese
+    "não sei", "nao sei", "não tenho certeza", "não tenho a certeza",
+    // Russian
+    "не знаю", "не уверен", "не уверена",
+    // Polish, Dutch, Turkish
+    "nie wiem", "nie jestem pewien", "weet het niet", "weet ik niet", "niet zeker", "bilmiyorum",
+    "emin değilim",
+    // Chinese, Japanese, Korean
+    "不知道", "不确定", "不清楚", "不確定", "わかりません", "分かりません", "知りません",
+    "わからない", "分からない", "모르겠", "모릅니다", "모르",
 ];
 
 /// Negative modals of the model's own inability ("I can't", "there is no way", "impossible") ...
