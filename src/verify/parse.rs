@@ -241,8 +241,12 @@ fn tokens(sentence: &str) -> Vec<Tok> {
         }
         word.clear();
     };
-    for c in sentence.chars() {
-        if c.is_alphanumeric() || c == '\'' {
+    let mut chars = sentence.chars().peekable();
+    while let Some(c) = chars.next() {
+        // A hyphen inside a word joins it ("real-time", "No-ited"): not a clause break.
+        let joins =
+            c == '-' && !word.is_empty() && chars.peek().is_some_and(|n| n.is_alphanumeric());
+        if c.is_alphanumeric() || c == '\'' || joins {
             word.push(c);
         } else {
             flush(&mut word, &mut clause_start, &mut punct, &mut out);
