@@ -1,8 +1,11 @@
-//! Stripping what is not the answer: chat-template leftovers, prompt echoes, markdown, labels.
+//! Stripping what is not the answer: reasoning blocks, chat-template leftovers, invented next
+//! turns, prompt echoes, JSON wrapping, markdown, labels.
 //!
-//! Local models, raw completions and badly configured servers leak template tokens and echo the
-//! prompt; a verdict parser that reads those would score the template, not the model. These rules
-//! are ours (the papers assume clean answers) and are tested in `parse_table.rs`.
+//! Local models, raw completions and badly configured servers leak template tokens, echo the
+//! prompt and run on into a next example they make up; reasoning models think aloud before
+//! answering. A verdict parser that reads those would score the template, the invented turn or
+//! the reasoning, not the model's answer. These rules are ours (the papers assume clean answers)
+//! and are tested here, in `parse_table.rs` and on `tests/data/verdict_responses.tsv`.
 
 /// How a template marker changes whose text follows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
