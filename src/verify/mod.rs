@@ -3,7 +3,8 @@
 //! A model's free-text answer becomes a [`Verdict`] (what it claimed) in three steps: strip what is
 //! not the answer ([`clean`]), pick the sentence that carries the answer, then read it
 //! ([`parse`]). Abstention is checked before yes/no everywhere ([`abstention`]), so an answer that
-//! hedges is never counted as a claim. A verdict is then judged against the KG's gold label
+//! hedges about the question is never counted as a claim. Every word list (answer words, truth
+//! words, abstentions, in the major languages) is data in [`words`]. A verdict is then judged against the KG's gold label
 //! ([`judge`]); repeats of one question are combined by [`vote`].
 //!
 //! `Invalid` (nothing readable) stays distinct from `Idk` (the model declined): the first is a
@@ -15,6 +16,7 @@ pub mod judge;
 pub mod parse;
 pub mod verdict;
 pub mod vote;
+pub mod words;
 
 #[cfg(test)]
 mod parse_table;

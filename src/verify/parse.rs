@@ -1,24 +1,43 @@
 //! Reading a verdict out of a response, for GraphEval statements and KGLens yes/no questions.
 //!
 //! Both parsers share the same steps:
-//! 1. [`clean_response`] strips template tokens, prompt echoes, markdown and labels.
-//! 2. The deciding sentence is the first sentence (or line) that is not filler such as "Sure!" or
-//!    "Here is my answer:". Later sentences are never read: models often add a justification
-//!    that restates or hedges, and GraphEval/KGLens both read the answer from its start. Skipping
-//!    filler is ours.
-//! 3. Abstention phrases in the deciding sentence → `Idk`. This runs BEFORE yes/no, so
-//!    "I don't know whether it is true" is `Idk`, never `True`.
-//! 4. Yes/no (see each parser). Both polarities in the deciding sentence ("Yes, but no") →
-//!    `Invalid`. Nothing left, or no verdict → `Invalid`.
+//! 1. [`clean_response`] keeps only the model's answer: reasoning blocks, template tokens, invented
+//!    next turns and prompt echoes go; a JSON object gives its answer key's value.
+//! 2. A response that recites the answer options ("Yes, the statement is true. No, the statement
+//!    is false. ...") answered nothing → `Invalid`.
+//! 3. The deciding sentence is the first one that says something: questions (an echo of the
+//!    prompt, "Yes or no?"), filler ("Sure!", "Here is my answer:") and sentences with no answer
+//!    word ("The capital of Peru is Lima.") are passed over, so an explanation that comes first
+//!    does not hide the conclusion after it. A bare courtesy affirmative ("Certainly!") decides
+//!    only when no later sentence does. Sentences after the deciding one are never read: models
+//!    add justifications that mention the other polarity or hedge about details.
+//! 4. In the deciding sentence, an abstention that concerns the question (see
+//!    [`abstention`](super::abstention)) → `Idk`: it wins over any answer word there, so "I don't
+//!    know whether it is true" is never `True` and "I'm not sure, but I think yes" is `Idk`. An
+//!    abstention about a side detail ("I don't know the exact year, but yes") does not.
+//! 5. A decisive leading answer wins: an answer word or truth word that opens the sentence
+//!    (after at most an apology or connective: "Sorry, but no", "False —", "Correct,") decides,
+//!    and later words of the other polarity only make it `Invalid` when they answer again ("Yes,
+//!    but no", "No, it is true"), not when they belong to the explanation ("No. While it is true
+//!    that ...", "the correct currency is ..."). Without a leading answer, every claim in the
+//!    sentence must agree, else `Invalid`.
 //!
-//! Only English is read (ours): the prompts are English, and a reply in another language did not
-//! follow the instruction; it is reported as `Invalid`, not guessed.
+//! Answer words come from the multilingual table in [`words`](super::words): a reply in another
+//! language is read for what it says ("Sí.", "Нет.", "わかりません。").
+//!
+//! KGLens verifies yes/no questions "on the first word"; kgscope reads them with the same rules
+//! as statements because real answers put the yes/no after a courtesy word, an apology, a label
+//! or a question echo as often as first, and "The answer is yes." commits to yes.
 
 use serde::{Deserialize, Serialize};
 
-use super::abstention::is_abstention;
-use super::clean::{clean_response, sentences};
+use super::abstention;
+use super::clean::{clean_response, sentences_with_questions};
 use super::verdict::Verdict;
+use super::words::{
+    is_unspaced, FALSE_WORDS, FILLER, NEGATORS, NO, POST_NEGATORS, QUALIFIERS, TRUE_WORDS,
+    WEAK_YES, YES,
+};
 
 /// A verdict and a short human-readable trace of why, for the drill-down view.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,170 +58,205 @@ impl Parsed {
 /// Parses a response to a GraphEval statement (the model was told to answer
 /// 'Yes, the statement is true.' / 'No, the statement is false.' / 'I don't know.').
 ///
-/// In the deciding sentence, these count as a claim:
-/// - `yes`, `yeah`, `yep` / `no`, `nope` when they start a clause ("No, ...", "Yes, but no") or
-///   end it ("The answer is no."), not inside a phrase ("there is no doubt");
-/// - `true`, `correct`, `accurate` / `false`, `incorrect`, `inaccurate`, `untrue`, `wrong`
-///   anywhere, flipped by a negation up to two words before ("is not true", "not entirely
-///   correct", "isn't false").
-///
-/// All claims agree → that verdict; both polarities → `Invalid`; none → `Invalid`.
+/// See the module documentation for the rules; in short: first sentence that says something,
+/// abstention first, a leading answer wins over its explanation, contradictions are `Invalid`.
 pub fn parse_statement_verdict(response: &str) -> Parsed {
-    let toks = match sentence_tokens(response) {
-        Ok(t) => t,
-        Err(p) => return p,
-    };
-    let claims = claims(&toks);
-    let pos = claims.iter().find(|c| c.positive);
-    let neg = claims.iter().find(|c| !c.positive);
-    match (pos, neg) {
-        (Some(p), Some(n)) => Parsed::new(
+    read(response)
+}
+
+/// Parses a response to a KGLens yes/no question, with the same rules as statements: `Yes`
+/// (`yeah`, `true`, `correct`, "of course", "Sí", ...) or `No` (`nope`, "certainly not", "Nein",
+/// ...), wherever the deciding sentence states it.
+pub fn parse_yesno_verdict(response: &str) -> Parsed {
+    read(response)
+}
+
+fn read(response: &str) -> Parsed {
+    if response.trim().is_empty() {
+        return Parsed::new(Verdict::Invalid, "empty response");
+    }
+    let cleaned = clean_response(response);
+    let all = sentences_with_questions(&cleaned);
+    if all.is_empty() {
+        return Parsed::new(
             Verdict::Invalid,
-            format!(
-                "both yes and no in first sentence ('{}', '{}')",
-                p.text, n.text
-            ),
-        ),
-        (Some(c), None) => Parsed::new(Verdict::True, c.describe()),
-        (None, Some(c)) => Parsed::new(Verdict::False, c.describe()),
-        (None, None) => Parsed::new(Verdict::Invalid, "no verdict in first sentence"),
+            "nothing left after removing reasoning, template tokens, invented turns and prompt echo",
+        );
+    }
+    if recites_options(&cleaned) {
+        return Parsed::new(Verdict::Invalid, "recites the answer options");
+    }
+    let mut weak = None;
+    for (n, (sentence, question)) in all.iter().enumerate() {
+        if *question || is_filler(sentence) {
+            continue;
+        }
+        let place = if n == 0 {
+            "first sentence".to_string()
+        } else {
+            format!("sentence {}", n + 1)
+        };
+        match read_sentence(sentence, &place) {
+            Reading::Nothing => {}
+            Reading::Weak(text) => {
+                weak.get_or_insert(format!("{place} says '{text}'"));
+            }
+            Reading::Decided(p) => return p,
+        }
+    }
+    match weak {
+        Some(rule) => Parsed::new(Verdict::True, rule),
+        None => Parsed::new(Verdict::Invalid, "no verdict in first sentence"),
     }
 }
 
-/// Parses a response to a KGLens yes/no question.
-///
-/// KGLens verifies on the first word: `Yes` (also `yeah`, `yep`, `true`, `correct`) or `No`
-/// (also `nope`, `false`, `incorrect`). A first sentence that goes on to claim the opposite
-/// ("Yes, but no", "No, it is true") is `Invalid`. "The answer is yes" is `Invalid` too: the
-/// paper reads the first word only, and an unreadable answer is better counted than guessed.
-pub fn parse_yesno_verdict(response: &str) -> Parsed {
-    let toks = match sentence_tokens(response) {
-        Ok(t) => t,
-        Err(p) => return p,
-    };
-    let Some(first) = toks.first() else {
-        return Parsed::new(Verdict::Invalid, "no words in first sentence");
-    };
-    let positive = match first.lower.as_str() {
-        "yes" | "yeah" | "yep" | "true" | "correct" => true,
-        "no" | "nope" | "false" | "incorrect" => false,
-        _ => {
-            return Parsed::new(
-                Verdict::Invalid,
-                format!("first word '{}' is not yes/no", first.text),
-            )
+/// The instructed answer sentences, both present: the model listed the options instead of
+/// choosing one (a base model echoing its instruction does this).
+fn recites_options(cleaned: &str) -> bool {
+    let l = cleaned.to_lowercase();
+    l.contains("yes, the statement is true") && l.contains("no, the statement is false")
+}
+
+fn is_filler(sentence: &str) -> bool {
+    let norm: Vec<String> = tokens(sentence).into_iter().map(|t| t.lower).collect();
+    FILLER.contains(&norm.join(" ").as_str())
+}
+
+enum Reading {
+    /// No answer and no abstention: read the next sentence.
+    Nothing,
+    /// Only a courtesy affirmative ("Certainly!"): a yes unless a later sentence decides.
+    Weak(String),
+    Decided(Parsed),
+}
+
+fn read_sentence(sentence: &str, place: &str) -> Reading {
+    let toks = tokens(sentence);
+    let claims = claims(&toks);
+    let strong: Vec<&Claim> = claims.iter().filter(|c| !c.weak).collect();
+    if let Some(a) = abstention::find(sentence) {
+        if a.about_question || strong.is_empty() {
+            return Reading::Decided(Parsed::new(
+                Verdict::Idk,
+                format!("abstention phrase '{}'", a.phrase),
+            ));
         }
-    };
-    if let Some(c) = claims(&toks).iter().find(|c| c.positive != positive) {
-        return Parsed::new(
-            Verdict::Invalid,
-            format!(
-                "both yes and no in first sentence ('{}', '{}')",
-                first.text, c.text
-            ),
-        );
     }
-    let verdict = if positive {
+    let Some(lead) = strong.first() else {
+        return match claims.first() {
+            Some(c) => Reading::Weak(c.text.clone()),
+            None => Reading::Nothing,
+        };
+    };
+    let decisive = lead.answers && toks[..lead.start].iter().all(|t| is_lead_in(&t.lower));
+    // After a decisive answer, only another answer contradicts it; an explanation's truth
+    // words are about other claims. Without one, every claim counts.
+    let conflict = strong[1..]
+        .iter()
+        .find(|c| c.positive != lead.positive && (!decisive || c.answers));
+    if let Some(c) = conflict {
+        return Reading::Decided(Parsed::new(
+            Verdict::Invalid,
+            format!("both yes and no in {place} ('{}', '{}')", lead.text, c.text),
+        ));
+    }
+    let verdict = if lead.positive {
         Verdict::True
     } else {
         Verdict::False
     };
-    Parsed::new(verdict, format!("first word '{}'", first.text))
+    let how = if lead.start == 0 {
+        "starts with"
+    } else {
+        "says"
+    };
+    Reading::Decided(Parsed::new(
+        verdict,
+        format!("{place} {how} '{}'", lead.text),
+    ))
 }
 
-/// Sentences that carry no answer and are skipped, in normalised form (lowercase words joined
-/// by one space).
-const FILLER: &[&str] = &[
-    "sure",
-    "okay",
-    "ok",
-    "certainly",
-    "of course",
-    "alright",
-    "well",
-    "hmm",
-    "let me think",
-    "let's see",
-    "great question",
-    "my answer",
-    "here is my answer",
-    "here's my answer",
-    "here is the answer",
-    "here's the answer",
-    "sure here is my answer",
-    "sure here's my answer",
-];
-
-/// The steps both parsers share: the deciding sentence, abstention (which wins over any
-/// yes/no), then its words. `Err` carries the verdict when no yes/no reading is needed.
-fn sentence_tokens(response: &str) -> Result<Vec<Tok>, Parsed> {
-    let sentence = deciding_sentence(response)?;
-    match abstained(&sentence) {
-        Some(p) => Err(p),
-        None => Ok(tokens(&sentence)),
-    }
+/// Words that may come before a decisive answer: apologies, regret, connectives ("Sorry, but
+/// no", "Unfortunately, no", "Well, yes").
+fn is_lead_in(w: &str) -> bool {
+    matches!(
+        w,
+        "sorry"
+            | "i'm"
+            | "i"
+            | "am"
+            | "apologize"
+            | "apologise"
+            | "for"
+            | "any"
+            | "the"
+            | "confusion"
+            | "afraid"
+            | "unfortunately"
+            | "sadly"
+            | "alas"
+            | "well"
+            | "so"
+            | "and"
+            | "but"
+            | "oh"
+            | "ah"
+            | "actually"
+            | "honestly"
+            | "however"
+            | "thus"
+            | "therefore"
+            | "hence"
+            | "then"
+    ) || WEAK_YES.contains(&w)
 }
 
-fn deciding_sentence(response: &str) -> Result<String, Parsed> {
-    if response.trim().is_empty() {
-        return Err(Parsed::new(Verdict::Invalid, "empty response"));
-    }
-    let cleaned = clean_response(response);
-    let all = sentences(&cleaned);
-    if all.is_empty() {
-        return Err(Parsed::new(
-            Verdict::Invalid,
-            "nothing left after removing template tokens and prompt echo",
-        ));
-    }
-    all.iter()
-        .find(|s| {
-            let norm: Vec<String> = tokens(s).into_iter().map(|t| t.lower).collect();
-            !FILLER.contains(&norm.join(" ").as_str())
-        })
-        .map(|s| s.to_string())
-        .ok_or_else(|| Parsed::new(Verdict::Invalid, "only filler, no verdict"))
-}
-
-fn abstained(sentence: &str) -> Option<Parsed> {
-    is_abstention(sentence).map(|p| Parsed::new(Verdict::Idk, format!("abstention phrase '{p}'")))
-}
-
-/// A word of the deciding sentence, with whether it starts a clause (first word, or after
-/// punctuation).
+/// A word of a sentence, with whether it starts a clause (first word, or after punctuation).
 struct Tok {
     text: String,
     lower: String,
     clause_start: bool,
+    /// The punctuation right before it, if any ("Yes/No": '/').
+    after: Option<char>,
 }
 
 fn tokens(sentence: &str) -> Vec<Tok> {
     let mut out = Vec::new();
     let mut word = String::new();
     let mut clause_start = true;
-    let flush = |word: &mut String, clause_start: &mut bool, out: &mut Vec<Tok>| {
+    let mut punct = None;
+    let flush = |word: &mut String,
+                 clause_start: &mut bool,
+                 punct: &mut Option<char>,
+                 out: &mut Vec<Tok>| {
         let w = word.trim_matches('\'');
         if !w.is_empty() {
             out.push(Tok {
                 text: w.to_string(),
                 lower: w.to_lowercase(),
                 clause_start: *clause_start,
+                after: punct.take(),
             });
             *clause_start = false;
         }
         word.clear();
     };
-    for c in sentence.chars() {
-        if c.is_alphanumeric() || c == '\'' {
+    let mut chars = sentence.chars().peekable();
+    while let Some(c) = chars.next() {
+        // A hyphen inside a word joins it ("real-time", "No-ited"): not a clause break.
+        let joins =
+            c == '-' && !word.is_empty() && chars.peek().is_some_and(|n| n.is_alphanumeric());
+        if c.is_alphanumeric() || c == '\'' || joins {
             word.push(c);
         } else {
-            flush(&mut word, &mut clause_start, &mut out);
+            flush(&mut word, &mut clause_start, &mut punct, &mut out);
             if !c.is_whitespace() {
                 clause_start = true;
+                punct = Some(c);
             }
         }
     }
-    flush(&mut word, &mut clause_start, &mut out);
+    flush(&mut word, &mut clause_start, &mut punct, &mut out);
     out
 }
 
@@ -211,79 +265,295 @@ struct Claim {
     positive: bool,
     /// The words that made the claim, e.g. "Yes" or "not true".
     text: String,
-    at_start: bool,
+    /// Index of its first token.
+    start: usize,
+    /// It answers by itself (an answer word or phrase, a truth word opening a clause or ending
+    /// one about "it"/"the statement", a bare "it is (not)"), rather than inside an explanation.
+    answers: bool,
+    /// A courtesy affirmative ("Certainly"), overridden by any other claim.
+    weak: bool,
 }
 
-impl Claim {
-    fn describe(&self) -> String {
-        if self.at_start {
-            format!("first sentence starts with '{}'", self.text)
-        } else {
-            format!("first sentence says '{}'", self.text)
-        }
-    }
-}
-
-const ANSWER_WORDS: &[(&str, bool)] = &[
-    ("yes", true),
-    ("yeah", true),
-    ("yep", true),
-    ("no", false),
-    ("nope", false),
+/// Nouns and pronouns whose "is true/false" restates the verdict ("No, it is true.").
+const VERDICT_SUBJECTS: &[&str] = &[
+    "it",
+    "this",
+    "that",
+    "statement",
+    "claim",
+    "answer",
+    "assertion",
+    "sentence",
 ];
 
-const TRUTH_WORDS: &[(&str, bool)] = &[
-    ("true", true),
-    ("correct", true),
-    ("accurate", true),
-    ("false", false),
-    ("incorrect", false),
-    ("inaccurate", false),
-    ("untrue", false),
-    ("wrong", false),
-];
-
-const NEGATORS: &[&str] = &[
-    "not", "isn't", "wasn't", "aren't", "weren't", "never", "nor", "neither", "cannot", "can't",
-    "doesn't", "don't", "didn't", "hardly",
+/// "No other city", "no doubt": a sentence-initial "no" that quantifies a noun, not an answer.
+const NO_QUANTIFIES: &[&str] = &[
+    "doubt", "one", "other", "longer", "more", "matter", "problem", "way", "need", "such",
+    "evidence", "country", "city",
 ];
 
 fn claims(toks: &[Tok]) -> Vec<Claim> {
+    let lower: Vec<&str> = toks.iter().map(|t| t.lower.as_str()).collect();
+    let ends_clause = |i: usize| toks.get(i + 1).is_none_or(|n| n.clause_start);
+    let options = options_tokens(toks);
     let mut out = Vec::new();
-    for (i, t) in toks.iter().enumerate() {
-        let at_break = toks.get(i + 1).is_none_or(|n| n.clause_start);
-        if let Some((_, pos)) = ANSWER_WORDS.iter().find(|(w, _)| *w == t.lower) {
-            if t.clause_start || at_break {
+    let mut i = 0;
+    while i < toks.len() {
+        if options.contains(&i) {
+            i += 1;
+            continue;
+        }
+        // Multi-word answer phrases first ("of course not", "that's right", "not at all").
+        if let Some((n, positive, weak)) = phrase_at(&lower[i..]) {
+            if toks[i].clause_start && ends_clause(i + n - 1) {
                 out.push(Claim {
-                    positive: *pos,
+                    positive,
+                    text: join(&toks[i..i + n]),
+                    start: i,
+                    answers: true,
+                    weak,
+                });
+                i += n;
+                continue;
+            }
+        }
+        let t = &toks[i];
+        if let Some(positive) = answer_word(&t.lower) {
+            let sentence_initial = i == 0
+                && (positive
+                    || toks
+                        .get(1)
+                        .is_none_or(|n| !NO_QUANTIFIES.contains(&n.lower.as_str())));
+            if (t.clause_start && (ends_clause(i) || sentence_initial))
+                || (!t.clause_start && ends_clause(i))
+            {
+                out.push(Claim {
+                    positive,
                     text: t.text.clone(),
-                    at_start: i == 0,
+                    start: i,
+                    answers: true,
+                    weak: false,
                 });
             }
-        } else if let Some((_, pos)) = TRUTH_WORDS.iter().find(|(w, _)| *w == t.lower) {
-            // Look back up to two words within the same clause for a negation.
-            let mut negator = None;
-            let mut j = i;
-            while j > 0 && i - j < 2 && !toks[j].clause_start {
-                j -= 1;
-                if NEGATORS.contains(&toks[j].lower.as_str()) {
-                    negator = Some(j);
-                    break;
-                }
-            }
-            let text = match negator {
-                Some(j) => toks[j..=i]
-                    .iter()
-                    .map(|t| t.text.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                None => t.text.clone(),
-            };
+        } else if WEAK_YES.contains(&lower[i]) && t.clause_start {
             out.push(Claim {
-                positive: *pos != negator.is_some(),
-                text,
-                at_start: i == 0,
+                positive: true,
+                text: t.text.clone(),
+                start: i,
+                answers: true,
+                weak: true,
             });
+        } else if let Some(c) = copula_answer(toks, i) {
+            let n = c.1;
+            out.push(Claim {
+                positive: c.0,
+                text: join(&toks[i..i + n]),
+                start: i,
+                answers: true,
+                weak: false,
+            });
+            i += n;
+            continue;
+        } else if let Some(pos) = truth_word(&t.lower) {
+            if let Some(c) = truth_claim(toks, i, pos) {
+                out.push(c);
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+fn join(toks: &[Tok]) -> String {
+    toks.iter()
+        .map(|t| t.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A multi-word entry of the answer tables starting at `words[0]`: (length, positive, weak).
+fn phrase_at(words: &[&str]) -> Option<(usize, bool, bool)> {
+    let tables = [
+        (NO, false, false),
+        (YES, true, false),
+        (WEAK_YES, true, true),
+    ];
+    for (list, positive, weak) in tables {
+        for p in list.iter().filter(|p| p.contains(' ')) {
+            let parts: Vec<&str> = p.split(' ').collect();
+            if words.len() >= parts.len() && words[..parts.len()] == parts[..] {
+                return Some((parts.len(), positive, weak));
+            }
+        }
+    }
+    None
+}
+
+/// A one-word answer: "yes", "Nein", "不是", ... Words of unspaced scripts (Chinese, Japanese)
+/// match at the start of a token, since the answer word is written together with what follows.
+fn answer_word(w: &str) -> Option<bool> {
+    let hit = |list: &[&str]| {
+        list.iter().any(|a| {
+            !a.contains(' ') && (w == *a || (is_unspaced(a) && !is_hangul(a) && w.starts_with(a)))
+        })
+    };
+    // "No" before "yes": the negative CJK forms contain the positive one ("不是" ⊃ "是").
+    if hit(NO) {
+        Some(false)
+    } else if hit(YES) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+fn is_hangul(s: &str) -> bool {
+    s.chars().any(|c| ('\u{ac00}'..='\u{d7af}').contains(&c))
+}
+
+/// A truth word: exact, or inside a token for unspaced scripts (false first: "不正确" ⊃ "正确").
+fn truth_word(w: &str) -> Option<bool> {
+    let hit = |list: &[&str]| {
+        list.iter()
+            .any(|a| w == *a || (is_unspaced(a) && w.contains(a)))
+    };
+    if hit(FALSE_WORDS) {
+        Some(false)
+    } else if hit(TRUE_WORDS) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// A truth word as a claim, or `None` when it is not one:
+/// - attributive ("the correct currency", "a false rumour") — it describes a noun;
+/// - in a relative clause ("..., which is wrong") — it describes what was just named;
+/// - qualified ("partially true") — not a verdict.
+///
+/// A negation up to three words before ("is not true", "not at all true", "n'est pas vrai") or
+/// right after ("das stimmt nicht") flips it.
+fn truth_claim(toks: &[Tok], i: usize, positive: bool) -> Option<Claim> {
+    let prev = |k: usize| (i >= k).then(|| toks[i - k].lower.as_str());
+    let in_clause = |k: usize| (1..=k).all(|j| i >= j && !toks[i - j + 1].clause_start);
+    if in_clause(1)
+        && matches!(
+            prev(1),
+            Some("the" | "a" | "an" | "its" | "his" | "her" | "their" | "my" | "your" | "our")
+        )
+    {
+        return None;
+    }
+    if in_clause(2)
+        && matches!(prev(2), Some("which" | "who"))
+        && matches!(prev(1), Some("is" | "was" | "are"))
+    {
+        return None;
+    }
+    if (1..=2).any(|k| in_clause(k) && prev(k).is_some_and(|w| QUALIFIERS.contains(&w))) {
+        return None;
+    }
+    let mut negator = None;
+    // Three words: "not at all true", "not entirely accurate".
+    for k in 1..=3 {
+        if !in_clause(k) {
+            break;
+        }
+        if prev(k).is_some_and(|w| NEGATORS.contains(&w) || w.ends_with("n't")) {
+            negator = Some(i - k);
+            break;
+        }
+    }
+    let post = toks
+        .get(i + 1)
+        .filter(|n| !n.clause_start && POST_NEGATORS.contains(&n.lower.as_str()));
+    let (start, end) = match (negator, post) {
+        (Some(j), _) => (j, i),
+        (None, Some(_)) => (i, i + 1),
+        (None, None) => (i, i),
+    };
+    let negated = negator.is_some() || post.is_some();
+    let opens = toks[start].clause_start || toks[..start].iter().all(|t| is_lead_in(&t.lower));
+    let ends = toks.get(end + 1).is_none_or(|n| n.clause_start);
+    Some(Claim {
+        positive: positive != negated,
+        text: join(&toks[start..=end]),
+        start,
+        answers: opens || (ends && restates_verdict(toks, start)),
+        weak: false,
+    })
+}
+
+/// "it is", "the statement is not", "that's": the truth word that follows is said of the
+/// statement itself, so it answers.
+fn restates_verdict(toks: &[Tok], start: usize) -> bool {
+    let mut j = start;
+    while j > 0 && !toks[j].clause_start {
+        j -= 1;
+        let w = toks[j].lower.as_str();
+        if matches!(w, "it's" | "that's" | "this's") {
+            return true;
+        }
+        if matches!(w, "is" | "was" | "be" | "seems") {
+            return j > 0 && VERDICT_SUBJECTS.contains(&toks[j - 1].lower.as_str());
+        }
+    }
+    false
+}
+
+/// A clause that is only "it is", "it is not", "it's not", "it doesn't", ...: the short answer
+/// to a yes/no question. Returns (positive, number of tokens).
+fn copula_answer(toks: &[Tok], i: usize) -> Option<(bool, usize)> {
+    // It opens its clause, or follows only a courtesy word there ("Of course it is.").
+    let clause = (0..=i).rev().find(|&k| toks[k].clause_start).unwrap_or(0);
+    let opens = toks[clause..i]
+        .iter()
+        .all(|t| is_lead_in(&t.lower) || matches!(t.lower.as_str(), "of" | "course"));
+    if !opens {
+        return None;
+    }
+    let words: Vec<&str> = toks[i..]
+        .iter()
+        .enumerate()
+        .take_while(|(k, t)| *k == 0 || !t.clause_start)
+        .map(|(_, t)| t.lower.as_str())
+        .collect();
+    let subject = |w: &str| matches!(w, "it" | "that" | "this" | "they" | "he" | "she");
+    // "It should be." / "It must be." commit as firmly as "It is." ("might"/"may" do not).
+    let aux = |w: &str| {
+        matches!(
+            w,
+            "is" | "was" | "are" | "does" | "did" | "do" | "has" | "can" | "should" | "must"
+        )
+    };
+    let positive = match words.as_slice() {
+        [s, a] if subject(s) && aux(a) => true,
+        [s, "should" | "must", "be"] if subject(s) => true,
+        [s, a, "not"] if subject(s) && aux(a) => false,
+        [s, n] if subject(s) && n.ends_with("n't") => false,
+        ["it's" | "that's", "not"] => false,
+        _ => return None,
+    };
+    Some((positive, words.len()))
+}
+
+/// Tokens that name the options rather than choose one: "yes or no", "true/false", a clause
+/// "(both) yes and no".
+fn options_tokens(toks: &[Tok]) -> Vec<usize> {
+    let pol = |t: &Tok| answer_word(&t.lower).or_else(|| truth_word(&t.lower));
+    let mut out = Vec::new();
+    for i in 0..toks.len() {
+        let Some(a) = pol(&toks[i]) else { continue };
+        if let (Some(or), Some(b)) = (toks.get(i + 1), toks.get(i + 2)) {
+            let and_ends = or.lower == "and" && toks.get(i + 3).is_none_or(|n| n.clause_start);
+            if (matches!(or.lower.as_str(), "or" | "nor") || and_ends) && pol(b) == Some(!a) {
+                out.extend([i, i + 1, i + 2]);
+            }
+        }
+        if let Some(b) = toks.get(i + 1) {
+            if b.after == Some('/') && pol(b) == Some(!a) {
+                out.extend([i, i + 1]);
+            }
         }
     }
     out

@@ -94,19 +94,20 @@ fn table() -> Vec<(String, Verdict, Verdict)> {
         // Filler before the answer.
         s("Sure! Yes, the statement is true.", True, True),
         s("Sure, here is my answer: No, the statement is false.", False, False),
-        // Verdicts not in first position: statements read them, yes/no questions do not.
-        s("The statement is true.", True, Invalid),
+        // Verdicts not in first position: both tasks read them (a careful reader would; KGLens'
+        // first-word rule called these Invalid before issue 10).
+        s("The statement is true.", True, True),
         s(
             "The statement is false because Obama was born in Honolulu, not Chicago.",
             False,
-            Invalid,
+            False,
         ),
-        s("It is not true", False, Invalid),
-        s("It is not true that Paris is in Germany.", False, Invalid),
-        s("The statement is not false.", True, Invalid),
-        s("The statement is inaccurate.", False, Invalid),
-        s("The answer is yes.", True, Invalid),
-        s("There is no doubt that the statement is true.", True, Invalid),
+        s("It is not true", False, False),
+        s("It is not true that Paris is in Germany.", False, False),
+        s("The statement is not false.", True, True),
+        s("The statement is inaccurate.", False, False),
+        s("The answer is yes.", True, True),
+        s("There is no doubt that the statement is true.", True, True),
         s("Incorrect, the birthplace of Barack Obama is Honolulu.", False, False),
         s("Yes, Barack Obama was born in Honolulu in 1961.", True, True),
         s("No, he is not the director of Jaws.", False, False),
@@ -127,11 +128,46 @@ fn table() -> Vec<(String, Verdict, Verdict)> {
             Invalid,
             Invalid,
         ),
-        // Not English.
-        s("Sí, la afirmación es verdadera.", Invalid, Invalid),
-        s("Oui.", Invalid, Invalid),
-        s("Nein, das stimmt nicht.", Invalid, Invalid),
-        s("是的，这个说法是正确的。", Invalid, Invalid),
+        // Not English: read with the multilingual table (issue 10).
+        s("Sí, la afirmación es verdadera.", True, True),
+        s("Oui.", True, True),
+        s("Nein, das stimmt nicht.", False, False),
+        s("是的，这个说法是正确的。", True, True),
+        s("No lo sé.", Idk, Idk),
+        s("Я не знаю.", Idk, Idk),
+        s("いいえ。", False, False),
+        // Decisive leading answer: the explanation's other polarity does not undo it.
+        s(
+            "False — the real capital is Lima, so it is not true that Quito is.",
+            False,
+            False,
+        ),
+        s("No. While it is true that X is large, Y is the capital.", False, False),
+        s("No, that is incorrect; the correct code is +51.", False, False),
+        s("Yes, the yen, not the won, which is wrong.", True, True),
+        // ... but answering again with the other polarity does.
+        s("Yes, the statement is false.", Invalid, Invalid),
+        // Apologies are politeness; an abstention must concern the question.
+        s("Sorry, but no: that is wrong.", False, False),
+        s("I'm unable to say whether this is true.", Idk, Idk),
+        s("I have no way of knowing if that is correct.", Idk, Idk),
+        s("Yes, but I'm not sure.", Idk, Idk),
+        s("True, though I don't know the exact year.", True, True),
+        // Answer words.
+        s("Certainly not.", False, False),
+        s("Nah.", False, False),
+        s("Of course.", True, True),
+        s("Of course! The answer is no.", False, False),
+        s("That's right.", True, True),
+        s("It is not.", False, False),
+        s("Partially true.", Invalid, Invalid),
+        s("Please answer yes or no.", Invalid, Invalid),
+        // Questions are echoes, not answers.
+        s("Is Lima the capital of Peru? Yes.", True, True),
+        // Invented turns, reasoning, JSON.
+        s("No.\n\n### Input: Is it?\n\n### Response: Yes", False, False),
+        s("<think>true? not sure</think>\nFalse.", False, False),
+        s("{\"answer\": \"no\", \"why\": \"yes, X is big\"}", False, False),
     ]
 }
 
@@ -174,9 +210,18 @@ fn rules_are_readable() {
         "both yes and no in first sentence ('Yes', 'no')"
     );
     assert_eq!(rule("Paris is nice"), "no verdict in first sentence");
-    assert_eq!(parse_yesno_verdict("**No**").rule, "first word 'No'");
+    assert_eq!(
+        parse_yesno_verdict("**No**").rule,
+        "first sentence starts with 'No'"
+    );
     assert_eq!(
         parse_yesno_verdict("The answer is yes").rule,
-        "first word 'The' is not yes/no"
+        "first sentence says 'yes'"
     );
+    assert_eq!(
+        rule("I have no way of knowing whether that's true."),
+        "abstention phrase 'no way … knowing'"
+    );
+    assert_eq!(rule("Certainly."), "first sentence says 'Certainly'");
+    assert_eq!(rule("Sure, but is it?"), "no verdict in first sentence");
 }
