@@ -328,7 +328,7 @@ pub fn load_files(
             for q in quads(path, opts.lenient, skipped.clone(), first_error.clone())? {
                 q?;
                 n += 1;
-                if n % 100_000 == 0 {
+                if n.is_multiple_of(100_000) {
                     progress(Progress {
                         phase: Phase::Checking,
                         done: n,

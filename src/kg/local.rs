@@ -41,7 +41,6 @@ impl LocalKg {
             // A file read for a single command needs no separate validation pass: a syntax
             // error aborts the command and the in-memory store is thrown away.
             validate_first: false,
-            ..LoadOptions::default()
         };
         load::load_files(&store, paths, &opts, &|_| {})?;
         Ok(Self {

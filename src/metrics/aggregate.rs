@@ -172,10 +172,7 @@ impl Aggregates {
     }
 
     fn add_statement(&mut self, rec: &Scored) {
-        let p = self
-            .pending
-            .entry(rec.positive_id.clone())
-            .or_insert_with(PendingTriple::default);
+        let p = self.pending.entry(rec.positive_id.clone()).or_default();
         // Records should agree; the largest declared size wins so a triple is never scored
         // early on an inconsistent record.
         p.expected = p.expected.max(rec.expected_members.max(1));

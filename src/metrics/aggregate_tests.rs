@@ -258,9 +258,13 @@ fn flatten(s: &Snapshot) -> BTreeMap<String, GroupStats> {
     m
 }
 
+/// Per group: the outcome counts, each triple's GraphEval metrics (correctness, truthfulness,
+/// informativeness) and each yes/no edge's tally.
+type Batch = BTreeMap<String, (Counts, Vec<[f64; 3]>, Vec<EdgeTally>)>;
+
 /// Naive recomputation from the full list: no buffers, no running sums, plain f64 means.
-fn batch(records: &[Scored]) -> BTreeMap<String, (Counts, Vec<[f64; 3]>, Vec<EdgeTally>)> {
-    let mut out: BTreeMap<String, (Counts, Vec<[f64; 3]>, Vec<EdgeTally>)> = BTreeMap::new();
+fn batch(records: &[Scored]) -> Batch {
+    let mut out: Batch = BTreeMap::new();
     for r in records {
         for g in group_names(r) {
             out.entry(g).or_default().0.add(r.outcome);

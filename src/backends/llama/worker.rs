@@ -517,11 +517,7 @@ impl<'m> Worker<'m> {
                     .is_some_and(|s| !s.pending.is_empty())
             })
             .collect();
-        order.sort_by_key(|&i| {
-            self.slots[i]
-                .as_ref()
-                .map_or(false, |s| s.pending.len() > 1)
-        });
+        order.sort_by_key(|&i| self.slots[i].as_ref().is_some_and(|s| s.pending.len() > 1));
         let mut failed: Option<String> = None;
         for i in order {
             if budget == 0 {
