@@ -60,7 +60,7 @@ pub enum Command {
     /// Generate questions from a KG and write them as JSON Lines.
     Questions(questions::QuestionsArgs),
     /// Check a question set: negatives a model could reject by type alone, negatives that read
-    /// like true facts, questions that give their answer away.
+    /// like true facts, questions that give their answer away, grammar problems.
     Audit(questions::AuditArgs),
     /// Ask a model the questions of a KG, verify the answers and record everything.
     Run(Box<run::RunArgs>),
