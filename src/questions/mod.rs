@@ -256,11 +256,6 @@ pub struct Renderer<'a> {
 }
 
 impl Renderer<'_> {
-    pub fn template(&self, p: u32) -> Template {
-        self.templates
-            .get(term_str(self.index.term(p)), &self.index.label(p))
-    }
-
     /// The declarative sentence for a fact (GraphEval's statement, and the text a negative
     /// is compared against to be sure it is not a true fact in other words).
     pub fn statement(&self, fact: &Fact) -> String {

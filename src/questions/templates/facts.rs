@@ -70,6 +70,10 @@ fn foreign_home(index: &KgIndex, set: &TemplateSet, fact: &Fact) -> Option<Slot>
         return None;
     };
     let own = index.objects_of_predicate(fact[1]);
+    // Every positive is the relation's own object: a binary search settles it before any scan.
+    if own.binary_search(&o).is_ok() {
+        return None;
+    }
     // A value of a datatype the relation has (a typed negative's replaced relation: "The
     // atomic weight of technetium is 11.") reads as that relation's own, with its unit.
     // Relations keep one datatype, so a sample of their objects tells.
@@ -77,7 +81,7 @@ fn foreign_home(index: &KgIndex, set: &TemplateSet, fact: &Fact) -> Option<Slot>
         .iter()
         .take(256)
         .any(|x| matches!(index.term(*x), Term::Literal(l) if l.datatype() == literal.datatype()));
-    if own.binary_search(&o).is_ok() || same_datatype {
+    if same_datatype {
         return None;
     }
     let mut preds: Vec<Id> = index
