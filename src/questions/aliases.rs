@@ -79,9 +79,39 @@ pub fn choose<'a>(label: &str, aliases: &'a [String], answers: &Answers) -> Opti
         .map(|(_, a)| a)
 }
 
+/// How a question names a subject with its alias.
+const AKA: &str = " (also known as ";
+
+/// The subject as a question names it: its label, with the alias when there is one.
+pub fn name_with(label: &str, alias: Option<&str>) -> String {
+    match alias {
+        Some(alias) => format!("{label}{AKA}{alias})"),
+        None => label.to_string(),
+    }
+}
+
+/// The alias a question gives its subject ([`name_with`]'s), read back from its text.
+pub fn alias_in(text: &str) -> Option<&str> {
+    let start = text.find(AKA)? + AKA.len();
+    let len = text[start..].find(')')?;
+    Some(&text[start..start + len])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_alias_written_into_a_question_reads_back() {
+        let head = name_with("France", Some("French Republic"));
+        assert_eq!(head, "France (also known as French Republic)");
+        assert_eq!(
+            alias_in(&format!("Is {head} in Europe?")),
+            Some("French Republic")
+        );
+        assert_eq!(name_with("France", None), "France");
+        assert_eq!(alias_in("Is France in Europe?"), None);
+    }
 
     fn strings(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::aliases::Answers;
+use super::aliases::{alias_in, Answers};
 use super::grammar;
 use super::negatives::Corrupter;
 use super::{Corruption, Question, Renderer};
@@ -160,11 +160,4 @@ pub fn audit(r: &Renderer<'_>, corrupter: &Corrupter<'_>, questions: &[Question]
         }
     }
     a
-}
-
-/// The alias a yes/no prompt gives its subject: "… France (also known as French Republic) …".
-fn alias_in(prompt: &str) -> Option<&str> {
-    let start = prompt.find("(also known as ")? + "(also known as ".len();
-    let len = prompt[start..].find(')')?;
-    Some(&prompt[start..start + len])
 }

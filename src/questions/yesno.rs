@@ -24,24 +24,31 @@ pub fn generate(
     let picked = super::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
     let mut out = Vec::with_capacity(picked.len());
     let mut answers: HashMap<u32, Answers> = HashMap::new();
+    let mut names: HashMap<u32, Vec<String>> = HashMap::new();
     for fi in picked {
         let fact = r.index.facts()[fi];
         let true_id = r.id(&fact, Task::Yesno, "yesno", "yes");
         let mut rng = sampling::item_rng(opts.seed, &true_id);
         let truths = r.index.objects_of(fact[0], fact[1]);
+        let objects = r.index.objects_of_predicate(fact[1]);
+        // The relation's objects' names, worked out once per relation, not once per question.
+        let names = names.entry(fact[1]).or_insert_with(|| {
+            objects
+                .iter()
+                .map(|o| r.index.label(*o).to_lowercase())
+                .collect()
+        });
         // A wrong object that reads like a right one ("Kingston" for Jamaica's Kingston when
         // Norfolk Island's is drawn) would make the gold "no" wrong in words.
-        let true_names: Vec<String> = truths
+        let true_names: Vec<&String> = truths
             .iter()
-            .map(|o| r.index.label(*o).to_lowercase())
+            .filter_map(|t| objects.binary_search(t).ok().map(|i| &names[i]))
             .collect();
-        let pool: Vec<u32> = r
-            .index
-            .objects_of_predicate(fact[1])
+        let pool: Vec<u32> = objects
             .iter()
-            .copied()
-            .filter(|o| truths.binary_search(o).is_err())
-            .filter(|o| !true_names.contains(&r.index.label(*o).to_lowercase()))
+            .zip(names.iter())
+            .filter(|(o, name)| truths.binary_search(o).is_err() && !true_names.contains(name))
+            .map(|(o, _)| *o)
             .collect();
         let ask_no = rng.random_bool(0.5) && !pool.is_empty();
         let (asked, id, gold, negative) = if ask_no {
@@ -62,10 +69,8 @@ pub fn generate(
         let answers = answers
             .entry(fact[1])
             .or_insert_with(|| Answers::of_relation(r.index, fact[1]));
-        let head = match aliases::choose(&q.subject_label, &q.subject_aliases, answers) {
-            Some(alias) => format!("{} (also known as {alias})", q.subject_label),
-            None => q.subject_label.clone(),
-        };
+        let alias = aliases::choose(&q.subject_label, &q.subject_aliases, answers);
+        let head = aliases::name_with(&q.subject_label, alias);
         q.prompt = r.yesno(&asked, &head);
         q.id = id;
         q.gold = gold.into();
