@@ -13,7 +13,9 @@ pub fn generate(
     // `limit` counts questions; a positive always comes with all its negatives.
     let positives = (opts.limit / per_positive).max(1);
     let picked = super::draw_facts(r.index, candidates, positives, opts.sampling, opts.seed);
-    let corrupter = negatives::Corrupter::new(r, opts.negatives_from);
+    // The corrupter indexes every fact's signature and label: only worth it when negatives
+    // are wanted.
+    let corrupter = (opts.negatives > 0).then(|| negatives::Corrupter::new(r, opts.negatives_from));
     let mut out = Vec::with_capacity(picked.len() * per_positive);
     let mut missing = 0;
     for fi in picked {
@@ -25,7 +27,9 @@ pub fn generate(
         pos.positive_id = pos.id.clone();
         // Negatives depend only on the seed and this fact, not on what was drawn before.
         let mut rng = sampling::item_rng(opts.seed, &pos.id);
-        let negs = corrupter.corrupt(&fact, opts.negatives, &mut rng);
+        let negs = corrupter
+            .as_ref()
+            .map_or_else(Vec::new, |c| c.corrupt(&fact, opts.negatives, &mut rng));
         missing += opts.negatives - negs.len();
         pos.group_size = 1 + negs.len();
         let group_size = pos.group_size;
