@@ -3,7 +3,11 @@
 //! corrupted position uniform over the positions that can be filled, every relation covered
 //! by a small balanced run, and `--negatives-from random` still GraphEval's draw.
 
+mod common;
+
 use std::collections::{HashMap, HashSet};
+
+use common::indexed;
 
 use kgscope::kg::{self, KgIndex, KnowledgeGraph};
 use kgscope::questions::negatives::Corrupter;
@@ -85,12 +89,6 @@ fn relation_fits(kg: &dyn KnowledgeGraph, q: &Question) -> bool {
     head_fits && tail_fits
 }
 
-fn open(spec: &str) -> (Box<dyn KnowledgeGraph>, KgIndex) {
-    let kg = kg::open(spec).unwrap();
-    let index = KgIndex::build(kg.as_ref(), &|_| {}).unwrap();
-    (kg, index)
-}
-
 fn statements(index: &KgIndex, templates: &TemplateSet, opts: GenerateOptions) -> Vec<Question> {
     questions::generate(index, templates, &opts).unwrap().0
 }
@@ -99,7 +97,7 @@ fn statements(index: &KgIndex, templates: &TemplateSet, opts: GenerateOptions) -
 fn typed_negatives_are_of_the_right_type_never_true_and_uniform_over_fillable_positions() {
     let templates = TemplateSet::builtin();
     for spec in SAMPLES {
-        let (kg, index) = open(spec);
+        let (kg, index) = indexed(spec);
         let qs = statements(
             &index,
             &templates,
@@ -216,7 +214,7 @@ fn typed_negatives_are_of_the_right_type_never_true_and_uniform_over_fillable_po
 fn a_hundred_question_balanced_run_covers_every_askable_relation() {
     let templates = TemplateSet::builtin();
     for spec in SAMPLES {
-        let (_kg, index) = open(spec);
+        let (_kg, index) = indexed(spec);
         let opts = GenerateOptions {
             limit: 100,
             sampling: Sampling::ByRelation,
@@ -275,7 +273,7 @@ fn a_hundred_question_balanced_run_covers_every_askable_relation() {
 #[test]
 fn same_seed_same_questions_in_every_mode() {
     let templates = TemplateSet::builtin();
-    let (_kg, index) = open("sample:elements");
+    let (_kg, index) = indexed("sample:elements");
     for sampling in [Sampling::ByRelation, Sampling::ByType, Sampling::Uniform] {
         for negatives_from in [NegativesFrom::Typed, NegativesFrom::Random] {
             for task in [Task::Statement, Task::Yesno] {
@@ -312,7 +310,7 @@ fn same_seed_same_questions_in_every_mode() {
 fn random_negatives_keep_graphevals_draw() {
     let templates = TemplateSet::builtin();
     for spec in SAMPLES {
-        let (_kg, index) = open(spec);
+        let (_kg, index) = indexed(spec);
         let opts = GenerateOptions {
             limit: 2000,
             negatives_from: NegativesFrom::Random,

@@ -8,7 +8,7 @@ mod common;
 use std::collections::{BTreeMap, HashSet};
 
 use common::*;
-use kgscope::kg::{self, term_str, KgIndex};
+use kgscope::kg::term_str;
 use kgscope::questions::templates::{render_fact, template_for, Form, TemplateSet};
 use kgscope::questions::{self, aliases, grammar, GenerateOptions, Task};
 
@@ -24,8 +24,7 @@ fn every_template_of_every_sample_kg_reads_grammatically() {
     let set = TemplateSet::builtin();
     for file in sample_files() {
         let name = kg_name(&file);
-        let kg = kg::open(file.to_str().unwrap()).unwrap();
-        let ix = KgIndex::build(kg.as_ref(), &|_| {}).unwrap();
+        let (_kg, ix) = indexed(file.to_str().unwrap());
         let path = root().join("assets/templates").join(format!("{name}.toml"));
         let mut own = TemplateSet::default();
         let in_file = own
@@ -146,8 +145,7 @@ fn yesno_aliases_never_contain_a_candidate_answer() {
     let set = TemplateSet::builtin();
     for file in sample_files() {
         let name = kg_name(&file);
-        let kg = kg::open(file.to_str().unwrap()).unwrap();
-        let ix = KgIndex::build(kg.as_ref(), &|_| {}).unwrap();
+        let (_kg, ix) = indexed(file.to_str().unwrap());
         let opts = GenerateOptions {
             task: Task::Yesno,
             limit: 500,

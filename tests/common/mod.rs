@@ -30,6 +30,13 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A KG opened by its spec (a path or `sample:NAME`) and indexed.
+pub fn indexed(spec: &str) -> (Box<dyn kgscope::kg::KnowledgeGraph>, kgscope::kg::KgIndex) {
+    let kg = kgscope::kg::open(spec).unwrap();
+    let index = kgscope::kg::KgIndex::build(kg.as_ref(), &|_| {}).unwrap();
+    (kg, index)
+}
+
 pub fn sample_files() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("sample-kgs"))
         .unwrap()
