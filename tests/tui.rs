@@ -70,6 +70,14 @@ fn fixture_of(cfg: RunConfig, dir: &Path, answered: usize) -> RunDir {
     prepared.run
 }
 
+/// The TUI on the fixture run, in a temporary runs directory that lives as long as the result.
+fn fixture_app() -> (tempfile::TempDir, App) {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let app = open_app(tmp.path(), &run);
+    (tmp, app)
+}
+
 /// The TUI on a recorded run, labelling as "tester" (not the account running the tests, so
 /// that what is drawn is the same on every machine).
 fn open_app(dir: &Path, run: &RunDir) -> App {
@@ -368,9 +376,7 @@ fn every_screen_draws_the_fixed_run() {
 
 #[test]
 fn model_responses_with_escape_sequences_draw_harmlessly() {
-    let tmp = tempfile::tempdir().unwrap();
-    let run = fixture(tmp.path());
-    let mut app = open_app(tmp.path(), &run);
+    let (_tmp, mut app) = fixture_app();
     key(&mut app, KeyCode::Char('4'));
     key(&mut app, KeyCode::Char('o'));
     key(&mut app, KeyCode::Char('o'));
@@ -754,9 +760,7 @@ fn errors_filter_by_label_and_a_reopened_run_resumes_labelling() {
 /// replaced) and unfolds the whole prompt as it was sent.
 #[test]
 fn inspect_shows_the_asked_triple_and_unfolds_the_prompt() {
-    let tmp = tempfile::tempdir().unwrap();
-    let run = fixture(tmp.path());
-    let mut app = open_app(tmp.path(), &run);
+    let (_tmp, mut app) = fixture_app();
     key(&mut app, KeyCode::Char('5'));
     while app.inspected().unwrap().question.negative.is_none() {
         key(&mut app, KeyCode::Char('j'));
@@ -786,9 +790,7 @@ fn inspect_shows_the_asked_triple_and_unfolds_the_prompt() {
 
 #[test]
 fn enter_on_a_heatmap_cell_filters_the_errors() {
-    let tmp = tempfile::tempdir().unwrap();
-    let run = fixture(tmp.path());
-    let mut app = open_app(tmp.path(), &run);
+    let (_tmp, mut app) = fixture_app();
     key(&mut app, KeyCode::Char('3'));
     let rows = app.heat_grid().rows;
     assert!(!rows.is_empty());
@@ -1399,9 +1401,7 @@ fn the_mouse_picks_tabs_and_rows() {
         row,
         modifiers: KeyModifiers::NONE,
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let run = fixture(tmp.path());
-    let mut app = open_app(tmp.path(), &run);
+    let (_tmp, mut app) = fixture_app();
     let size = (100, 30);
     let tabs = render(&app, 100, 30);
     let first_line = tabs.lines().next().unwrap();

@@ -27,9 +27,7 @@ fn no_model() -> ModelSpec {
 
 #[test]
 fn heatmaps_sort_by_value_with_intervals_and_explain_the_selected_cell() {
-    let tmp = tempfile::tempdir().unwrap();
-    let run = fixture(tmp.path());
-    let mut app = open_app(tmp.path(), &run);
+    let (_tmp, mut app) = fixture_app();
     key(&mut app, KeyCode::Char('m')); // truthfulness
     key(&mut app, KeyCode::Char('m')); // informativeness
     key(&mut app, KeyCode::Char('m')); // accuracy: every group has one
@@ -203,9 +201,7 @@ fn a_yes_sayer_is_obvious_in_the_why_panel() {
 
 #[test]
 fn errors_fill_the_width_show_the_gold_answer_and_x_clears_the_description() {
-    let tmp = tempfile::tempdir().unwrap();
-    let run = fixture(tmp.path());
-    let mut app = open_app(tmp.path(), &run);
+    let (_tmp, mut app) = fixture_app();
     key(&mut app, KeyCode::Char('4'));
     let [small, big] = snap_both(&app, "analyst-errors");
     for s in [&small, &big] {
