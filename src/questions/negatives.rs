@@ -229,12 +229,7 @@ impl<'a> Corrupter<'a> {
         let index = self.r.index;
         match pos {
             Corruption::Head => {
-                let types: Vec<Id> = index
-                    .types_of(fact[0])
-                    .iter()
-                    .copied()
-                    .filter(|t| index.members_of(*t).len() > 1)
-                    .collect();
+                let types = types_with_others(index, fact[0]);
                 if !types.is_empty() {
                     Pool::Members(types)
                 } else if index.types_of(fact[0]).is_empty() {
@@ -247,24 +242,25 @@ impl<'a> Corrupter<'a> {
             Corruption::Relation => Pool::Owned(self.sigs.fitting_relations(index, fact)),
             Corruption::Tail => {
                 let truths = index.objects_of(fact[0], fact[1]);
-                let others = index
-                    .objects_of_predicate(fact[1])
-                    .iter()
-                    .any(|o| truths.binary_search(o).is_err());
-                if others {
-                    Pool::Except(index.objects_of_predicate(fact[1]), truths)
+                let others = Pool::Except(index.objects_of_predicate(fact[1]), truths);
+                if !others.is_empty(index) {
+                    others
                 } else {
-                    let types: Vec<Id> = index
-                        .types_of(fact[2])
-                        .iter()
-                        .copied()
-                        .filter(|t| index.members_of(*t).len() > 1)
-                        .collect();
-                    Pool::Members(types)
+                    Pool::Members(types_with_others(index, fact[2]))
                 }
             }
         }
     }
+}
+
+/// The types of `e` that have another member to replace it with.
+fn types_with_others(index: &KgIndex, e: Id) -> Vec<Id> {
+    index
+        .types_of(e)
+        .iter()
+        .copied()
+        .filter(|t| index.members_of(*t).len() > 1)
+        .collect()
 }
 
 fn with(fact: &Fact, pos: Corruption, c: Id) -> Fact {
