@@ -6,6 +6,7 @@
 pub mod backends;
 pub mod credentials;
 pub mod kg;
+pub mod method;
 pub mod metrics;
 pub mod models;
 pub mod process;

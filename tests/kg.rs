@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use common::*;
 use kgscope::kg::{self, info, KgIndex, KnowledgeGraph, Term};
-use kgscope::questions::{self, GenerateOptions, Question, Task, TemplateSet};
+use kgscope::questions::{self, GenerateOptions, Gold, Question, Task, TemplateSet};
 use oxigraph::model::{Literal, NamedNode};
 
 fn index(kg: &dyn KnowledgeGraph) -> KgIndex {
@@ -189,12 +189,12 @@ fn ten_thousand_statements_are_deterministic_and_negatives_are_false() {
         match q.negative {
             None => {
                 assert!(present, "positive not in KG: {q:?}");
-                assert_eq!(q.gold, "true");
+                assert_eq!(q.gold, Gold::yes());
             }
             Some(_) => {
                 negatives += 1;
                 assert!(!present, "negative is a KG triple: {q:?}");
-                assert_eq!(q.gold, "false");
+                assert_eq!(q.gold, Gold::no());
             }
         }
     }
@@ -370,7 +370,7 @@ fn yesno_questions_follow_kglens() {
     };
     let (qs, _) = questions::generate(&ix, &TemplateSet::builtin(), &opts).unwrap();
     assert_eq!(qs.len(), 400);
-    let no = qs.iter().filter(|q| q.gold == "no").count();
+    let no = qs.iter().filter(|q| q.gold == Gold::no()).count();
     assert!(
         (120..=280).contains(&no),
         "about half should be No questions, got {no}"
@@ -383,7 +383,7 @@ fn yesno_questions_follow_kglens() {
             .iter()
             .map(|o| kg::term_str(ix.term(*o)).to_string())
             .collect();
-        assert_eq!(q.gold == "yes", truths.contains(&q.object), "{q:?}");
+        assert_eq!(q.gold == Gold::yes(), truths.contains(&q.object), "{q:?}");
         let answers = questions::aliases::Answers::of_relation(&ix, p);
         if let Some(alias) =
             questions::aliases::choose(&q.subject_label, &q.subject_aliases, &answers)

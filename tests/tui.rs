@@ -57,7 +57,10 @@ fn fixture_of(cfg: RunConfig, dir: &Path, answered: usize) -> RunDir {
         let a = Attempt {
             response,
             verdict,
+            answer: None,
             rule: "fixture".into(),
+            stage: Default::default(),
+            judge: None,
             prompt_tokens: 10,
             completion_tokens: 3,
             first_token_ms: 5,
@@ -165,6 +168,7 @@ fn run_through_runner(app: &mut App, model: ModelSpec, runs_dir: &Path, limit: u
         relations: vec![],
         entities: vec![],
         task: Task::Statement,
+        context: None,
         limit,
     };
     runner::start(rt.handle(), &base, &req, tx);
@@ -773,12 +777,12 @@ fn inspect_shows_the_asked_triple_and_unfolds_the_prompt() {
         "{s}"
     );
     assert!(s.contains(&q.object_label), "{s}");
-    assert!(!s.contains("GraphEval") && !s.contains("You are given a statement"));
+    assert!(!s.contains("GraphEval") && !s.contains("Here is a statement about the world"));
     key(&mut app, KeyCode::Char('v'));
     capture("inspect-negative-prompt", &render(&app, 100, 30));
     let s = render(&app, 200, 60);
     assert!(s.contains("prompt as sent"), "{s}");
-    assert!(s.contains("You are given a statement"), "{s}");
+    assert!(s.contains("Here is a statement about the world"), "{s}");
     assert!(
         s.contains("example 1 The capital of Japan is Tokyo. ⇒ Yes, the statement is true."),
         "{s}"

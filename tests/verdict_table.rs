@@ -8,6 +8,7 @@
 //!
 //! Run with `cargo test --release --test verdict_table -- --nocapture` to see the figures.
 
+use kgscope::verify::labelled::{self, Row};
 use kgscope::verify::{parse_statement_verdict, parse_yesno_verdict, Verdict};
 
 const TABLE: &str = include_str!("data/verdict_responses.tsv");
@@ -19,68 +20,8 @@ const TABLE: &str = include_str!("data/verdict_responses.tsv");
 /// means a rule change made the rules worse on realistic responses.
 const MIN_AGREEMENT: f64 = 0.98;
 
-struct Row {
-    line: usize,
-    task: String,
-    response: String,
-    label: Verdict,
-    reason: String,
-}
-
-fn unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut it = s.chars();
-    while let Some(c) = it.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match it.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('\\') => out.push('\\'),
-            Some(o) => panic!("unknown escape \\{o} in {s:?}"),
-            None => panic!("trailing backslash in {s:?}"),
-        }
-    }
-    out
-}
-
-fn label(s: &str) -> Verdict {
-    match s {
-        "true" | "yes" => Verdict::True,
-        "false" | "no" => Verdict::False,
-        "idk" => Verdict::Idk,
-        "invalid" => Verdict::Invalid,
-        o => panic!("unknown label {o:?}"),
-    }
-}
-
 fn rows() -> Vec<Row> {
-    TABLE
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|(i, l)| {
-            let cols: Vec<&str> = l.split('\t').collect();
-            assert_eq!(cols.len(), 4, "line {}: want 4 columns: {l:?}", i + 1);
-            assert!(
-                matches!(cols[0], "statement" | "yesno"),
-                "line {}: task {:?}",
-                i + 1,
-                cols[0]
-            );
-            assert!(!cols[3].trim().is_empty(), "line {}: no reason", i + 1);
-            Row {
-                line: i + 1,
-                task: cols[0].to_string(),
-                response: unescape(cols[1]),
-                label: label(cols[2]),
-                reason: cols[3].to_string(),
-            }
-        })
-        .collect()
+    labelled::parse(TABLE).unwrap()
 }
 
 #[test]

@@ -21,6 +21,9 @@ pub enum BenchCommand {
     Llama(super::bench_llama::LlamaBenchArgs),
     /// Frame time and memory of the terminal UI at 2,000 outcomes/s.
     Tui(super::bench_tui::TuiBenchArgs),
+    /// Agreement of the verdict rules, and of the rules with an LLM judge, with a hand-labelled
+    /// response table.
+    Verdicts(super::bench_verdicts::VerdictBenchArgs),
 }
 
 #[derive(Args)]
@@ -44,6 +47,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Kg(a) => kg(a),
         BenchCommand::Llama(a) => super::bench_llama::run(a),
         BenchCommand::Tui(a) => super::bench_tui::run(a),
+        BenchCommand::Verdicts(a) => super::bench_verdicts::run(a),
     }
 }
 

@@ -218,6 +218,7 @@ async fn ask_all(
         repeats: 1,
         concurrency,
         params: params.clone(),
+        judge: None,
     };
     let task = tokio::spawn(engine::run(
         backend,

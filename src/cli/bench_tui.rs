@@ -62,7 +62,10 @@ fn sample_records(dir: &std::path::Path) -> anyhow::Result<(RunData, Vec<ResultR
             let attempt = Attempt {
                 response: format!("{verdict:?}: a response of a typical length for a statement."),
                 verdict,
+                answer: None,
                 rule: "bench".into(),
+                stage: Default::default(),
+                judge: None,
                 prompt_tokens: 20,
                 completion_tokens: 8,
                 first_token_ms: 5,

@@ -114,7 +114,8 @@ pub fn line_for(
                 "question_id": q.id,
                 "task": q.task,
                 "prompt": q.prompt,
-                "gold": q.gold,
+                // The gold answer in words ("true", "no", "B) Lima"), as the judge sees it.
+                "gold": kgscope::method::of(q.task).gold_text(q),
                 // The triple the model was asked about: for a negative, the corrupted one,
                 // and which part of the true fact was replaced.
                 "subject": q.subject,

@@ -3,6 +3,7 @@
 mod bench;
 mod bench_llama;
 mod bench_tui;
+mod bench_verdicts;
 mod demo;
 mod kg;
 mod labels;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use kgscope::questions::{self, GenerateOptions, NegativesFrom, Question, Task};
+use kgscope::questions::{self, ContextKind, GenerateOptions, NegativesFrom, Question, Task};
 use kgscope::run::session;
 use kgscope::sampling::Sampling;
 
@@ -15,9 +15,14 @@ use super::KgArg;
 pub struct GenArgs {
     #[command(flatten)]
     pub kg: KgArg,
-    /// The kind of question.
+    /// The kind of question (each is one method: its questions, prompt, reading and metrics).
     #[arg(long, value_enum, default_value = "statement")]
     pub task: Task,
+    /// tfq, mcq-fib, mcq-wh, saq: put context before each question: `relevant` (the fact and
+    /// the subject's other facts as sentences), `irrelevant` (the same about an unrelated
+    /// entity) or `antifactual` (the relevant text with a wrong object) [default: none].
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub context: Option<ContextKind>,
     /// Number of questions (statements: whole groups of a fact and its negatives).
     #[arg(long, default_value_t = 100)]
     pub limit: usize,
@@ -63,7 +68,19 @@ impl GenArgs {
             seed: self.seed,
             relations: self.relations.clone(),
             entities: entity_iris,
+            context: self.context,
         }
+    }
+
+    /// Refuses options the task does not use, rather than ignoring them.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if self.context.is_some() && !kgscope::method::of(self.task).takes_context() {
+            anyhow::bail!(
+                "--context is for the tfq, mcq-fib, mcq-wh and saq tasks (Luo et al.), not {}",
+                self.task.as_str()
+            );
+        }
+        Ok(())
     }
 }
 
@@ -77,6 +94,7 @@ pub struct QuestionsArgs {
 }
 
 pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
+    a.gen.check()?;
     let templates = session::load_templates(&a.gen.templates)?;
     let session::OpenKg { kg, index } = super::kg::open_indexed(&a.gen.kg.kg)?;
     let entities = super::kg::entity_iris(kg.as_ref(), &a.gen.kg.kg, &a.gen.entities, &index)?;

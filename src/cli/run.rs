@@ -8,10 +8,13 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use kgscope::backends::{self, GenParams};
+use kgscope::method;
 use kgscope::report::{self, Tally};
+use kgscope::run::judge::Judge;
 use kgscope::run::session::{self, Prepared};
 use kgscope::run::{config, EngineOptions, ModelSpec, RunConfig, RunEvent};
 use kgscope::sanitize::line as clean;
+use kgscope::store::labels::LabelBook;
 
 use super::openai_args::OpenAiArgs;
 use super::progress;
@@ -24,7 +27,7 @@ pub struct RunArgs {
     /// manifest, except the credentials it does not store: give a --base-url or --kg URL
     /// that had them again (and --idle-timeout/--request-timeout to change those) [default: start
     /// a new run].
-    #[arg(long, value_name = "RUN_ID", conflicts_with_all = ["model", "task", "entities"])]
+    #[arg(long, value_name = "RUN_ID", conflicts_with_all = ["model", "task", "entities", "context", "judge"])]
     pub resume: Option<String>,
     #[command(flatten)]
     pub gen: GenArgs,
@@ -60,6 +63,17 @@ pub struct RunArgs {
     /// Print the final metrics as JSON on stdout.
     #[arg(long)]
     pub json: bool,
+    /// An LLM judge for the answers the rules are not sure of: `default` (the bundled model),
+    /// a .gguf path, or openai:MODEL (at --judge-base-url, else --base-url). Its output and
+    /// decision are recorded with each answer it judged [default: rules only].
+    #[arg(long, value_name = "MODEL")]
+    pub judge: Option<String>,
+    /// Ask the judge about every answer, not only those the rules are unsure of.
+    #[arg(long, requires = "judge")]
+    pub judge_all: bool,
+    /// The judge's OpenAI-compatible server, when it is not --base-url's.
+    #[arg(long, value_name = "URL")]
+    pub judge_base_url: Option<String>,
 }
 
 #[derive(Args)]
@@ -75,6 +89,9 @@ pub struct ReportArgs {
     /// How many of the worst relations to list.
     #[arg(long, default_value_t = 10)]
     pub worst: usize,
+    /// Score the machine's decisions only: hand labels in labels.jsonl do not override them.
+    #[arg(long)]
+    pub no_labels: bool,
 }
 
 #[derive(Subcommand)]
@@ -124,12 +141,24 @@ fn ensure_model(spec: &ModelSpec) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn engine_options(c: &RunConfig) -> EngineOptions {
-    EngineOptions {
+/// The engine's options for a run, with its judge started when it has one.
+fn engine_options(c: &RunConfig) -> anyhow::Result<EngineOptions> {
+    let judge = match &c.judge {
+        Some(spec) => {
+            ensure_model(spec)?;
+            // One sequence is enough: the judge answers a word per judged answer.
+            let backend = backends::from_spec(spec, 1, c.concurrency.max(1), c.gpu_layers)
+                .with_context(|| format!("starting the judge {}", spec.describe()))?;
+            Some(Arc::new(Judge::new(backend, c.judge_all)))
+        }
+        None => None,
+    };
+    Ok(EngineOptions {
         repeats: c.repeats.max(1),
         concurrency: c.concurrency.max(1),
         params: c.params.clone(),
-    }
+        judge,
+    })
 }
 
 pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
@@ -142,7 +171,18 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     let prepared = match &a.resume {
         Some(id) => session::prepare_resume(&a.runs_dir, id, &say)?,
         None => {
+            a.gen.check()?;
             let model = a.openai.model_spec(&a.model)?;
+            let judge = match &a.judge {
+                Some(spec) => {
+                    let mut o = a.openai.clone();
+                    if a.judge_base_url.is_some() {
+                        o.base_url.clone_from(&a.judge_base_url);
+                    }
+                    Some(o.model_spec(spec).context("--judge")?)
+                }
+                None => None,
+            };
             // Opened once, for the `--entity` look-up and the run alike.
             let opened = session::open_kg(&a.gen.kg.kg, &say)?;
             // `--entity` as IRIs, for the manifest: a resume regenerates the same questions
@@ -182,6 +222,9 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                     max_tokens: a.max_tokens,
                     stop: vec!["\n".into()],
                 },
+                context: a.gen.context,
+                judge,
+                judge_all: a.judge_all,
             };
             sp.finish_and_clear();
             ensure_model(&cfg.model)?;
@@ -208,7 +251,8 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         clean(&cfg.model.describe()),
         prepared.done.len()
     );
-    let outcome = rt.block_on(drive(&prepared, backend, engine_options(&cfg)))?;
+    let opts = engine_options(&cfg)?;
+    let outcome = rt.block_on(drive(&prepared, backend, opts))?;
     let snapshot = outcome.tally.snapshot();
     if a.json {
         println!(
@@ -225,7 +269,10 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
             }))?
         );
     } else if outcome.tally.answered > 0 {
-        print!("{}", report::table::summary(&snapshot, 10));
+        print!(
+            "{}",
+            report::table::summary(&snapshot, method::of(cfg.task).metrics(), 10)
+        );
     }
     let again = credentials_to_give_again(&cfg);
     if let Some(reason) = &outcome.stopped {
@@ -389,7 +436,22 @@ async fn drive(
 }
 
 pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
-    let (run, manifest, records) = session::open_results(&a.runs_dir, &a.run)?;
+    let (run, manifest, machine) = session::open_results(&a.runs_dir, &a.run)?;
+    let book = if a.no_labels {
+        LabelBook::default()
+    } else {
+        LabelBook::from_entries(run.read_labels()?)
+    };
+    let (records, labelled) = report::labels::apply(&machine, &book);
+    let by_judge = machine
+        .iter()
+        .filter(|r| r.stage() == kgscope::verify::Stage::Judge)
+        .count();
+    let decided = serde_json::json!({
+        "rules": machine.len() - by_judge,
+        "judge": by_judge,
+        "hand_labels": labelled,
+    });
     let snapshot = report::snapshot_of(&records);
     if a.json {
         println!(
@@ -397,8 +459,10 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
             kgscope::sanitize::json_pretty(&serde_json::json!({
                 "run_id": run.id,
                 "run_dir": run.path,
-                "answered": records.len(),
+                "answered": machine.len(),
                 "questions": manifest.questions,
+                "schema_version": manifest.schema_version,
+                "decided_by": decided,
                 "metrics": snapshot,
             }))?
         );
@@ -410,7 +474,7 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
             // Masked when stored; masked again for manifests written before that.
             clean(&credentials::redact(&manifest.config.kg)),
             clean(&credentials::redact_urls_in(&manifest.model_id)),
-            records.len(),
+            machine.len(),
             manifest.questions,
             if manifest.finished_at.is_some() {
                 ""
@@ -418,7 +482,21 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
                 " (unfinished: `kgscope run --resume` continues it)"
             }
         );
-        print!("{}", report::table::summary(&snapshot, a.worst));
+        println!(
+            "decided by: rules {}, judge {}; hand labels decided {} ({} changed), left out {} as bad question or KG wrong{}",
+            machine.len() - by_judge,
+            by_judge,
+            labelled.decided,
+            labelled.changed,
+            labelled.left_out,
+            if labelled.tied > 0 {
+                format!(", {} tied (machine decision kept)", labelled.tied)
+            } else {
+                String::new()
+            }
+        );
+        let metrics = method::of(manifest.config.task).metrics();
+        print!("{}", report::table::summary(&snapshot, metrics, a.worst));
     }
     Ok(ExitCode::SUCCESS)
 }

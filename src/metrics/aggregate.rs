@@ -26,21 +26,23 @@ use super::interval::Rate;
 use super::kglens::{EdgeCounts, EdgeTally};
 use crate::verify::{OutcomeKind, Verdict};
 
-/// Which question family a scored outcome belongs to.
+/// Which sums a method's outcomes feed besides the outcome counts every method has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Task {
-    /// GraphEval statement (positive or negative).
-    Statement,
-    /// KGLens yes/no question.
-    Yesno,
+pub enum Scoring {
+    /// GraphEval: a positive and its negatives are scored together as one triple.
+    Triples,
+    /// KGLens: outcomes are tallied per (subject, predicate) edge.
+    Edges,
+    /// Outcome counts only (accuracy, P/R/F1).
+    Outcomes,
 }
 
 /// One judged answer, carrying the keys it is grouped by.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Scored {
     pub question_id: String,
-    pub task: Task,
+    pub scoring: Scoring,
     /// The positive question this belongs to; the positive's own id for a positive.
     pub positive_id: String,
     /// 1 + number of negatives of the positive (statements); 1 for yes/no.
@@ -131,13 +133,14 @@ impl Aggregates {
     pub fn add(&mut self, rec: &Scored) {
         let keys = KeysRef::of(rec);
         self.groups.each(keys, |g| g.counts.add(rec.outcome));
-        match rec.task {
-            Task::Statement => self.add_statement(rec),
-            Task::Yesno => {
+        match rec.scoring {
+            Scoring::Triples => self.add_statement(rec),
+            Scoring::Edges => {
                 if let Some(edge) = &rec.edge_key {
                     self.add_edge(edge, rec);
                 }
             }
+            Scoring::Outcomes => {}
         }
     }
 

@@ -22,7 +22,7 @@ fn st(
 ) -> Scored {
     Scored {
         question_id: qid.into(),
-        task: Task::Statement,
+        scoring: Scoring::Triples,
         positive_id: pos.into(),
         expected_members: expected,
         is_positive,
@@ -50,7 +50,7 @@ fn yn(
     };
     Scored {
         question_id: qid.into(),
-        task: Task::Yesno,
+        scoring: Scoring::Edges,
         positive_id: qid.into(),
         expected_members: 1,
         is_positive: true,
@@ -272,7 +272,7 @@ fn batch(records: &[Scored]) -> Batch {
     }
     for pos in records
         .iter()
-        .filter(|r| r.task == Task::Statement && r.is_positive)
+        .filter(|r| r.scoring == Scoring::Triples && r.is_positive)
     {
         let negs: Vec<Verdict> = records
             .iter()
@@ -288,7 +288,7 @@ fn batch(records: &[Scored]) -> Batch {
         }
     }
     let mut edges: BTreeMap<&str, (EdgeTally, &Scored)> = BTreeMap::new();
-    for r in records.iter().filter(|r| r.task == Task::Yesno) {
+    for r in records.iter().filter(|r| r.scoring == Scoring::Edges) {
         let e = r.edge_key.as_deref().unwrap();
         edges
             .entry(e)

@@ -12,7 +12,9 @@ pub mod counts;
 pub mod grapheval;
 pub mod interval;
 pub mod kglens;
+pub mod metric;
 
-pub use aggregate::{Aggregates, GroupStats, Scored, Snapshot, Task};
+pub use aggregate::{Aggregates, GroupStats, Scored, Scoring, Snapshot};
 pub use counts::Counts;
 pub use interval::{wilson, Rate};
+pub use metric::Metric;

@@ -6,7 +6,10 @@
 
 pub mod aliases;
 pub mod audit;
+pub mod context;
+pub mod gold;
 pub mod grammar;
+pub mod luo;
 pub mod negatives;
 pub mod signature;
 pub mod statements;
@@ -20,25 +23,62 @@ use sha2::{Digest, Sha256};
 
 use crate::kg::index::{Fact, Id, KgIndex};
 use crate::kg::{term_str, KgError};
+pub use context::ContextKind;
+pub use gold::{Accepted, Gold};
 pub use negatives::NegativesFrom;
 pub use templates::{Template, TemplateSet};
 
 use crate::sampling::{self, Sampling};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
+/// The question formats; each has its [`Method`](crate::method::Method) in the registry.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Task {
     /// GraphEval: true/false statements with negatives.
     Statement,
     /// KGLens: yes/no questions, half about a wrong object.
     Yesno,
+    /// Luo et al.: true/false statements, true and false 1:1.
+    Tfq,
+    /// Luo et al.: multiple choice, fill in the blank (4 options).
+    McqFib,
+    /// Luo et al.: multiple choice, Wh-question (4 options).
+    McqWh,
+    /// Luo et al.: short answer, every KG object accepted with its aliases.
+    Saq,
 }
 
 impl Task {
+    pub const ALL: [Task; 6] = [
+        Task::Statement,
+        Task::Yesno,
+        Task::Tfq,
+        Task::McqFib,
+        Task::McqWh,
+        Task::Saq,
+    ];
+
+    /// The name on the command line, in files and in run directory names.
     pub fn as_str(self) -> &'static str {
         match self {
             Task::Statement => "statement",
             Task::Yesno => "yesno",
+            Task::Tfq => "tfq",
+            Task::McqFib => "mcq-fib",
+            Task::McqWh => "mcq-wh",
+            Task::Saq => "saq",
         }
     }
 }
@@ -58,8 +98,12 @@ pub struct Question {
     pub task: Task,
     /// The text the model judges or answers (the instruction is added when asking).
     pub prompt: String,
-    /// "true"/"false" for statements, "yes"/"no" for yes/no questions.
-    pub gold: String,
+    /// The right answer (runs before schema 2 stored "true"/"false"/"yes"/"no", read as
+    /// [`Gold::Bool`]).
+    pub gold: Gold,
+    /// Text shown before the question (Luo et al.'s context injection), when the run asks for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
     /// The question's own triple (for a negative: the corrupted one), as IRIs or literal values.
     pub subject: String,
     pub predicate: String,
@@ -99,6 +143,8 @@ pub struct GenerateOptions {
     pub relations: Vec<String>,
     /// Restrict to facts whose subject or object is one of these entity IRIs (a neighbourhood).
     pub entities: Vec<String>,
+    /// Context put before each question (the formats of Luo et al. only).
+    pub context: Option<ContextKind>,
 }
 
 impl Default for GenerateOptions {
@@ -112,6 +158,7 @@ impl Default for GenerateOptions {
             seed: 42,
             relations: vec![],
             entities: vec![],
+            context: None,
         }
     }
 }
@@ -276,7 +323,13 @@ impl Renderer<'_> {
         templates::render_fact(self.index, self.templates, fact, form, None)
     }
 
-    /// A question's metadata for a fact, with empty id/prompt/gold to be filled in.
+    /// The statement with `[MASK]` in place of the object (fill-in-the-blank).
+    pub fn blank(&self, fact: &Fact) -> String {
+        let form = templates::Form::Blank;
+        templates::render_fact(self.index, self.templates, fact, form, None)
+    }
+
+    /// A question's metadata for a fact, with empty id and prompt and a "yes" gold to be filled in.
     pub fn base(&self, fact: &Fact, task: Task) -> Question {
         let ix = self.index;
         let rel = ix.relation(fact[1]);
@@ -285,7 +338,8 @@ impl Renderer<'_> {
             id: String::new(),
             task,
             prompt: String::new(),
-            gold: String::new(),
+            gold: Gold::yes(),
+            context: None,
             subject: term_str(ix.term(fact[0])).to_string(),
             predicate: term_str(ix.term(fact[1])).to_string(),
             object: term_str(ix.term(fact[2])).to_string(),
@@ -331,16 +385,42 @@ pub fn generate(
         templates,
         seed: opts.seed,
     };
-    let (questions, missing) = match opts.task {
-        Task::Statement => statements::generate(&renderer, &candidates, opts),
-        Task::Yesno => yesno::generate(&renderer, &candidates, opts),
-    };
+    let (questions, missing) = crate::method::of(opts.task).generate(&renderer, &candidates, opts);
     let report = GenerateReport {
         candidates: candidates.len(),
         questions: questions.len(),
         negatives_missing: missing,
     };
     Ok((questions, report))
+}
+
+/// A plain true statement for unit tests elsewhere.
+#[cfg(test)]
+pub mod tests_support {
+    use super::*;
+
+    pub fn question() -> Question {
+        Question {
+            id: "q".into(),
+            task: Task::Statement,
+            prompt: "The capital of Peru is Lima.".into(),
+            gold: Gold::yes(),
+            context: None,
+            subject: "http://example.org/peru".into(),
+            predicate: "http://example.org/capital".into(),
+            object: "http://example.org/lima".into(),
+            subject_label: "Peru".into(),
+            object_label: "Lima".into(),
+            relation: "capital".into(),
+            head_type: None,
+            tail_type: None,
+            year: None,
+            negative: None,
+            positive_id: "q".into(),
+            group_size: 1,
+            subject_aliases: vec![],
+        }
+    }
 }
 
 #[cfg(test)]
@@ -367,7 +447,7 @@ mod tests {
             };
             let (qs, _) = generate(&index, &TemplateSet::default(), &opts).unwrap();
             assert_eq!(qs.len(), 2);
-            assert!(qs.iter().all(|q| q.gold == "yes"), "{qs:?}");
+            assert!(qs.iter().all(|q| q.gold == Gold::yes()), "{qs:?}");
         }
     }
 }

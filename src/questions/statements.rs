@@ -23,7 +23,7 @@ pub fn generate(
         let mut pos = r.base(&fact, Task::Statement);
         pos.id = r.id(&fact, Task::Statement, "statement", "none");
         pos.prompt = r.statement(&fact);
-        pos.gold = "true".into();
+        pos.gold = super::Gold::yes();
         pos.positive_id = pos.id.clone();
         // Negatives depend only on the seed and this fact, not on what was drawn before.
         let mut rng = sampling::item_rng(opts.seed, &pos.id);
@@ -50,7 +50,7 @@ pub fn generate(
             );
             q.id = r.id(&nf, Task::Statement, "statement", &edit);
             q.prompt = r.statement(&nf);
-            q.gold = "false".into();
+            q.gold = super::Gold::no();
             q.negative = Some(how);
             // A negative is scored as part of its positive's triple (METHODS.md §1), so it is
             // grouped under the positive's relation, types and year.

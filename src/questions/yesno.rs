@@ -13,7 +13,8 @@ use std::collections::HashMap;
 use rand::Rng;
 
 use super::aliases::{self, Answers};
-use super::{Corruption, GenerateOptions, Question, Renderer, Task};
+use super::luo::WrongObjects;
+use super::{Corruption, GenerateOptions, Gold, Question, Renderer, Task};
 use crate::sampling;
 
 pub fn generate(
@@ -24,32 +25,12 @@ pub fn generate(
     let picked = super::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
     let mut out = Vec::with_capacity(picked.len());
     let mut answers: HashMap<u32, Answers> = HashMap::new();
-    let mut names: HashMap<u32, Vec<String>> = HashMap::new();
+    let mut wrong = WrongObjects::new(r.index);
     for fi in picked {
         let fact = r.index.facts()[fi];
         let true_id = r.id(&fact, Task::Yesno, "yesno", "yes");
         let mut rng = sampling::item_rng(opts.seed, &true_id);
-        let truths = r.index.objects_of(fact[0], fact[1]);
-        let objects = r.index.objects_of_predicate(fact[1]);
-        // The relation's objects' names, worked out once per relation, not once per question.
-        let names = names.entry(fact[1]).or_insert_with(|| {
-            objects
-                .iter()
-                .map(|o| r.index.label(*o).to_lowercase())
-                .collect()
-        });
-        // A wrong object that reads like a right one ("Kingston" for Jamaica's Kingston when
-        // Norfolk Island's is drawn) would make the gold "no" wrong in words.
-        let true_names: Vec<&String> = truths
-            .iter()
-            .filter_map(|t| objects.binary_search(t).ok().map(|i| &names[i]))
-            .collect();
-        let pool: Vec<u32> = objects
-            .iter()
-            .zip(names.iter())
-            .filter(|(o, name)| truths.binary_search(o).is_err() && !true_names.contains(name))
-            .map(|(o, _)| *o)
-            .collect();
+        let pool = wrong.of(&fact);
         let ask_no = rng.random_bool(0.5) && !pool.is_empty();
         let (asked, id, gold, negative) = if ask_no {
             let mut f = fact;
@@ -57,11 +38,11 @@ pub fn generate(
             (
                 f,
                 r.id(&f, Task::Yesno, "yesno", &format!("no:{true_id}")),
-                "no",
+                Gold::no(),
                 Some(Corruption::Tail),
             )
         } else {
-            (fact, true_id, "yes", None)
+            (fact, true_id, Gold::yes(), None)
         };
         let mut q = r.base(&asked, Task::Yesno);
         // Grouped by the true fact: a wrong object must not move the question to another year.
@@ -73,7 +54,7 @@ pub fn generate(
         let head = aliases::name_with(&q.subject_label, alias);
         q.prompt = r.yesno(&asked, &head);
         q.id = id;
-        q.gold = gold.into();
+        q.gold = gold;
         q.negative = negative;
         q.positive_id = q.id.clone();
         out.push(q);

@@ -1,23 +1,21 @@
 //! Metrics of a run, from its records: the same code serves the live summary and
 //! `kgscope report`, so the two always agree.
 
+pub mod labels;
 pub mod rate;
 pub mod table;
 
-use crate::metrics::{Aggregates, Scored, Snapshot};
-use crate::questions::Task;
+use crate::metrics::{Aggregates, Scored, Scoring, Snapshot};
 use crate::run::ResultRecord;
 
 /// The aggregator's view of one record. Group keys come from the question (for a negative,
 /// they are its positive's: see `Question::relation`).
 pub fn scored(r: &ResultRecord) -> Scored {
     let q = &r.question;
+    let scoring = crate::method::of(q.task).scoring();
     Scored {
         question_id: q.id.clone(),
-        task: match q.task {
-            Task::Statement => crate::metrics::Task::Statement,
-            Task::Yesno => crate::metrics::Task::Yesno,
-        },
+        scoring,
         positive_id: q.positive_id.clone(),
         expected_members: q.group_size,
         is_positive: q.negative.is_none(),
@@ -27,7 +25,7 @@ pub fn scored(r: &ResultRecord) -> Scored {
         head_type: q.head_type.clone().unwrap_or_else(|| "-".into()),
         tail_type: q.tail_type.clone().unwrap_or_else(|| "-".into()),
         year: q.year,
-        edge_key: (q.task == Task::Yesno).then(|| format!("{} {}", q.subject, q.predicate)),
+        edge_key: (scoring == Scoring::Edges).then(|| format!("{} {}", q.subject, q.predicate)),
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::metrics::{GroupStats, Rate, Snapshot};
+use crate::metrics::{GroupStats, Metric, Rate, Snapshot};
 use crate::sanitize::line as clean;
 
 fn rate(r: &Option<Rate>) -> String {
@@ -17,54 +17,33 @@ fn rate(r: &Option<Rate>) -> String {
     }
 }
 
-/// The overall group's rates, one per line: as many metrics as the methods have, in 80
+/// The overall group's rates, one per line: the outcome rates, then the method's own, in 80
 /// columns.
-fn overall(g: &GroupStats) -> String {
-    let mut rates = vec![
-        ("accuracy", g.accuracy),
-        ("abstain rate", g.abstain_rate),
-        ("invalid rate", g.invalid_rate),
-    ];
-    if let Some(ge) = &g.grapheval {
-        rates.push(("correctness", Some(ge.correctness)));
-        rates.push(("truthfulness", Some(ge.truthfulness)));
-        rates.push(("informativeness", Some(ge.informativeness)));
-    }
-    if let Some(y) = &g.yesno {
-        rates.push(("win rate", Some(y.win_rate)));
-        rates.push(("zero-sense rate", Some(y.zero_sense_rate)));
-    }
+fn overall(g: &GroupStats, metrics: &[Metric]) -> String {
     let mut s = format!("{:<16} {}\n", "overall", "value  [95% interval]");
-    for (name, r) in rates {
-        let _ = writeln!(s, "{name:<16} {}", rate(&r));
+    for m in Metric::summary_of(metrics) {
+        let _ = writeln!(s, "{:<16} {}", m.name(), rate(&m.of(g)));
     }
     s
 }
 
-/// The method's own headline metric of a group: GraphEval correctness or KGLens win rate.
-fn headline(g: &GroupStats) -> Option<(&'static str, Rate)> {
-    if let Some(ge) = &g.grapheval {
-        return Some(("correctness", ge.correctness));
-    }
-    g.yesno.as_ref().map(|y| ("win rate", y.win_rate))
-}
-
 /// A relation's line: name, n, accuracy and the headline metric (76 columns).
-fn row(name: &str, g: &GroupStats, with_headline: bool) -> String {
+fn row(name: &str, g: &GroupStats, headline: Option<Metric>) -> String {
     let mut s = format!(
         "{:<28} {:>6}  {}",
         clean(name).chars().take(28).collect::<String>(),
         g.n,
         rate(&g.accuracy),
     );
-    if with_headline {
-        let _ = write!(s, "  {}", rate(&headline(g).map(|h| h.1)));
+    if let Some(m) = headline {
+        let _ = write!(s, "  {}", rate(&m.of(g)));
     }
     s
 }
 
-/// Overall metrics and the `worst` relations by accuracy (95% Wilson intervals in brackets).
-pub fn summary(s: &Snapshot, worst: usize) -> String {
+/// Overall metrics of a run whose method shows `metrics`, and the `worst` relations by
+/// accuracy (95% Wilson intervals in brackets).
+pub fn summary(s: &Snapshot, metrics: &[Metric], worst: usize) -> String {
     let mut out = String::new();
     let c = &s.overall.counts;
     let _ = writeln!(
@@ -72,7 +51,7 @@ pub fn summary(s: &Snapshot, worst: usize) -> String {
         "{} answered: {} correct, {} incorrect, {} abstained, {} invalid",
         s.overall.n, c.correct, c.incorrect, c.abstained, c.invalid
     );
-    out.push_str(&overall(&s.overall));
+    out.push_str(&overall(&s.overall, metrics));
     let mut rels: Vec<(&String, &GroupStats)> = s.by_relation.iter().collect();
     rels.sort_by(|a, b| {
         let acc = |g: &GroupStats| g.accuracy.as_ref().map_or(f64::INFINITY, |r| r.value);
@@ -82,7 +61,7 @@ pub fn summary(s: &Snapshot, worst: usize) -> String {
             .then(a.0.cmp(b.0))
     });
     if !rels.is_empty() {
-        let main = headline(&s.overall).map(|h| h.0);
+        let main = Metric::headline_of(metrics);
         let _ = writeln!(out, "\nworst relations by accuracy:");
         let _ = writeln!(
             out,
@@ -90,10 +69,10 @@ pub fn summary(s: &Snapshot, worst: usize) -> String {
             "relation",
             "n",
             "accuracy",
-            main.unwrap_or("")
+            main.map_or("", Metric::name)
         );
         for (name, g) in rels.into_iter().take(worst) {
-            let _ = writeln!(out, "{}", row(name, g, main.is_some()));
+            let _ = writeln!(out, "{}", row(name, g, main));
         }
     }
     if s.pending_triples > 0 {
@@ -109,7 +88,7 @@ pub fn summary(s: &Snapshot, worst: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::{Aggregates, Scored, Task};
+    use crate::metrics::{Aggregates, Scored, Scoring};
     use crate::verify::{OutcomeKind, Verdict};
 
     #[test]
@@ -121,7 +100,7 @@ mod tests {
         {
             a.add(&Scored {
                 question_id: format!("q{i}"),
-                task: Task::Statement,
+                scoring: Scoring::Triples,
                 positive_id: format!("q{i}"),
                 expected_members: 1,
                 is_positive: true,
@@ -134,7 +113,8 @@ mod tests {
                 edge_key: None,
             });
         }
-        let text = summary(&a.snapshot(), 10);
+        let metrics = crate::method::of(crate::questions::Task::Statement).metrics();
+        let text = summary(&a.snapshot(), metrics, 10);
         for l in text.lines() {
             assert!(
                 l.chars().count() <= 80,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::backends::GenParams;
-use crate::questions::{NegativesFrom, Task};
+use crate::questions::{ContextKind, NegativesFrom, Task};
 use crate::sampling::Sampling;
 
 /// Which model answers.
@@ -202,6 +202,15 @@ pub struct RunConfig {
     pub concurrency: usize,
     pub gpu_layers: Option<u32>,
     pub params: GenParams,
+    /// Context put before each question (Luo et al.'s formats).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<ContextKind>,
+    /// The LLM judge of the verification chain, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<ModelSpec>,
+    /// Judge every answer, not only those the rules are unsure of.
+    #[serde(default)]
+    pub judge_all: bool,
 }
 
 impl RunConfig {
@@ -227,12 +236,27 @@ impl RunConfig {
             concurrency: 1,
             gpu_layers: None,
             params: GenParams::default(),
+            context: None,
+            judge: None,
+            judge_all: false,
         }
     }
 }
 
+/// The version of the run format this build writes. 1: gold answers as strings, verdicts only
+/// (no `schema_version` field). 2: typed gold answers and answers, verification stages, the
+/// judge's calls, context.
+pub const SCHEMA_VERSION: u32 = 2;
+
+fn legacy_schema() -> u32 {
+    1
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Manifest {
+    /// The run format this run was written in (see [`SCHEMA_VERSION`]).
+    #[serde(default = "legacy_schema")]
+    pub schema_version: u32,
     pub run_id: String,
     pub tool_version: String,
     pub created_at: String,

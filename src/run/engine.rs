@@ -1,7 +1,8 @@
-//! The pipeline: questions → backend (streamed) → verifier → events.
+//! The pipeline: questions → backend (streamed) → verification chain → events.
 //!
-//! Questions run `concurrency` at a time; each is asked `repeats` times and the verdicts are
-//! majority-voted. Pausing stops new questions from starting; cancelling also drops the
+//! Questions run `concurrency` at a time; each is asked `repeats` times. Each answer is read by
+//! its method's rules and, when there is a judge and the rules are not confident (or the run
+//! judges everything), by the judge; the verdicts are then majority-voted. Pausing stops new questions from starting; cancelling also drops the
 //! in-flight streams (those questions stay unanswered and a resumed run asks them again).
 
 use std::sync::Arc;
@@ -11,17 +12,20 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::events::RunEvent;
-use super::prompts::prompt_for;
+use super::judge::{self, Judge};
 use super::record::{Attempt, ResultRecord};
 use crate::backends::{Backend, BackendError, Chunk, GenParams, Request};
-use crate::questions::{Question, Task};
-use crate::verify::{self, Verdict};
+use crate::method;
+use crate::questions::Question;
+use crate::verify::{self, Stage, Verdict};
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct EngineOptions {
     pub repeats: usize,
     pub concurrency: usize,
     pub params: GenParams,
+    /// The verification chain's LLM judge, if the run has one.
+    pub judge: Option<Arc<Judge>>,
 }
 
 /// Pause / resume / cancel for a running evaluation.
@@ -120,13 +124,6 @@ async fn wait_while_paused(control: &Control) {
     }
 }
 
-fn parse(task: Task, text: &str) -> verify::Parsed {
-    match task {
-        Task::Statement => verify::parse_statement_verdict(text),
-        Task::Yesno => verify::parse_yesno_verdict(text),
-    }
-}
-
 async fn ask_question(
     backend: &dyn Backend,
     q: Question,
@@ -138,7 +135,8 @@ async fn ask_question(
     if control.is_cancelled() {
         return;
     }
-    let prompt = prompt_for(&q);
+    let method = method::of(q.task);
+    let prompt = method.prompt(&q);
     let mut attempts = Vec::with_capacity(opts.repeats);
     for repeat in 0..opts.repeats.max(1) {
         let _ = events
@@ -202,11 +200,44 @@ async fn ask_question(
                 .await;
             return;
         };
-        let parsed = parse(q.task, &c.text);
+        let mut reading = method.read(&q, &c.text);
+        let mut stage = Stage::Rules;
+        let mut judge_call = None;
+        if let Some(j) = opts.judge.as_ref().filter(|j| j.wants(&reading)) {
+            let reason = if reading.confident {
+                "every answer is judged (--judge-all)"
+            } else {
+                "the rules were not confident"
+            };
+            match j.call(&q, &c.text, reason).await {
+                Ok(call) => {
+                    if call.outcome.is_some() {
+                        stage = Stage::Judge;
+                    }
+                    reading = judge::apply(&q, reading, &call);
+                    judge_call = Some(call);
+                }
+                Err(e) => {
+                    // The judge can never answer: stop, as for the model itself.
+                    let error = format!("the judge: {e}");
+                    control.stop(error.clone());
+                    let _ = events
+                        .send(RunEvent::Failed {
+                            qid: q.id.clone(),
+                            error,
+                        })
+                        .await;
+                    return;
+                }
+            }
+        }
         attempts.push(Attempt {
             response: c.text,
-            verdict: parsed.verdict,
-            rule: parsed.rule,
+            verdict: reading.verdict,
+            answer: Some(reading.answer),
+            rule: reading.rule,
+            stage,
+            judge: judge_call,
             prompt_tokens: c.prompt_tokens,
             completion_tokens: c.completion_tokens,
             first_token_ms: c.first_token_ms,
@@ -222,21 +253,22 @@ async fn ask_question(
 pub fn verify_record(q: Question, attempts: Vec<Attempt>) -> ResultRecord {
     let verdicts: Vec<Verdict> = attempts.iter().map(|a| a.verdict).collect();
     let verdict = verify::vote(&verdicts);
-    let gold = matches!(q.gold.as_str(), "true" | "yes");
-    let outcome = verify::judge(verdict, gold);
+    let outcome = verify::judge(verdict, q.gold.truth());
     let mut trace = String::new();
     for (i, a) in attempts.iter().enumerate() {
         trace.push_str(&format!(
-            "attempt {}: {:?} ({})\n",
+            "attempt {}: {:?} ({}) by the {}\n",
             i + 1,
             a.verdict,
-            a.rule
+            a.rule,
+            a.stage.name()
         ));
     }
     if attempts.len() > 1 {
         trace.push_str(&format!("majority vote of {verdicts:?}: {verdict:?}\n"));
     }
-    trace.push_str(&format!("gold {}: {verdict:?} → {outcome:?}", q.gold));
+    let gold = method::of(q.task).gold_text(&q);
+    trace.push_str(&format!("gold {gold}: {verdict:?} → {outcome:?}"));
     ResultRecord {
         question: q,
         attempts,

@@ -3,7 +3,7 @@
 pub mod config;
 pub mod engine;
 pub mod events;
-pub mod prompts;
+pub mod judge;
 pub mod record;
 pub mod session;
 

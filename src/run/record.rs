@@ -2,16 +2,27 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::judge::JudgeCall;
 use crate::questions::Question;
-use crate::verify::{OutcomeKind, Verdict};
+use crate::verify::{Answer, OutcomeKind, Stage, Verdict};
 
 /// One time the model was asked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Attempt {
     pub response: String,
+    /// The claim judged against the gold truth (see [`crate::verify::Reading::verdict`]).
     pub verdict: Verdict,
-    /// Why the parser decided `verdict`.
+    /// What the model committed to; absent in runs before schema 2, where it is the verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<Answer>,
+    /// Why `verdict` was decided.
     pub rule: String,
+    /// Which stage decided `verdict`: the rules, or the judge.
+    #[serde(default)]
+    pub stage: Stage,
+    /// The judge's call, when it was asked (also when its output could not be read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<JudgeCall>,
     pub prompt_tokens: u32,
     pub completion_tokens: u32,
     pub first_token_ms: u64,
@@ -33,6 +44,27 @@ pub struct ResultRecord {
 }
 
 impl ResultRecord {
+    /// What the model committed to in its first attempt (a verdict, for runs before schema 2).
+    pub fn answer(&self) -> Answer {
+        self.attempts.first().map_or_else(
+            || Answer::from_verdict(self.verdict),
+            |a| {
+                a.answer
+                    .clone()
+                    .unwrap_or_else(|| Answer::from_verdict(a.verdict))
+            },
+        )
+    }
+
+    /// The stage that decided: the judge when it decided any attempt.
+    pub fn stage(&self) -> Stage {
+        if self.attempts.iter().any(|a| a.stage == Stage::Judge) {
+            Stage::Judge
+        } else {
+            Stage::Rules
+        }
+    }
+
     /// The first attempt's text: what the drill-down shows as "the response".
     pub fn response(&self) -> &str {
         self.attempts.first().map_or("", |a| a.response.as_str())

@@ -93,6 +93,7 @@ fn questions_for(
             seed: config.seed,
             relations: config.relations.clone(),
             entities: config.entities.clone(),
+            context: config.context,
         },
     )?;
     Ok(qs)
@@ -123,6 +124,7 @@ pub fn prepare_new_on(
     let run = RunDir::create(runs_dir, config.task.as_str())?;
     let lock = Arc::new(run.lock_for_writing()?);
     let manifest = Manifest {
+        schema_version: super::config::SCHEMA_VERSION,
         run_id: run.id.clone(),
         tool_version: env!("CARGO_PKG_VERSION").into(),
         created_at: crate::store::rundir::now(),

@@ -49,6 +49,7 @@ pub fn config_for(base: &RunBase, req: &RunRequest) -> RunConfig {
             max_tokens: 24,
             stop: vec!["\n".into()],
         },
+        context: req.context,
         ..RunConfig::new(&base.kg, base.model.clone(), req.task, req.limit)
     }
 }
@@ -157,6 +158,7 @@ fn launch(
             repeats: cfg.repeats.max(1),
             concurrency: cfg.concurrency.max(1),
             params: cfg.params.clone(),
+            judge: None,
         };
         let (mut events, control, recorder) = session::start(&prepared, backend, opts);
         let data = match RunData::open(prepared.run.clone(), prepared.manifest.clone()) {

@@ -124,6 +124,26 @@ const INSTRUCTION_ECHOES: &[&str] = &[
     "otherwise, answer 'i don't know.'",
 ];
 
+/// kgscope's own statement instruction (`assets/prompts/statement.toml`), whole and its
+/// sentences that quote no answer, lowercase: a base model echoes it as it would the paper's.
+fn own_echoes() -> &'static [String] {
+    static ECHOES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    ECHOES.get_or_init(|| {
+        let instruction = crate::method::prompts::spec("statement")
+            .instruction
+            .to_lowercase();
+        let mut out: Vec<String> = instruction
+            .split_inclusive(". ")
+            .map(str::trim)
+            .filter(|s| !s.contains('\'') && s.ends_with('.'))
+            .map(str::to_string)
+            .collect();
+        // The whole instruction first, so its quoted answers go with it.
+        out.insert(0, instruction);
+        out
+    })
+}
+
 /// Labels a model puts before its answer ("Answer: No"), removed when followed by `:` (or a
 /// line break, for markdown headings such as `### Answer`).
 const LABELS: &[&str] = &[
@@ -161,7 +181,11 @@ pub fn clean_response(raw: &str) -> String {
         .collect();
     let s = strip_reasoning(&s);
     let mut s = json_answer(&answer_turn(&s));
-    for echo in INSTRUCTION_ECHOES {
+    for echo in INSTRUCTION_ECHOES
+        .iter()
+        .copied()
+        .chain(own_echoes().iter().map(String::as_str))
+    {
         while let Some(i) = find_ci(&s, echo) {
             s.replace_range(i..i + echo.len(), " ");
         }

@@ -17,9 +17,36 @@ pub fn judge(verdict: Verdict, gold: bool) -> OutcomeKind {
     }
 }
 
+/// The claim that has `outcome` against a gold truth: the inverse of [`judge`], for a stage
+/// that decides outcomes (the LLM judge, a hand label) when the metrics need the claim.
+pub fn claim_for(outcome: OutcomeKind, truth: bool) -> Verdict {
+    match outcome {
+        OutcomeKind::Correct if truth => Verdict::True,
+        OutcomeKind::Correct => Verdict::False,
+        OutcomeKind::Incorrect if truth => Verdict::False,
+        OutcomeKind::Incorrect => Verdict::True,
+        OutcomeKind::Abstained => Verdict::Idk,
+        OutcomeKind::Invalid => Verdict::Invalid,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn claim_for_inverts_judge() {
+        for v in [
+            Verdict::True,
+            Verdict::False,
+            Verdict::Idk,
+            Verdict::Invalid,
+        ] {
+            for truth in [true, false] {
+                assert_eq!(claim_for(judge(v, truth), truth), v);
+            }
+        }
+    }
 
     #[test]
     fn all_eight_cases() {

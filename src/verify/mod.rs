@@ -11,9 +11,13 @@
 //! parsing or instruction-following failure, the second is a behaviour the methods score.
 
 pub mod abstention;
+pub mod answer;
+pub mod choice;
 pub mod clean;
 pub mod judge;
+pub mod labelled;
 pub mod parse;
+pub mod short_answer;
 pub mod verdict;
 pub mod vote;
 pub mod words;
@@ -22,7 +26,18 @@ pub mod words;
 mod parse_table;
 
 pub use abstention::is_abstention;
-pub use judge::judge;
+pub use answer::{Answer, Reading, Stage};
+pub use judge::{claim_for, judge};
 pub use parse::{parse_statement_verdict, parse_yesno_verdict, Parsed};
 pub use verdict::{OutcomeKind, Verdict};
 pub use vote::vote;
+
+/// A true/false reading of the rule parser as the rules stage's [`Reading`].
+pub fn bool_reading(p: Parsed) -> Reading {
+    Reading {
+        answer: Answer::from_verdict(p.verdict),
+        verdict: p.verdict,
+        rule: p.rule,
+        confident: p.confident,
+    }
+}

@@ -44,6 +44,11 @@ use super::words::{
 pub struct Parsed {
     pub verdict: Verdict,
     pub rule: String,
+    /// A decisive leading answer or an abstention about the question: a judge need not look.
+    /// Unreadable responses, contradictions, courtesy words and answers found only inside a
+    /// sentence are not.
+    #[serde(default)]
+    pub confident: bool,
 }
 
 impl Parsed {
@@ -51,6 +56,13 @@ impl Parsed {
         Parsed {
             verdict,
             rule: rule.into(),
+            confident: false,
+        }
+    }
+    fn sure(verdict: Verdict, rule: impl Into<String>) -> Self {
+        Parsed {
+            confident: true,
+            ..Self::new(verdict, rule)
         }
     }
 }
@@ -73,7 +85,7 @@ pub fn parse_yesno_verdict(response: &str) -> Parsed {
 
 fn read(response: &str) -> Parsed {
     if response.trim().is_empty() {
-        return Parsed::new(Verdict::Invalid, "empty response");
+        return Parsed::sure(Verdict::Invalid, "empty response");
     }
     let cleaned = clean_response(response);
     let all = sentences_with_questions(&cleaned);
@@ -136,7 +148,7 @@ fn read_sentence(sentence: &str, place: &str) -> Reading {
     let strong: Vec<&Claim> = claims.iter().filter(|c| !c.weak).collect();
     if let Some(a) = abstention::find(sentence) {
         if a.about_question || strong.is_empty() {
-            return Reading::Decided(Parsed::new(
+            return Reading::Decided(Parsed::sure(
                 Verdict::Idk,
                 format!("abstention phrase '{}'", a.phrase),
             ));
@@ -170,10 +182,12 @@ fn read_sentence(sentence: &str, place: &str) -> Reading {
     } else {
         "says"
     };
-    Reading::Decided(Parsed::new(
-        verdict,
-        format!("{place} {how} '{}'", lead.text),
-    ))
+    let rule = format!("{place} {how} '{}'", lead.text);
+    Reading::Decided(if decisive {
+        Parsed::sure(verdict, rule)
+    } else {
+        Parsed::new(verdict, rule)
+    })
 }
 
 /// Words that may come before a decisive answer: apologies, regret, connectives ("Sorry, but

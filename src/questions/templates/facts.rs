@@ -14,6 +14,9 @@ pub enum Form {
     /// The wh-question (it names only the subject).
     Question,
     YesNo,
+    /// The statement with `[MASK]` in place of the object's name (Luo et al.'s fill-in-the-blank;
+    /// a unit or article around the object stays).
+    Blank,
 }
 
 /// The template for a fact: its relation's, specific to the subject's type where one is.
@@ -53,8 +56,12 @@ pub fn render_fact(
         },
         &t.tail,
     );
+    let tail = match form {
+        Form::Blank => tail.replacen(tail_label.trim(), "[MASK]", 1),
+        _ => tail,
+    };
     let text = match form {
-        Form::Statement => t.statement.clone(),
+        Form::Statement | Form::Blank => t.statement.clone(),
         Form::Question => t.question.clone(),
         Form::YesNo => t.yesno(),
     };

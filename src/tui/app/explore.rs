@@ -76,6 +76,9 @@ impl App {
             relations,
             entities,
             task: d.task,
+            context: d
+                .context
+                .filter(|_| crate::method::of(d.task).takes_context()),
             limit: d.limit,
         })
     }
@@ -110,11 +113,23 @@ impl App {
         self.explore.touched = true;
         if let Some(d) = &mut self.explore.dialog {
             match k.code {
-                KeyCode::Char('t') => {
-                    d.task = match d.task {
-                        Task::Statement => Task::Yesno,
-                        Task::Yesno => Task::Statement,
-                    }
+                // Every method in the registry's order; T goes back.
+                KeyCode::Char(c @ ('t' | 'T')) => {
+                    let all = Task::ALL;
+                    let i = all.iter().position(|t| *t == d.task).unwrap_or(0);
+                    let step = if c == 't' { 1 } else { all.len() - 1 };
+                    d.task = all[(i + step) % all.len()];
+                }
+                KeyCode::Char('c') if crate::method::of(d.task).takes_context() => {
+                    use crate::questions::ContextKind;
+                    let all = ContextKind::ALL;
+                    d.context = match d.context {
+                        None => Some(all[0]),
+                        Some(k) => all
+                            .iter()
+                            .position(|x| *x == k)
+                            .and_then(|i| all.get(i + 1).copied()),
+                    };
                 }
                 KeyCode::Char('+') | KeyCode::Right | KeyCode::Up => {
                     d.limit = (d.limit + 10).min(MAX_LIMIT)
@@ -198,6 +213,7 @@ impl App {
                 } else if !self.run_targets().is_empty() {
                     self.explore.dialog = Some(RunDialog {
                         task: Task::Statement,
+                        context: None,
                         limit: 20,
                         typed: false,
                     });

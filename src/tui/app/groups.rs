@@ -2,73 +2,6 @@
 
 use super::*;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Metric {
-    Correctness,
-    Truthfulness,
-    Informativeness,
-    Accuracy,
-    AbstainRate,
-    InvalidRate,
-    WinRate,
-    ZeroSense,
-}
-
-impl Metric {
-    /// What `m` cycles through for a task: GraphEval's three for statements, KGLens' edge
-    /// rates for yes/no questions (GraphEval's would be empty there), then the outcome rates.
-    pub fn for_task(task: Task) -> &'static [Metric] {
-        match task {
-            Task::Statement => &[
-                Metric::Correctness,
-                Metric::Truthfulness,
-                Metric::Informativeness,
-                Metric::Accuracy,
-                Metric::AbstainRate,
-                Metric::InvalidRate,
-            ],
-            Task::Yesno => &[
-                Metric::Accuracy,
-                Metric::InvalidRate,
-                Metric::WinRate,
-                Metric::ZeroSense,
-                Metric::AbstainRate,
-            ],
-        }
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            Metric::Correctness => "correctness",
-            Metric::Truthfulness => "truthfulness",
-            Metric::Informativeness => "informativeness",
-            Metric::Accuracy => "accuracy",
-            Metric::AbstainRate => "abstain rate",
-            Metric::InvalidRate => "invalid rate",
-            Metric::WinRate => "win rate",
-            Metric::ZeroSense => "zero-sense rate",
-        }
-    }
-    pub fn of(self, g: &GroupStats) -> Option<Rate> {
-        match self {
-            Metric::Correctness => g.grapheval.as_ref().map(|s| s.correctness),
-            Metric::Truthfulness => g.grapheval.as_ref().map(|s| s.truthfulness),
-            Metric::Informativeness => g.grapheval.as_ref().map(|s| s.informativeness),
-            Metric::Accuracy => g.accuracy,
-            Metric::AbstainRate => g.abstain_rate,
-            Metric::InvalidRate => g.invalid_rate,
-            Metric::WinRate => g.yesno.as_ref().map(|s| s.win_rate),
-            Metric::ZeroSense => g.yesno.as_ref().map(|s| s.zero_sense_rate),
-        }
-    }
-    /// Where the value sits on the colour scale, 1 being good.
-    pub fn goodness(self, v: f64) -> f64 {
-        match self {
-            Metric::AbstainRate | Metric::InvalidRate | Metric::ZeroSense => 1.0 - v,
-            _ => v,
-        }
-    }
-}
-
 /// A 95% interval wider than this spans over half the scale: such a cell cannot be told
 /// apart from most others, so it is marked and ranked after the cells that can.
 pub const RANKABLE_WIDTH: f64 = 0.5;
@@ -266,12 +199,15 @@ mod tests {
 
     #[test]
     fn a_yes_no_run_offers_its_own_metrics() {
-        let yn = Metric::for_task(Task::Yesno);
+        let yn = crate::method::of(Task::Yesno).metrics();
         assert_eq!(yn[0], Metric::Accuracy);
         assert!(yn.contains(&Metric::WinRate) && yn.contains(&Metric::ZeroSense));
         assert!(yn.contains(&Metric::InvalidRate));
         assert!(!yn.contains(&Metric::Correctness));
-        assert_eq!(Metric::for_task(Task::Statement)[0], Metric::Correctness);
+        assert_eq!(
+            crate::method::of(Task::Statement).metrics()[0],
+            Metric::Correctness
+        );
     }
 
     fn r(successes: f64, n: f64) -> Option<Rate> {

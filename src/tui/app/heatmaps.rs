@@ -135,7 +135,7 @@ impl App {
             .data
             .as_ref()
             .map_or(Task::Statement, |d| d.manifest.config.task);
-        Metric::for_task(task)
+        crate::method::of(task).metrics()
     }
 
     pub(super) fn heat_key(&mut self, k: KeyEvent) {

@@ -13,6 +13,7 @@ use ratatui_textarea::TextArea;
 use super::kgview::{self, Card, Entry, EntryKind};
 use super::theme::Theme;
 use crate::kg::index::KgIndex;
+pub use crate::metrics::Metric;
 use crate::metrics::{GroupStats, Rate};
 use crate::questions::{Question, Task};
 use crate::run::{ResultRecord, RunEvent};
@@ -32,7 +33,7 @@ mod rundata;
 pub mod why;
 
 pub use errors::LabelFilter;
-pub use groups::{rankable, Cell, HeatSort, HeatView, KindFilter, Metric, SortBy, RANKABLE_WIDTH};
+pub use groups::{rankable, Cell, HeatSort, HeatView, KindFilter, SortBy, RANKABLE_WIDTH};
 pub use heatmaps::HeatGrid;
 pub use mouse::tab_at;
 pub use rundata::{ErrorRow, RunData};
@@ -84,6 +85,7 @@ pub struct RunRequest {
     pub relations: Vec<String>,
     pub entities: Vec<String>,
     pub task: Task,
+    pub context: Option<crate::questions::ContextKind>,
     pub limit: usize,
 }
 
@@ -128,6 +130,8 @@ pub struct Live {
 
 pub struct RunDialog {
     pub task: Task,
+    /// Context before each question, for the methods that take one.
+    pub context: Option<crate::questions::ContextKind>,
     pub limit: usize,
     /// Whether a digit was typed: the first digit replaces the proposed limit, the next ones
     /// append to it.
@@ -264,7 +268,7 @@ impl App {
 
     /// Opens a recorded run to browse and label.
     pub fn open_run(&mut self, data: RunData) {
-        self.heat.metric = Metric::for_task(data.manifest.config.task)[0];
+        self.heat.metric = crate::method::of(data.manifest.config.task).metrics()[0];
         if let Some(why) = &data.labels_error {
             self.status = format!("labels not loaded: {why}");
         }

@@ -38,7 +38,7 @@ const DOMINANT_SHARE: f64 = 0.85;
 
 impl Why {
     pub fn add(&mut self, q: &Question, verdict: Verdict, outcome: OutcomeKind) {
-        let gold_true = matches!(q.gold.as_str(), "true" | "yes");
+        let gold_true = q.gold.truth();
         self.by_gold[usize::from(!gold_true)].add(outcome);
         if let Some(part) = q.negative {
             let i = PARTS.iter().position(|p| *p == part).unwrap_or(0);
@@ -134,7 +134,12 @@ mod tests {
             id: "q".into(),
             task: crate::questions::Task::Statement,
             prompt: String::new(),
-            gold: gold.into(),
+            gold: if matches!(gold, "true" | "yes") {
+                crate::questions::Gold::yes()
+            } else {
+                crate::questions::Gold::no()
+            },
+            context: None,
             subject: String::new(),
             predicate: String::new(),
             object: String::new(),

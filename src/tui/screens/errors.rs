@@ -90,7 +90,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                             Some(format!("{}: {}", line(&l.annotator), label_summary(l)))
                         })
                         .unwrap_or_default(),
-                    line(&r.question.gold),
+                    line(&crate::method::of(r.question.task).gold_text(&r.question)),
                     line(&r.question.prompt),
                     // Models often answer with a leading space (the prompt ends before it).
                     line(r.response().trim_start()),

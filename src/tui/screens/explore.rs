@@ -113,7 +113,17 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
     if let Some(c) = &cfg {
         lines.push(kv("model", crate::sanitize::line(&c.model.describe()), ""));
     }
-    lines.push(kv("task", d.task.as_str().to_string(), "   t toggles"));
+    let method = crate::method::of(d.task);
+    lines.push(kv(
+        "task",
+        d.task.as_str().to_string(),
+        "   t / T: next / previous",
+    ));
+    lines.push(kv("", crate::sanitize::line(method.describe()), ""));
+    if method.takes_context() {
+        let context = d.context.map_or("none", |k| k.as_str());
+        lines.push(kv("context", context.to_string(), "   c cycles"));
+    }
     let cursor = if d.typed { "▏" } else { "" };
     lines.push(kv(
         "limit",
@@ -121,13 +131,10 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
         "   type digits · Backspace · +/- by 10",
     ));
     if let Some(c) = &cfg {
-        let negatives = match c.task {
-            crate::questions::Task::Statement => {
-                format!("{} per fact, {}", c.negatives, c.negatives_from.as_str())
-            }
-            crate::questions::Task::Yesno => "half the questions name a wrong object".into(),
-        };
-        lines.push(kv("negatives", negatives, ""));
+        if method.takes_negatives() {
+            let negatives = format!("{} per fact, {}", c.negatives, c.negatives_from.as_str());
+            lines.push(kv("negatives", negatives, ""));
+        }
         lines.push(kv("sampling", c.sampling.as_str().to_string(), ""));
         lines.push(kv(
             "seed",

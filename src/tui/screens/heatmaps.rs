@@ -223,14 +223,13 @@ fn split_line<'a>(app: &App, name: &str, c: &Counts) -> Line<'a> {
 }
 
 /// The words a task's answers go by.
-fn answer_name(v: Verdict, yesno: bool) -> &'static str {
-    match (v, yesno) {
-        (Verdict::True, false) => "true",
-        (Verdict::False, false) => "false",
-        (Verdict::True, true) => "yes",
-        (Verdict::False, true) => "no",
-        (Verdict::Idk, _) => "idk",
-        (Verdict::Invalid, _) => "invalid",
+/// A verdict in the method's words (`truth_words`: "true"/"false" or "yes"/"no").
+fn answer_name(v: Verdict, (yes, no): (&'static str, &'static str)) -> &'static str {
+    match v {
+        Verdict::True => yes,
+        Verdict::False => no,
+        Verdict::Idk => "idk",
+        Verdict::Invalid => "invalid",
     }
 }
 
@@ -249,19 +248,14 @@ fn draw_why(f: &mut Frame, app: &App, g: &HeatGrid, area: Rect) {
         );
         return;
     };
-    let yesno = app
-        .data
-        .as_ref()
-        .is_some_and(|d| d.manifest.config.task == crate::questions::Task::Yesno);
+    let (yes, no) = app.data.as_ref().map_or(("true", "false"), |d| {
+        crate::method::of(d.manifest.config.task).truth_words()
+    });
     let title = format!("Why: {} · {} answers", cell.describe(), w.n());
-    let (gold_t, gold_f) = if yesno {
-        ("gold yes", "gold no")
-    } else {
-        ("gold true", "gold false")
-    };
+    let (gold_t, gold_f) = (format!("gold {yes}"), format!("gold {no}"));
     let mut lines = vec![
-        split_line(app, gold_t, &w.by_gold[0]),
-        split_line(app, gold_f, &w.by_gold[1]),
+        split_line(app, &gold_t, &w.by_gold[0]),
+        split_line(app, &gold_f, &w.by_gold[1]),
     ];
     let mut parts = vec![Span::styled(format!(" {:<NAME_W$}", "replaced"), t.dim())];
     for (p, c) in PARTS.iter().zip(&w.by_part) {
@@ -282,7 +276,7 @@ fn draw_why(f: &mut Frame, app: &App, g: &HeatGrid, area: Rect) {
         parts.push(Span::styled("no negatives in this group", t.dim()));
     }
     lines.push(Line::from(parts));
-    lines.push(answers_line(app, &w, yesno, area.width));
+    lines.push(answers_line(app, &w, (yes, no), area.width));
     // A group too small to tell still shows the habit when the whole run has it.
     let overall = app.data.as_ref().map(|d| d.why.overall).unwrap_or_default();
     let habit = match (w.dominant_answer(), overall.dominant_answer()) {
@@ -294,7 +288,7 @@ fn draw_why(f: &mut Frame, app: &App, g: &HeatGrid, area: Rect) {
         lines.push(Line::from(Span::styled(
             format!(
                 " ⚠ says \"{}\" to {:.0}% {of}: judge it by the gold split",
-                answer_name(v, yesno),
+                answer_name(v, (yes, no)),
                 share * 100.0
             ),
             t.outcome(OutcomeKind::Incorrect),
@@ -304,7 +298,12 @@ fn draw_why(f: &mut Frame, app: &App, g: &HeatGrid, area: Rect) {
 }
 
 /// The answer distribution as counts, shares and a bar: one glance shows a yes-sayer.
-fn answers_line<'a>(app: &App, w: &Why, yesno: bool, width: u16) -> Line<'a> {
+fn answers_line<'a>(
+    app: &App,
+    w: &Why,
+    words: (&'static str, &'static str),
+    width: u16,
+) -> Line<'a> {
     let t = &app.theme;
     let n = w.n().max(1) as f64;
     let mut spans = vec![Span::styled(format!(" {:<NAME_W$}", "answers"), t.dim())];
@@ -325,7 +324,7 @@ fn answers_line<'a>(app: &App, w: &Why, yesno: bool, width: u16) -> Line<'a> {
     for (g, (v, k)) in GLYPHS.iter().zip(ANSWERS.iter().zip(&w.answers)) {
         spans.push(Span::raw(format!(
             "{g} {} {:.0}% ({k})  ",
-            answer_name(*v, yesno),
+            answer_name(*v, words),
             *k as f64 / n * 100.0
         )));
     }

@@ -7,7 +7,6 @@ use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
 use crate::questions::{Corruption, Question};
-use crate::run::prompts::prompt_for;
 use crate::sanitize::{clean, line};
 use crate::tui::app::{label_summary, App};
 use crate::tui::kgview;
@@ -58,7 +57,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     if app.inspect.show_prompt {
         // What the engine handed the backend (rebuilt by the code that built it); the
         // backend wraps it in the model's chat template or its completion layout.
-        let p = prompt_for(q);
+        let p = crate::method::of(q.task).prompt(q);
         lines.push(Line::from(Span::styled(
             "prompt as sent (v folds)",
             t.title(),
@@ -73,14 +72,29 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         }
         lines.push(Line::from(vec![key("input"), Span::raw(line(&p.input))]));
     } else {
+        if let Some(c) = &q.context {
+            lines.push(Line::from(vec![key("context"), Span::raw(line(c))]));
+        }
         lines.push(Line::from(vec![key("prompt"), Span::raw(line(&q.prompt))]));
     }
+    let method = crate::method::of(q.task);
+    if let crate::questions::Gold::Choice { options, correct } = &q.gold {
+        for (i, o) in options.iter().enumerate() {
+            let letter = crate::questions::gold::choice_letter(i);
+            let mark = if i == *correct { "  ← gold" } else { "" };
+            lines.push(Line::from(vec![
+                key(if i == 0 { "options" } else { "" }),
+                Span::raw(format!("{letter}) {}{mark}", line(o))),
+            ]));
+        }
+    }
+    let decided = r.stage();
     lines.extend([
         Line::from(vec![
             key("gold"),
             Span::raw(format!(
                 "{} ({})",
-                line(&q.gold),
+                line(&method.gold_text(q)),
                 match q.negative {
                     Some(part) => format!("negative: {} replaced", corruption_name(part)),
                     None => "true fact".into(),
@@ -89,11 +103,12 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         ]),
         Line::from(vec![
             key("verdict"),
-            Span::raw(format!("{:?} → ", r.verdict).to_lowercase()),
+            Span::raw(format!("{} → ", line(&r.answer().describe()))),
             Span::styled(
                 format!("{:?}", r.outcome).to_lowercase(),
                 t.outcome(r.outcome),
             ),
+            Span::styled(format!(" · {}", decided.name()), t.dim()),
         ]),
         asked_line(app, q, key("asked")),
         Line::from(vec![
@@ -108,6 +123,21 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     ]);
     for l in clean(r.response(), true).lines() {
         lines.push(Line::from(format!("  {l}")));
+    }
+    if let Some(j) = r.attempts.first().and_then(|a| a.judge.as_ref()) {
+        let said = j
+            .outcome
+            .map_or("unreadable: the rules decided".to_string(), |o| {
+                format!("{o:?}").to_lowercase()
+            });
+        lines.push(Line::from(vec![
+            key("judge"),
+            Span::raw(format!("{} → {said}", line(j.output.trim()))),
+            Span::styled(
+                format!("  ({}; {})", line(&j.model), line(&j.reason)),
+                t.dim(),
+            ),
+        ]));
     }
     if r.attempts.len() > 1 {
         lines.push(Line::from(Span::styled(

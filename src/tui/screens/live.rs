@@ -6,8 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Gauge, Paragraph, Wrap};
 use ratatui::Frame;
 
-use crate::metrics::Rate;
-use crate::questions::Task;
+use crate::metrics::{Metric, Rate};
 use crate::sanitize::line;
 use crate::tui::app::App;
 use crate::tui::ui::block;
@@ -189,26 +188,13 @@ fn draw_cards(f: &mut Frame, app: &App, area: Rect) {
         return;
     };
     let o = &d.snapshot.overall;
-    let mut cards: Vec<(&str, Option<Rate>)> = vec![
-        ("accuracy", o.accuracy),
-        ("abstain rate", o.abstain_rate),
-        ("invalid rate", o.invalid_rate),
-    ];
-    // Each task's own method: GraphEval's three scores for statements, KGLens' edge rates for
-    // yes/no questions (the other method's cards would only ever say "–").
-    match d.manifest.config.task {
-        Task::Statement => {
-            let ge = o.grapheval.as_ref();
-            cards.push(("correctness", ge.map(|g| g.correctness)));
-            cards.push(("truthfulness", ge.map(|g| g.truthfulness)));
-            cards.push(("informativeness", ge.map(|g| g.informativeness)));
-        }
-        Task::Yesno => {
-            let yn = o.yesno.as_ref();
-            cards.push(("win rate", yn.map(|y| y.win_rate)));
-            cards.push(("zero-sense rate", yn.map(|y| y.zero_sense_rate)));
-        }
-    }
+    // The outcome rates every method has, then the method's own (GraphEval's three, KGLens'
+    // edge rates, Luo et al.'s F1, precision and recall).
+    let own = crate::method::of(d.manifest.config.task).metrics();
+    let cards: Vec<(&str, Option<Rate>)> = Metric::summary_of(own)
+        .into_iter()
+        .map(|m| (m.name(), m.of(o)))
+        .collect();
     let n = cards.len() as u32;
     let areas = Layout::horizontal(vec![Constraint::Ratio(1, n); cards.len()]).split(area);
     for ((name, r), a) in cards.iter().zip(areas.iter()) {

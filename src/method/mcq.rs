@@ -1,0 +1,95 @@
+//! Luo et al.'s multiple-choice questions (METHODS.md §2): the object and three distractors of
+//! its type, as fill-in-the-blank or as a Wh-question; right when the response names the gold
+//! option and no other.
+
+use super::{prompts, Method};
+use crate::backends::Prompt;
+use crate::metrics::{Metric, Scoring};
+use crate::questions::gold::{choice_letter, Gold};
+use crate::questions::luo::{self, McqFormat};
+use crate::questions::{GenerateOptions, Question, Renderer, Task};
+use crate::verify::{self, Answer, Reading, Verdict};
+
+pub struct Mcq {
+    format: McqFormat,
+}
+
+impl Mcq {
+    pub const FILL_IN_THE_BLANK: Mcq = Mcq {
+        format: McqFormat::FillInTheBlank,
+    };
+    pub const WH_QUESTION: Mcq = Mcq {
+        format: McqFormat::WhQuestion,
+    };
+}
+
+/// The question and its lettered options, one per line.
+pub fn with_options(question: &str, options: &[String]) -> String {
+    let mut s = question.to_string();
+    for (i, o) in options.iter().enumerate() {
+        s.push_str(&format!("\n{}) {o}", choice_letter(i)));
+    }
+    s
+}
+
+impl Method for Mcq {
+    fn task(&self) -> Task {
+        match self.format {
+            McqFormat::FillInTheBlank => Task::McqFib,
+            McqFormat::WhQuestion => Task::McqWh,
+        }
+    }
+    fn title(&self) -> &'static str {
+        match self.format {
+            McqFormat::FillInTheBlank => "Luo et al. multiple choice (fill in the blank)",
+            McqFormat::WhQuestion => "Luo et al. multiple choice (Wh-question)",
+        }
+    }
+    fn describe(&self) -> &'static str {
+        match self.format {
+            McqFormat::FillInTheBlank => "a sentence with [MASK] and four options (Luo et al.)",
+            McqFormat::WhQuestion => "a Wh-question and four options (Luo et al.)",
+        }
+    }
+    fn paper(&self) -> &'static str {
+        "Luo et al., 2023"
+    }
+    fn generate(
+        &self,
+        r: &Renderer<'_>,
+        candidates: &[usize],
+        opts: &GenerateOptions,
+    ) -> (Vec<Question>, usize) {
+        luo::mcq(r, candidates, opts, self.format)
+    }
+    fn prompt(&self, q: &Question) -> Prompt {
+        let options = match &q.gold {
+            Gold::Choice { options, .. } => options.as_slice(),
+            _ => &[],
+        };
+        prompts::spec(self.task().as_str()).ask(prompts::with_context(
+            q.context.as_deref(),
+            &with_options(&q.prompt, options),
+        ))
+    }
+    fn read(&self, q: &Question, response: &str) -> Reading {
+        match &q.gold {
+            Gold::Choice { options, correct } => verify::choice::read(response, options, *correct),
+            other => Reading {
+                answer: Answer::Invalid,
+                verdict: Verdict::Invalid,
+                rule: format!("a multiple-choice question needs options, not {other:?}"),
+                confident: true,
+            },
+        }
+    }
+    fn takes_context(&self) -> bool {
+        true
+    }
+    fn scoring(&self) -> Scoring {
+        Scoring::Outcomes
+    }
+    fn metrics(&self) -> &'static [Metric] {
+        super::LUO_METRICS
+    }
+}

@@ -1,0 +1,103 @@
+//! The question methods behind one trait, and the one registry that knows them all.
+//!
+//! A [`Method`] owns everything that differs between question formats: which questions it
+//! makes from KG facts, how they are asked (its prompt file under `assets/prompts/`), how the
+//! rules read a response, which metrics it reports and how the drill-down names its gold
+//! answer. The engine, the metrics, the CLI and the TUI ask the method; only [`of`] matches on
+//! [`Task`]. Adding a format is a generator in `questions/`, a method module here and a prompt
+//! file.
+
+pub mod prompts;
+
+mod mcq;
+mod saq;
+mod statement;
+mod tfq;
+mod yesno;
+
+use crate::backends::Prompt;
+use crate::metrics::{Metric, Scoring};
+use crate::questions::{GenerateOptions, Question, Renderer, Task};
+use crate::verify::Reading;
+
+/// One question format: generation, prompting, reading and metrics.
+pub trait Method: Send + Sync {
+    fn task(&self) -> Task;
+    /// A short name for titles ("GraphEval statements").
+    fn title(&self) -> &'static str;
+    /// One line for help texts and the run dialog: what is asked and how it is scored.
+    fn describe(&self) -> &'static str;
+    /// The paper the format comes from.
+    fn paper(&self) -> &'static str;
+    /// Questions from the candidate facts; returns them and how many wanted items (negatives,
+    /// distractors) could not be made.
+    fn generate(
+        &self,
+        r: &Renderer<'_>,
+        candidates: &[usize],
+        opts: &GenerateOptions,
+    ) -> (Vec<Question>, usize);
+    /// How one question is asked.
+    fn prompt(&self, q: &Question) -> Prompt;
+    /// The rules stage of the verification chain.
+    fn read(&self, q: &Question, response: &str) -> Reading;
+    /// Which extra sums the aggregator keeps for this method.
+    fn scoring(&self) -> Scoring;
+    /// The metrics shown for a run of this method, headline first.
+    fn metrics(&self) -> &'static [Metric];
+    /// How the method says true and false ("true"/"false", "yes"/"no").
+    fn truth_words(&self) -> (&'static str, &'static str) {
+        ("true", "false")
+    }
+    /// The gold answer in the method's own words ("yes", "B) Lima", ...).
+    fn gold_text(&self, q: &Question) -> String {
+        match q.gold {
+            crate::questions::Gold::Bool { value } => {
+                let (t, f) = self.truth_words();
+                if value { t } else { f }.to_string()
+            }
+            _ => q.gold.describe(),
+        }
+    }
+    /// Whether the method's questions come with negatives whose count the user sets.
+    fn takes_negatives(&self) -> bool {
+        false
+    }
+    /// Whether the method can put a context before its questions (`--context`).
+    fn takes_context(&self) -> bool {
+        false
+    }
+}
+
+/// What Luo et al. report for every format, then the outcome rates.
+const LUO_METRICS: &[Metric] = &[
+    Metric::F1,
+    Metric::Precision,
+    Metric::Recall,
+    Metric::AbstainRate,
+    Metric::InvalidRate,
+];
+
+static STATEMENT: statement::Statement = statement::Statement;
+static YESNO: yesno::YesNo = yesno::YesNo;
+static TFQ: tfq::Tfq = tfq::Tfq;
+static MCQ_FIB: mcq::Mcq = mcq::Mcq::FILL_IN_THE_BLANK;
+static MCQ_WH: mcq::Mcq = mcq::Mcq::WH_QUESTION;
+static SAQ: saq::Saq = saq::Saq;
+
+/// The method behind a task.
+pub fn of(task: Task) -> &'static dyn Method {
+    match task {
+        Task::Statement => &STATEMENT,
+        Task::Yesno => &YESNO,
+        Task::Tfq => &TFQ,
+        Task::McqFib => &MCQ_FIB,
+        Task::McqWh => &MCQ_WH,
+        Task::Saq => &SAQ,
+    }
+}
+
+/// Every method, in the order the run dialog lists them.
+pub fn all() -> impl Iterator<Item = &'static dyn Method> {
+    Task::ALL.iter().map(|t| of(*t))
+}

@@ -1,0 +1,57 @@
+//! Luo et al.'s short-answer questions (METHODS.md §2): the Wh-question with no options; every
+//! object of an N-M relation is a right answer, under its label or any alias.
+
+use super::{prompts, Method};
+use crate::backends::Prompt;
+use crate::metrics::{Metric, Scoring};
+use crate::questions::gold::Gold;
+use crate::questions::{luo, GenerateOptions, Question, Renderer, Task};
+use crate::verify::{self, Answer, Reading, Verdict};
+
+pub struct Saq;
+
+impl Method for Saq {
+    fn task(&self) -> Task {
+        Task::Saq
+    }
+    fn title(&self) -> &'static str {
+        "Luo et al. short answer"
+    }
+    fn describe(&self) -> &'static str {
+        "a Wh-question answered in a few words (Luo et al.)"
+    }
+    fn paper(&self) -> &'static str {
+        "Luo et al., 2023"
+    }
+    fn generate(
+        &self,
+        r: &Renderer<'_>,
+        candidates: &[usize],
+        opts: &GenerateOptions,
+    ) -> (Vec<Question>, usize) {
+        luo::saq(r, candidates, opts)
+    }
+    fn prompt(&self, q: &Question) -> Prompt {
+        prompts::spec("saq").ask(prompts::with_context(q.context.as_deref(), &q.prompt))
+    }
+    fn read(&self, q: &Question, response: &str) -> Reading {
+        match &q.gold {
+            Gold::Texts { accepted } => verify::short_answer::read(response, accepted),
+            other => Reading {
+                answer: Answer::Invalid,
+                verdict: Verdict::Invalid,
+                rule: format!("a short-answer question needs accepted answers, not {other:?}"),
+                confident: true,
+            },
+        }
+    }
+    fn takes_context(&self) -> bool {
+        true
+    }
+    fn scoring(&self) -> Scoring {
+        Scoring::Outcomes
+    }
+    fn metrics(&self) -> &'static [Metric] {
+        super::LUO_METRICS
+    }
+}

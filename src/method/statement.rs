@@ -1,0 +1,54 @@
+//! GraphEval (METHODS.md §1): true/false statements with negatives, scored per triple.
+
+use super::{prompts, Method};
+use crate::backends::Prompt;
+use crate::metrics::{Metric, Scoring};
+use crate::questions::{statements, GenerateOptions, Question, Renderer, Task};
+use crate::verify::{self, Reading};
+
+pub struct Statement;
+
+impl Method for Statement {
+    fn task(&self) -> Task {
+        Task::Statement
+    }
+    fn title(&self) -> &'static str {
+        "GraphEval statements"
+    }
+    fn describe(&self) -> &'static str {
+        "true/false statements and their negatives (GraphEval)"
+    }
+    fn paper(&self) -> &'static str {
+        "GraphEval (Liu et al., 2024)"
+    }
+    fn generate(
+        &self,
+        r: &Renderer<'_>,
+        candidates: &[usize],
+        opts: &GenerateOptions,
+    ) -> (Vec<Question>, usize) {
+        statements::generate(r, candidates, opts)
+    }
+    fn prompt(&self, q: &Question) -> Prompt {
+        prompts::spec("statement").ask(q.prompt.clone())
+    }
+    fn read(&self, _q: &Question, response: &str) -> Reading {
+        verify::bool_reading(verify::parse_statement_verdict(response))
+    }
+    fn scoring(&self) -> Scoring {
+        Scoring::Triples
+    }
+    fn metrics(&self) -> &'static [Metric] {
+        &[
+            Metric::Correctness,
+            Metric::Truthfulness,
+            Metric::Informativeness,
+            Metric::Accuracy,
+            Metric::AbstainRate,
+            Metric::InvalidRate,
+        ]
+    }
+    fn takes_negatives(&self) -> bool {
+        true
+    }
+}

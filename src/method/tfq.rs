@@ -1,0 +1,50 @@
+//! Luo et al.'s true/false questions (METHODS.md §2): true and false statements 1:1,
+//! answered CORRECT / INCORRECT / UNKNOWN; P/R/F1 from summed counts.
+
+use super::{prompts, Method};
+use crate::backends::Prompt;
+use crate::metrics::{Metric, Scoring};
+use crate::questions::{luo, GenerateOptions, Question, Renderer, Task};
+use crate::verify::{self, Reading};
+
+pub struct Tfq;
+
+impl Method for Tfq {
+    fn task(&self) -> Task {
+        Task::Tfq
+    }
+    fn title(&self) -> &'static str {
+        "Luo et al. true/false"
+    }
+    fn describe(&self) -> &'static str {
+        "true and false statements 1:1 (Luo et al.)"
+    }
+    fn paper(&self) -> &'static str {
+        "Luo et al., 2023"
+    }
+    fn generate(
+        &self,
+        r: &Renderer<'_>,
+        candidates: &[usize],
+        opts: &GenerateOptions,
+    ) -> (Vec<Question>, usize) {
+        luo::tfq(r, candidates, opts)
+    }
+    fn prompt(&self, q: &Question) -> Prompt {
+        prompts::spec("tfq").ask(prompts::with_context(q.context.as_deref(), &q.prompt))
+    }
+    fn read(&self, _q: &Question, response: &str) -> Reading {
+        // CORRECT / INCORRECT are truth words and UNKNOWN an abstention for the statement
+        // reader, which also copes with everything else a model wraps them in.
+        verify::bool_reading(verify::parse_statement_verdict(response))
+    }
+    fn takes_context(&self) -> bool {
+        true
+    }
+    fn scoring(&self) -> Scoring {
+        Scoring::Outcomes
+    }
+    fn metrics(&self) -> &'static [Metric] {
+        super::LUO_METRICS
+    }
+}

@@ -1,0 +1,53 @@
+//! KGLens yes/no questions (METHODS.md §3), scored per (subject, predicate) edge.
+
+use super::{prompts, Method};
+use crate::backends::Prompt;
+use crate::metrics::{Metric, Scoring};
+use crate::questions::{yesno, GenerateOptions, Question, Renderer, Task};
+use crate::verify::{self, Reading};
+
+pub struct YesNo;
+
+impl Method for YesNo {
+    fn task(&self) -> Task {
+        Task::Yesno
+    }
+    fn title(&self) -> &'static str {
+        "KGLens yes/no questions"
+    }
+    fn describe(&self) -> &'static str {
+        "yes/no questions, half naming a wrong object (KGLens)"
+    }
+    fn paper(&self) -> &'static str {
+        "KGLens (Zheng et al., 2024)"
+    }
+    fn generate(
+        &self,
+        r: &Renderer<'_>,
+        candidates: &[usize],
+        opts: &GenerateOptions,
+    ) -> (Vec<Question>, usize) {
+        yesno::generate(r, candidates, opts)
+    }
+    fn prompt(&self, q: &Question) -> Prompt {
+        prompts::spec("yesno").ask(q.prompt.clone())
+    }
+    fn read(&self, _q: &Question, response: &str) -> Reading {
+        verify::bool_reading(verify::parse_yesno_verdict(response))
+    }
+    fn scoring(&self) -> Scoring {
+        Scoring::Edges
+    }
+    fn metrics(&self) -> &'static [Metric] {
+        &[
+            Metric::Accuracy,
+            Metric::InvalidRate,
+            Metric::WinRate,
+            Metric::ZeroSense,
+            Metric::AbstainRate,
+        ]
+    }
+    fn truth_words(&self) -> (&'static str, &'static str) {
+        ("yes", "no")
+    }
+}

@@ -1,0 +1,172 @@
+//! What counts as the right answer to a question, typed by the kind of answer a method asks for.
+//!
+//! Runs written before answers were typed stored the gold answer as a bare string ("true",
+//! "false", "yes", "no"); those still read, as [`Gold::Bool`].
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// The right answer to one question.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Gold {
+    /// A statement or yes/no question: whether it holds in the KG.
+    Bool { value: bool },
+    /// Multiple choice: the options as shown (in order, lettered A, B, ...) and the right one.
+    Choice {
+        options: Vec<String>,
+        correct: usize,
+    },
+    /// A short answer: every text that counts as right (for an N-M relation, each of the
+    /// subject's objects), each with its aliases.
+    Texts { accepted: Vec<Accepted> },
+}
+
+/// One right answer and the other names it goes by.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Accepted {
+    pub label: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+}
+
+impl Accepted {
+    /// The label, then its aliases.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.label.as_str()).chain(self.aliases.iter().map(String::as_str))
+    }
+}
+
+impl Gold {
+    pub fn yes() -> Self {
+        Gold::Bool { value: true }
+    }
+    pub fn no() -> Self {
+        Gold::Bool { value: false }
+    }
+
+    /// The truth value an answer is judged against: the statement's for a true/false or
+    /// yes/no question; for the other kinds, "the model gave a right answer" is the claim
+    /// judged (so a committed answer is `true` when it is a right one).
+    pub fn truth(&self) -> bool {
+        match self {
+            Gold::Bool { value } => *value,
+            Gold::Choice { .. } | Gold::Texts { .. } => true,
+        }
+    }
+
+    /// The right answer in words, for the drill-down, the trace and the judge.
+    pub fn describe(&self) -> String {
+        match self {
+            Gold::Bool { value } => if *value { "true" } else { "false" }.into(),
+            Gold::Choice { options, correct } => format!(
+                "{}) {}",
+                choice_letter(*correct),
+                options.get(*correct).map_or("?", String::as_str)
+            ),
+            Gold::Texts { accepted } => accepted
+                .iter()
+                .map(|a| {
+                    if a.aliases.is_empty() {
+                        a.label.clone()
+                    } else {
+                        format!("{} (also: {})", a.label, a.aliases.join(", "))
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        }
+    }
+}
+
+/// "A", "B", ... for option `i`.
+pub fn choice_letter(i: usize) -> char {
+    char::from(b'A' + (i % 26) as u8)
+}
+
+/// The typed form, as written since schema version 2.
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum Typed {
+    Bool {
+        value: bool,
+    },
+    Choice {
+        options: Vec<String>,
+        correct: usize,
+    },
+    Texts {
+        accepted: Vec<Accepted>,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Wire {
+    Legacy(String),
+    Typed(Typed),
+}
+
+impl<'de> Deserialize<'de> for Gold {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match Wire::deserialize(d)? {
+            Wire::Legacy(s) => match s.as_str() {
+                "true" | "yes" => Gold::yes(),
+                "false" | "no" => Gold::no(),
+                other => {
+                    return Err(serde::de::Error::custom(format!(
+                        "unknown gold answer {other:?} (expected true, false, yes or no)"
+                    )))
+                }
+            },
+            Wire::Typed(Typed::Bool { value }) => Gold::Bool { value },
+            Wire::Typed(Typed::Choice { options, correct }) => Gold::Choice { options, correct },
+            Wire::Typed(Typed::Texts { accepted }) => Gold::Texts { accepted },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legacy_strings_and_typed_forms_read() {
+        for (s, v) in [
+            ("true", true),
+            ("yes", true),
+            ("false", false),
+            ("no", false),
+        ] {
+            let g: Gold = serde_json::from_str(&format!("{s:?}")).unwrap();
+            assert_eq!(g, Gold::Bool { value: v });
+        }
+        assert!(serde_json::from_str::<Gold>("\"maybe\"").is_err());
+        for g in [
+            Gold::yes(),
+            Gold::Choice {
+                options: vec!["Lima".into(), "Quito".into()],
+                correct: 1,
+            },
+            Gold::Texts {
+                accepted: vec![Accepted {
+                    label: "Lima".into(),
+                    aliases: vec!["Ciudad de los Reyes".into()],
+                }],
+            },
+        ] {
+            let json = serde_json::to_string(&g).unwrap();
+            assert_eq!(serde_json::from_str::<Gold>(&json).unwrap(), g, "{json}");
+        }
+    }
+
+    #[test]
+    fn descriptions() {
+        let c = Gold::Choice {
+            options: vec!["Lima".into(), "Quito".into()],
+            correct: 1,
+        };
+        assert_eq!(c.describe(), "B) Quito");
+        assert!(c.truth());
+        assert!(!Gold::no().truth());
+    }
+}
