@@ -1813,3 +1813,63 @@ fn live_shows_the_kglens_rates_for_a_yes_no_run() {
 /// The analyst's screens (issue 8 §5), in tests/tui/analyst.rs.
 #[path = "tui/analyst.rs"]
 mod analyst;
+
+/// Runs written before schema version 2 (tests/data/legacy-runs, made by the previous binary)
+/// open in every screen, and Inspect names their gold answers in the method's words.
+#[test]
+fn runs_from_before_schema_2_open_in_every_screen() {
+    let fixtures = common::root().join("tests/data/legacy-runs");
+    for (id, kg, gold_words) in [
+        (
+            "20261124-091613-statement-5bd4",
+            "sample:elements",
+            ["gold true", "gold false"],
+        ),
+        (
+            "20261124-091545-yesno-9a74",
+            "sample:nba",
+            ["gold yes", "gold no"],
+        ),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let to = tmp.path().join(id);
+        std::fs::create_dir_all(&to).unwrap();
+        for f in ["manifest.json", "results.jsonl"] {
+            std::fs::copy(fixtures.join(id).join(f), to.join(f)).unwrap();
+        }
+        let mut app = build_app(&Options {
+            kg: kg.into(),
+            model: None,
+            base_url: None,
+            api_key_env: "OPENAI_API_KEY".into(),
+            timeouts: Default::default(),
+            run: Some(id.into()),
+            runs_dir: tmp.path().to_path_buf(),
+            theme: "dark".into(),
+            log: None,
+        })
+        .unwrap();
+        assert_eq!(app.data.as_ref().unwrap().tally.answered, 60, "{id}");
+        let heat = render(&app, 120, 40);
+        assert!(
+            gold_words.iter().all(|w| heat.contains(w)),
+            "{id}: the Why panel does not split by {gold_words:?}:\n{heat}"
+        );
+        for screen in ['2', '4', '5'] {
+            key(&mut app, KeyCode::Char(screen));
+            let s = render(&app, 120, 40);
+            assert!(!s.trim().is_empty(), "{id}: screen {screen} is blank");
+        }
+        let inspect = render(&app, 160, 50);
+        assert!(
+            inspect.contains("· rules"),
+            "{id}: no deciding stage:\n{inspect}"
+        );
+        assert!(
+            gold_words
+                .iter()
+                .any(|w| inspect.contains(&w.replace("gold ", "gold      "))),
+            "{id}: the gold answer is not in the method's words:\n{inspect}"
+        );
+    }
+}

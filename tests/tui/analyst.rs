@@ -4,6 +4,7 @@
 //! welcome pane and `kgscope demo`. Each screen change is drawn at 80×24 and 200×60.
 
 use super::*;
+use kgscope::questions::ContextKind;
 use kgscope::tui::app::demo::DemoOptions;
 use kgscope::tui::app::{Command, HeatSort, HeatView, Metric};
 use std::time::{Duration, Instant};
@@ -279,6 +280,72 @@ fn the_new_run_dialog_fits_takes_digits_and_names_the_settings() {
         panic!("no run was requested")
     };
     assert_eq!((req.limit, req.relations.len()), (210, 5));
+}
+
+/// `t` goes through every method of the registry and `T` back; each shows what it asks, only
+/// GraphEval its negatives, only Luo et al.'s formats a context (`c` cycles it), and the run
+/// requested is the method and context shown.
+#[test]
+fn the_run_dialog_offers_every_method_and_a_context_where_it_applies() {
+    let index = Arc::new(load_index("sample:countries").unwrap());
+    let mut app = App::new(Theme::default(), "sample:countries", Some(index));
+    app.can_run = true;
+    app.model = Some(no_model());
+    key(&mut app, KeyCode::Char(' '));
+    key(&mut app, KeyCode::Char('r'));
+    let mut seen = vec![];
+    for _ in 0..Task::ALL.len() {
+        let task = app.explore.dialog.as_ref().unwrap().task;
+        let m = kgscope::method::of(task);
+        let s = render(&app, 100, 30);
+        assert!(
+            s.contains(task.as_str()) && s.contains(m.describe()),
+            "{task:?}:\n{s}"
+        );
+        assert_eq!(
+            s.contains("negatives "),
+            m.takes_negatives(),
+            "{task:?}:\n{s}"
+        );
+        assert_eq!(s.contains("context "), m.takes_context(), "{task:?}:\n{s}");
+        seen.push(task);
+        key(&mut app, KeyCode::Char('t'));
+    }
+    assert_eq!(
+        seen,
+        Task::ALL.to_vec(),
+        "t visits every method once, in order"
+    );
+    key(&mut app, KeyCode::Char('T'));
+    assert_eq!(app.explore.dialog.as_ref().unwrap().task, Task::Saq);
+    // Context: none → relevant → irrelevant → antifactual → none.
+    let ctx = |app: &App| app.explore.dialog.as_ref().unwrap().context;
+    assert_eq!(ctx(&app), None);
+    key(&mut app, KeyCode::Char('c'));
+    key(&mut app, KeyCode::Char('c'));
+    key(&mut app, KeyCode::Char('c'));
+    assert_eq!(ctx(&app), Some(ContextKind::Antifactual));
+    assert!(render(&app, 100, 30).contains("antifactual"));
+    key(&mut app, KeyCode::Enter);
+    let Some(Command::StartRun(req)) = app.commands.pop() else {
+        panic!("no run was requested")
+    };
+    assert_eq!(
+        (req.task, req.context),
+        (Task::Saq, Some(ContextKind::Antifactual))
+    );
+    let cfg = kgscope::tui::runner::config_for(
+        &kgscope::tui::runner::RunBase {
+            kg: "sample:countries".into(),
+            model: no_model(),
+            runs_dir: PathBuf::new(),
+        },
+        &req,
+    );
+    assert_eq!(
+        (cfg.task, cfg.context),
+        (Task::Saq, Some(ContextKind::Antifactual))
+    );
 }
 
 #[test]
