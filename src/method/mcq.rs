@@ -86,6 +86,10 @@ impl Method for Mcq {
     fn takes_context(&self) -> bool {
         true
     }
+    /// The claim judged is "the answer is a right one".
+    fn truth_words(&self) -> (&'static str, &'static str) {
+        ("right", "wrong")
+    }
     fn scoring(&self) -> Scoring {
         Scoring::Outcomes
     }

@@ -48,6 +48,10 @@ impl Method for Saq {
     fn takes_context(&self) -> bool {
         true
     }
+    /// The claim judged is "the answer is a right one".
+    fn truth_words(&self) -> (&'static str, &'static str) {
+        ("right", "wrong")
+    }
     fn scoring(&self) -> Scoring {
         Scoring::Outcomes
     }
