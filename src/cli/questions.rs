@@ -127,12 +127,8 @@ pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
         }
     );
     if report.negatives_missing > 0 {
-        eprintln!(
-            "note: {} negatives could not be made (no {} replacement gave a statement that is \
-             false in the KG and in words)",
-            report.negatives_missing,
-            a.gen.negatives_from.as_str()
-        );
+        let why = kgscope::method::of(a.gen.task).unmade();
+        eprintln!("note: {} {why}", report.negatives_missing);
     }
     Ok(ExitCode::SUCCESS)
 }

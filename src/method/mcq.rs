@@ -6,7 +6,7 @@ use super::{prompts, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
 use crate::questions::gold::{choice_letter, Gold};
-use crate::questions::luo::{self, McqFormat};
+use crate::questions::mcq::{self as generator, McqFormat};
 use crate::questions::{GenerateOptions, Question, Renderer, Task};
 use crate::verify::{self, Answer, Reading, Verdict};
 
@@ -60,7 +60,7 @@ impl Method for Mcq {
         candidates: &[usize],
         opts: &GenerateOptions,
     ) -> (Vec<Question>, usize) {
-        luo::mcq(r, candidates, opts, self.format)
+        generator::generate(r, candidates, opts, self.format)
     }
     fn prompt(&self, q: &Question) -> Prompt {
         let options = match &q.gold {
@@ -89,6 +89,9 @@ impl Method for Mcq {
     /// The claim judged is "the answer is a right one".
     fn truth_words(&self) -> (&'static str, &'static str) {
         ("right", "wrong")
+    }
+    fn unmade(&self) -> &'static str {
+        "facts were passed over: their relation has fewer than three other objects to offer as options"
     }
     fn scoring(&self) -> Scoring {
         Scoring::Outcomes

@@ -30,7 +30,8 @@ pub trait Method: Send + Sync {
     /// The paper the format comes from.
     fn paper(&self) -> &'static str;
     /// Questions from the candidate facts; returns them and how many wanted items (negatives,
-    /// distractors) could not be made.
+    /// false statements, facts with enough distractors) could not be made ([`Method::unmade`]
+    /// says which).
     fn generate(
         &self,
         r: &Renderer<'_>,
@@ -45,6 +46,10 @@ pub trait Method: Send + Sync {
     fn scoring(&self) -> Scoring;
     /// The metrics shown for a run of this method, headline first.
     fn metrics(&self) -> &'static [Metric];
+    /// What the count of items `generate` could not make counts, after the number.
+    fn unmade(&self) -> &'static str {
+        "items could not be made"
+    }
     /// How the method says true and false ("true"/"false", "yes"/"no").
     fn truth_words(&self) -> (&'static str, &'static str) {
         ("true", "false")

@@ -5,7 +5,7 @@ use super::{prompts, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
 use crate::questions::gold::Gold;
-use crate::questions::{luo, GenerateOptions, Question, Renderer, Task};
+use crate::questions::{saq, GenerateOptions, Question, Renderer, Task};
 use crate::verify::{self, Answer, Reading, Verdict};
 
 pub struct Saq;
@@ -29,7 +29,7 @@ impl Method for Saq {
         candidates: &[usize],
         opts: &GenerateOptions,
     ) -> (Vec<Question>, usize) {
-        luo::saq(r, candidates, opts)
+        saq::generate(r, candidates, opts)
     }
     fn prompt(&self, q: &Question) -> Prompt {
         prompts::spec("saq").ask(prompts::with_context(q.context.as_deref(), &q.prompt))

@@ -35,6 +35,9 @@ impl Method for Statement {
     fn read(&self, _q: &Question, response: &str) -> Reading {
         verify::bool_reading(verify::parse_statement_verdict(response))
     }
+    fn unmade(&self) -> &'static str {
+        "negatives could not be made (no replacement gave a statement that is false in the KG and in words)"
+    }
     fn scoring(&self) -> Scoring {
         Scoring::Triples
     }

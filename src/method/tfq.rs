@@ -4,7 +4,7 @@
 use super::{prompts, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
-use crate::questions::{luo, GenerateOptions, Question, Renderer, Task};
+use crate::questions::{tfq, GenerateOptions, Question, Renderer, Task};
 use crate::verify::{self, Reading};
 
 pub struct Tfq;
@@ -28,7 +28,7 @@ impl Method for Tfq {
         candidates: &[usize],
         opts: &GenerateOptions,
     ) -> (Vec<Question>, usize) {
-        luo::tfq(r, candidates, opts)
+        tfq::generate(r, candidates, opts)
     }
     fn prompt(&self, q: &Question) -> Prompt {
         prompts::spec("tfq").ask(prompts::with_context(q.context.as_deref(), &q.prompt))
@@ -40,6 +40,9 @@ impl Method for Tfq {
     }
     fn takes_context(&self) -> bool {
         true
+    }
+    fn unmade(&self) -> &'static str {
+        "false statements could not be made: the relation has no other object"
     }
     fn scoring(&self) -> Scoring {
         Scoring::Outcomes

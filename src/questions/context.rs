@@ -9,7 +9,7 @@
 
 use rand::Rng;
 
-use super::Renderer;
+use super::{GenerateOptions, Renderer};
 use crate::kg::index::{Fact, Id};
 use crate::sampling::SeededRng;
 
@@ -111,4 +111,22 @@ fn paragraph(r: &Renderer<'_>, first: &Fact, about: &Fact, avoid: &[Id]) -> Stri
         text.push_str(&r.statement(f));
     }
     text
+}
+
+/// The context of the run's kind for a question about `fact` (none when the run has none).
+pub fn context_of(
+    r: &Renderer<'_>,
+    opts: &GenerateOptions,
+    fact: &Fact,
+    wrong: Option<Id>,
+    rng: &mut SeededRng,
+) -> Option<String> {
+    opts.context
+        .and_then(|k| context_for(r, k, fact, wrong, rng))
+}
+
+/// The part of a question id that says which context it was asked with: the same fact with
+/// another context is another question.
+pub fn context_tag(opts: &GenerateOptions) -> &'static str {
+    opts.context.map_or("", ContextKind::as_str)
 }

@@ -9,11 +9,14 @@ pub mod audit;
 pub mod context;
 pub mod gold;
 pub mod grammar;
-pub mod luo;
+pub mod mcq;
 pub mod negatives;
+pub mod saq;
 pub mod signature;
 pub mod statements;
 pub mod templates;
+pub mod tfq;
+pub mod wrong_objects;
 pub mod yesno;
 
 use std::collections::BTreeMap;

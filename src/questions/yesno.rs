@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use rand::Rng;
 
 use super::aliases::{self, Answers};
-use super::luo::WrongObjects;
+use super::wrong_objects::WrongObjects;
 use super::{Corruption, GenerateOptions, Gold, Question, Renderer, Task};
 use crate::sampling;
 

@@ -1,0 +1,110 @@
+//! Luo et al.'s multiple-choice questions (METHODS.md §2): the object and [`DISTRACTORS`]
+//! wrong objects of its type, shuffled by the seed, asked as fill-in-the-blank (`[MASK]` for the
+//! object) or as a Wh-question.
+
+use rand::seq::SliceRandom;
+
+use super::context::{context_of, context_tag};
+use super::wrong_objects::WrongObjects;
+use super::{GenerateOptions, Gold, Question, Renderer, Task};
+use crate::kg::index::{Fact, Id, KgIndex};
+use crate::sampling::{self, SeededRng};
+
+/// Options of a multiple-choice question: the object and this many distractors.
+pub const DISTRACTORS: usize = 3;
+
+/// How a multiple-choice question is put.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum McqFormat {
+    /// The statement with `[MASK]` for the object.
+    FillInTheBlank,
+    /// The Wh-question.
+    WhQuestion,
+}
+
+/// MCQ: the object and [`DISTRACTORS`] wrong objects of its type, in an order drawn from the
+/// seed. Facts with fewer distractors are skipped for the next ones; returns how many were.
+pub fn generate(
+    r: &Renderer<'_>,
+    candidates: &[usize],
+    opts: &GenerateOptions,
+    format: McqFormat,
+) -> (Vec<Question>, usize) {
+    let (task, name) = match format {
+        McqFormat::FillInTheBlank => (Task::McqFib, "mcq-fib"),
+        McqFormat::WhQuestion => (Task::McqWh, "mcq-wh"),
+    };
+    // Every candidate in the sampling's order, taken until `limit` questions are made: a fact
+    // whose relation has too few other objects for three distractors gives way to the next.
+    let order = super::draw_facts(
+        r.index,
+        candidates,
+        candidates.len(),
+        opts.sampling,
+        opts.seed,
+    );
+    let mut wrong = WrongObjects::new(r.index);
+    let mut out = Vec::with_capacity(opts.limit.min(candidates.len()));
+    let mut missing = 0;
+    let tag = context_tag(opts);
+    for fi in order {
+        if out.len() == opts.limit {
+            break;
+        }
+        let fact = r.index.facts()[fi];
+        let id = r.id(&fact, task, name, tag);
+        let mut rng = sampling::item_rng(opts.seed, &id);
+        let Some(distractors) = distractors(r.index, &fact, wrong.of(&fact), &mut rng) else {
+            missing += 1;
+            continue;
+        };
+        let mut options: Vec<Id> = distractors.clone();
+        options.push(fact[2]);
+        options.shuffle(&mut rng);
+        let correct = options.iter().position(|o| *o == fact[2]).unwrap_or(0);
+        let mut q = r.base(&fact, task);
+        q.context = context_of(r, opts, &fact, Some(distractors[0]), &mut rng);
+        q.id = id;
+        q.prompt = match format {
+            McqFormat::FillInTheBlank => r.blank(&fact),
+            McqFormat::WhQuestion => r.question(&fact),
+        };
+        q.gold = Gold::Choice {
+            options: options.iter().map(|o| r.index.label(*o)).collect(),
+            correct,
+        };
+        q.positive_id = q.id.clone();
+        out.push(q);
+    }
+    (out, missing)
+}
+
+/// Three distractors for `fact` from its relation's wrong objects `pool`, preferring those
+/// that share a type with the object (the relation's range may mix types); names distinct from
+/// each other and from the object. `None` when fewer than three exist.
+fn distractors(
+    index: &KgIndex,
+    fact: &Fact,
+    mut pool: Vec<Id>,
+    rng: &mut SeededRng,
+) -> Option<Vec<Id>> {
+    pool.shuffle(rng);
+    let types = index.types_of(fact[2]);
+    let shares_type = |o: &Id| index.types_of(*o).iter().any(|t| types.contains(t));
+    // Stable: same-typed first, each part in its shuffled order.
+    pool.sort_by_key(|o| !shares_type(o));
+    let mut names = vec![index.label(fact[2]).to_lowercase()];
+    let mut chosen = Vec::with_capacity(DISTRACTORS);
+    for o in pool {
+        let name = index.label(o).to_lowercase();
+        if names.contains(&name) {
+            continue;
+        }
+        names.push(name);
+        chosen.push(o);
+        if chosen.len() == DISTRACTORS {
+            return Some(chosen);
+        }
+    }
+    None
+}

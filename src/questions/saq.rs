@@ -1,0 +1,46 @@
+//! Luo et al.'s short-answer questions (METHODS.md §2): the Wh-question with no options; every
+//! object the KG gives the subject for the relation is a right answer, under its label or any
+//! alias.
+
+use rand::Rng;
+
+use super::context::{context_of, context_tag};
+use super::wrong_objects::WrongObjects;
+use super::{Accepted, GenerateOptions, Gold, Question, Renderer, Task};
+use crate::sampling;
+
+/// SAQ: the Wh-question; every object of the subject for the relation is accepted.
+pub fn generate(
+    r: &Renderer<'_>,
+    candidates: &[usize],
+    opts: &GenerateOptions,
+) -> (Vec<Question>, usize) {
+    let picked = super::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
+    let mut wrong = WrongObjects::new(r.index);
+    let mut out = Vec::with_capacity(picked.len());
+    let tag = context_tag(opts);
+    for fi in picked {
+        let fact = r.index.facts()[fi];
+        let mut q = r.base(&fact, Task::Saq);
+        q.id = r.id(&fact, Task::Saq, "saq", tag);
+        let mut rng = sampling::item_rng(opts.seed, &q.id);
+        let pool = wrong.of(&fact);
+        let false_object = (!pool.is_empty()).then(|| pool[rng.random_range(0..pool.len())]);
+        q.context = context_of(r, opts, &fact, false_object, &mut rng);
+        q.prompt = r.question(&fact);
+        q.gold = Gold::Texts {
+            accepted: r
+                .index
+                .objects_of(fact[0], fact[1])
+                .iter()
+                .map(|&o| Accepted {
+                    label: r.index.label(o),
+                    aliases: r.index.aliases_of(o).to_vec(),
+                })
+                .collect(),
+        };
+        q.positive_id = q.id.clone();
+        out.push(q);
+    }
+    (out, 0)
+}

@@ -1,0 +1,64 @@
+//! Luo et al.'s true/false questions (METHODS.md §2): from each drawn fact the true statement
+//! and a false one, 1:1; the false object is another object of the same relation that is not
+//! an object of the fact's subject (see [`WrongObjects`]).
+
+use rand::Rng;
+
+use super::context::{context_of, context_tag};
+use super::wrong_objects::WrongObjects;
+use super::{Corruption, GenerateOptions, Gold, Question, Renderer, Task};
+use crate::kg::term_str;
+use crate::sampling;
+
+/// TFQ: a true and a false statement per fact. Returns the questions and the number of false
+/// statements that could not be made (a relation with a single object).
+pub fn generate(
+    r: &Renderer<'_>,
+    candidates: &[usize],
+    opts: &GenerateOptions,
+) -> (Vec<Question>, usize) {
+    let pairs = (opts.limit / 2).max(1);
+    let picked = super::draw_facts(r.index, candidates, pairs, opts.sampling, opts.seed);
+    let mut wrong = WrongObjects::new(r.index);
+    let mut out = Vec::with_capacity(2 * picked.len());
+    let mut missing = 0;
+    let tag = context_tag(opts);
+    for fi in picked {
+        let fact = r.index.facts()[fi];
+        let true_id = r.id(&fact, Task::Tfq, "tfq", &format!("true{tag}"));
+        let mut rng = sampling::item_rng(opts.seed, &true_id);
+        let pool = wrong.of(&fact);
+        let false_object = (!pool.is_empty()).then(|| pool[rng.random_range(0..pool.len())]);
+        let context = context_of(r, opts, &fact, false_object, &mut rng);
+        let mut t = r.base(&fact, Task::Tfq);
+        t.id = true_id.clone();
+        t.prompt = r.statement(&fact);
+        t.gold = Gold::yes();
+        t.context.clone_from(&context);
+        t.positive_id = true_id.clone();
+        t.group_size = if false_object.is_some() { 2 } else { 1 };
+        let Some(o) = false_object else {
+            missing += 1;
+            out.push(t);
+            continue;
+        };
+        let mut false_fact = fact;
+        false_fact[2] = o;
+        // The false statement keeps its true fact's relation, types and year as group keys.
+        let mut f = t.clone();
+        f.id = r.id(
+            &false_fact,
+            Task::Tfq,
+            "tfq",
+            &format!("false{tag}:{true_id}"),
+        );
+        f.prompt = r.statement(&false_fact);
+        f.gold = Gold::no();
+        f.object = term_str(r.index.term(o)).to_string();
+        f.object_label = r.index.label(o);
+        f.negative = Some(Corruption::Tail);
+        out.push(t);
+        out.push(f);
+    }
+    (out, missing)
+}

@@ -1,0 +1,46 @@
+//! Wrong objects for a fact, shared by the formats that ask about one (KGLens' "No" questions,
+//! Luo et al.'s false statements, distractors and antifactual contexts).
+
+use std::collections::HashMap;
+
+use crate::kg::index::{Fact, Id, KgIndex};
+
+/// Wrong objects for facts: a relation's objects that are not the subject's objects for it,
+/// and do not share a name with one ("Kingston" for Jamaica when Norfolk Island's Kingston is
+/// drawn would read as right). Names are worked out once per relation.
+pub struct WrongObjects<'a> {
+    index: &'a KgIndex,
+    names: HashMap<Id, Vec<String>>,
+}
+
+impl<'a> WrongObjects<'a> {
+    pub fn new(index: &'a KgIndex) -> Self {
+        Self {
+            index,
+            names: HashMap::new(),
+        }
+    }
+
+    /// The relation's wrong objects for `fact`'s subject, in id order.
+    pub fn of(&mut self, fact: &Fact) -> Vec<Id> {
+        let ix = self.index;
+        let truths = ix.objects_of(fact[0], fact[1]);
+        let objects = ix.objects_of_predicate(fact[1]);
+        let names = self.names.entry(fact[1]).or_insert_with(|| {
+            objects
+                .iter()
+                .map(|o| ix.label(*o).to_lowercase())
+                .collect()
+        });
+        let true_names: Vec<&String> = truths
+            .iter()
+            .filter_map(|t| objects.binary_search(t).ok().map(|i| &names[i]))
+            .collect();
+        objects
+            .iter()
+            .zip(names.iter())
+            .filter(|(o, name)| truths.binary_search(o).is_err() && !true_names.contains(name))
+            .map(|(o, _)| *o)
+            .collect()
+    }
+}
