@@ -9,7 +9,7 @@ mod common;
 
 use std::collections::{BTreeMap, HashSet};
 
-use common::indexed;
+use common::{ask, indexed, node as term};
 
 use kgscope::kg::KnowledgeGraph;
 use kgscope::method;
@@ -41,19 +41,6 @@ fn generate(
         .0
 }
 
-/// A SPARQL term for a question value: an IRI, or a literal matched by its string value.
-fn term(value: &str, var: &str) -> (String, String) {
-    if value.starts_with("http://") || value.starts_with("https://") {
-        (format!("<{value}>"), String::new())
-    } else {
-        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-        (
-            format!("?{var}"),
-            format!("FILTER(STR(?{var}) = \"{escaped}\")"),
-        )
-    }
-}
-
 /// Whether `needle`'s words occur in a row in `text` (whole words, case kept: the code "IS"
 /// is not the verb "is").
 fn has_words(text: &str, needle: &str) -> bool {
@@ -65,11 +52,6 @@ fn has_words(text: &str, needle: &str) -> bool {
     };
     let (t, n) = (words(text), words(needle));
     !n.is_empty() && t.windows(n.len()).any(|w| w == n.as_slice())
-}
-
-fn ask(kg: &dyn KnowledgeGraph, pattern: &str) -> bool {
-    let q = format!("SELECT (1 AS ?found) WHERE {{ {pattern} }} LIMIT 1");
-    !kg.select(&q, &["found"]).unwrap().is_empty()
 }
 
 fn in_kg(kg: &dyn KnowledgeGraph, s: &str, p: &str, o: &str) -> bool {

@@ -7,7 +7,7 @@ mod common;
 
 use std::collections::{HashMap, HashSet};
 
-use common::indexed;
+use common::{ask, indexed, node};
 
 use kgscope::kg::{self, KgIndex, KnowledgeGraph};
 use kgscope::questions::negatives::Corrupter;
@@ -19,25 +19,6 @@ use kgscope::sampling::Sampling;
 
 const SAMPLES: [&str; 3] = ["sample:countries", "sample:elements", "sample:nba"];
 const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
-
-/// A SPARQL term for a question's subject/predicate/object value: an IRI as such, a literal
-/// matched by its string value (questions carry values, not N-Triples forms).
-fn node(value: &str, var: &str) -> (String, String) {
-    if value.starts_with("http://") || value.starts_with("https://") {
-        (format!("<{value}>"), String::new())
-    } else {
-        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-        (
-            format!("?{var}"),
-            format!("FILTER(STR(?{var}) = \"{escaped}\")"),
-        )
-    }
-}
-
-fn ask(kg: &dyn KnowledgeGraph, pattern: &str) -> bool {
-    let q = format!("SELECT (1 AS ?found) WHERE {{ {pattern} }} LIMIT 1");
-    !kg.select(&q, &["found"]).unwrap().is_empty()
-}
 
 /// The replacement has the kind of what it replaced: it shares an rdf:type with it, or (a
 /// tail) the relation has it as an object elsewhere in the KG.

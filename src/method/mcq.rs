@@ -8,7 +8,7 @@ use crate::metrics::{Metric, Scoring};
 use crate::questions::gold::{choice_letter, Gold};
 use crate::questions::mcq::{self as generator, McqFormat};
 use crate::questions::{GenerateOptions, Question, Renderer, Task};
-use crate::verify::{self, Answer, Reading, Verdict};
+use crate::verify::{self, Reading};
 
 pub struct Mcq {
     format: McqFormat,
@@ -39,20 +39,11 @@ impl Method for Mcq {
             McqFormat::WhQuestion => Task::McqWh,
         }
     }
-    fn title(&self) -> &'static str {
-        match self.format {
-            McqFormat::FillInTheBlank => "Luo et al. multiple choice (fill in the blank)",
-            McqFormat::WhQuestion => "Luo et al. multiple choice (Wh-question)",
-        }
-    }
     fn describe(&self) -> &'static str {
         match self.format {
             McqFormat::FillInTheBlank => "a sentence with [MASK] and four options (Luo et al.)",
             McqFormat::WhQuestion => "a Wh-question and four options (Luo et al.)",
         }
-    }
-    fn paper(&self) -> &'static str {
-        "Luo et al., 2023"
     }
     fn generate(
         &self,
@@ -67,20 +58,14 @@ impl Method for Mcq {
             Gold::Choice { options, .. } => options.as_slice(),
             _ => &[],
         };
-        prompts::spec(self.task().as_str()).ask(prompts::with_context(
-            q.context.as_deref(),
-            &with_options(&q.prompt, options),
-        ))
+        prompts::ask(self.task().as_str(), q, &with_options(&q.prompt, options))
     }
     fn read(&self, q: &Question, response: &str) -> Reading {
         match &q.gold {
             Gold::Choice { options, correct } => verify::choice::read(response, options, *correct),
-            other => Reading {
-                answer: Answer::Invalid,
-                verdict: Verdict::Invalid,
-                rule: format!("a multiple-choice question needs options, not {other:?}"),
-                confident: true,
-            },
+            other => Reading::unreadable(format!(
+                "a multiple-choice question needs options, not {other:?}"
+            )),
         }
     }
     fn takes_context(&self) -> bool {

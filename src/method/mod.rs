@@ -23,12 +23,8 @@ use crate::verify::Reading;
 /// One question format: generation, prompting, reading and metrics.
 pub trait Method: Send + Sync {
     fn task(&self) -> Task;
-    /// A short name for titles ("GraphEval statements").
-    fn title(&self) -> &'static str;
-    /// One line for help texts and the run dialog: what is asked and how it is scored.
+    /// One line for the run dialog: what is asked, and the paper it comes from.
     fn describe(&self) -> &'static str;
-    /// The paper the format comes from.
-    fn paper(&self) -> &'static str;
     /// Questions from the candidate facts; returns them and how many wanted items (negatives,
     /// false statements, facts with enough distractors) could not be made ([`Method::unmade`]
     /// says which).

@@ -97,6 +97,12 @@ pub fn with_context(context: Option<&str>, question: &str) -> String {
     }
 }
 
+/// `q` asked with prompt file `name`: `text` (the question as the method writes it) after the
+/// question's context, if any.
+pub fn ask(name: &str, q: &crate::questions::Question, text: &str) -> Prompt {
+    spec(name).ask(with_context(q.context.as_deref(), text))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

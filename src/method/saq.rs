@@ -6,7 +6,7 @@ use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
 use crate::questions::gold::Gold;
 use crate::questions::{saq, GenerateOptions, Question, Renderer, Task};
-use crate::verify::{self, Answer, Reading, Verdict};
+use crate::verify::{self, Reading};
 
 pub struct Saq;
 
@@ -14,14 +14,8 @@ impl Method for Saq {
     fn task(&self) -> Task {
         Task::Saq
     }
-    fn title(&self) -> &'static str {
-        "Luo et al. short answer"
-    }
     fn describe(&self) -> &'static str {
         "a Wh-question answered in a few words (Luo et al.)"
-    }
-    fn paper(&self) -> &'static str {
-        "Luo et al., 2023"
     }
     fn generate(
         &self,
@@ -32,17 +26,14 @@ impl Method for Saq {
         saq::generate(r, candidates, opts)
     }
     fn prompt(&self, q: &Question) -> Prompt {
-        prompts::spec("saq").ask(prompts::with_context(q.context.as_deref(), &q.prompt))
+        prompts::ask("saq", q, &q.prompt)
     }
     fn read(&self, q: &Question, response: &str) -> Reading {
         match &q.gold {
             Gold::Texts { accepted } => verify::short_answer::read(response, accepted),
-            other => Reading {
-                answer: Answer::Invalid,
-                verdict: Verdict::Invalid,
-                rule: format!("a short-answer question needs accepted answers, not {other:?}"),
-                confident: true,
-            },
+            other => Reading::unreadable(format!(
+                "a short-answer question needs accepted answers, not {other:?}"
+            )),
         }
     }
     fn takes_context(&self) -> bool {

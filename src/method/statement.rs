@@ -12,14 +12,8 @@ impl Method for Statement {
     fn task(&self) -> Task {
         Task::Statement
     }
-    fn title(&self) -> &'static str {
-        "GraphEval statements"
-    }
     fn describe(&self) -> &'static str {
         "true/false statements and their negatives (GraphEval)"
-    }
-    fn paper(&self) -> &'static str {
-        "GraphEval (Liu et al., 2024)"
     }
     fn generate(
         &self,

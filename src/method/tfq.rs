@@ -13,14 +13,8 @@ impl Method for Tfq {
     fn task(&self) -> Task {
         Task::Tfq
     }
-    fn title(&self) -> &'static str {
-        "Luo et al. true/false"
-    }
     fn describe(&self) -> &'static str {
         "true and false statements 1:1 (Luo et al.)"
-    }
-    fn paper(&self) -> &'static str {
-        "Luo et al., 2023"
     }
     fn generate(
         &self,
@@ -31,7 +25,7 @@ impl Method for Tfq {
         tfq::generate(r, candidates, opts)
     }
     fn prompt(&self, q: &Question) -> Prompt {
-        prompts::spec("tfq").ask(prompts::with_context(q.context.as_deref(), &q.prompt))
+        prompts::ask("tfq", q, &q.prompt)
     }
     fn read(&self, _q: &Question, response: &str) -> Reading {
         // CORRECT / INCORRECT are truth words and UNKNOWN an abstention for the statement

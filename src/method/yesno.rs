@@ -12,14 +12,8 @@ impl Method for YesNo {
     fn task(&self) -> Task {
         Task::Yesno
     }
-    fn title(&self) -> &'static str {
-        "KGLens yes/no questions"
-    }
     fn describe(&self) -> &'static str {
         "yes/no questions, half naming a wrong object (KGLens)"
-    }
-    fn paper(&self) -> &'static str {
-        "KGLens (Zheng et al., 2024)"
     }
     fn generate(
         &self,

@@ -67,6 +67,18 @@ impl Stage {
     }
 }
 
+impl Reading {
+    /// Nothing could be read, for the reason given; no judge would read more.
+    pub fn unreadable(rule: impl Into<String>) -> Self {
+        Reading {
+            answer: Answer::Invalid,
+            verdict: Verdict::Invalid,
+            rule: rule.into(),
+            confident: true,
+        }
+    }
+}
+
 /// What the rules stage read from one response.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reading {

@@ -355,3 +355,22 @@ pub fn exit_status_written_to(done: &Path, secs: u64) -> String {
     }
     std::fs::read_to_string(done).unwrap().trim().to_string()
 }
+
+/// A SPARQL term for a question's subject/predicate/object value: an IRI as such, a literal
+/// matched by its string value (questions carry values, not N-Triples forms).
+pub fn node(value: &str, var: &str) -> (String, String) {
+    if value.starts_with("http://") || value.starts_with("https://") {
+        (format!("<{value}>"), String::new())
+    } else {
+        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+        (
+            format!("?{var}"),
+            format!("FILTER(STR(?{var}) = \"{escaped}\")"),
+        )
+    }
+}
+
+pub fn ask(kg: &dyn kgscope::kg::KnowledgeGraph, pattern: &str) -> bool {
+    let q = format!("SELECT (1 AS ?found) WHERE {{ {pattern} }} LIMIT 1");
+    !kg.select(&q, &["found"]).unwrap().is_empty()
+}
