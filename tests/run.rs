@@ -414,6 +414,210 @@ fn a_real_llama_server_streams_tokens_and_outcomes_are_recorded() {
     assert_eq!(report_json(runs.path(), id)["metrics"], summary["metrics"]);
 }
 
+/// Luo et al.'s four formats, each run end to end by the bundled model in process and by the
+/// same model behind a real llama.cpp server; then a run judged by that server over HTTP, with
+/// every judge call recorded and the report counting what the judge decided.
+#[test]
+fn luo_formats_run_on_both_backends_and_a_served_judge_is_recorded_and_reported() {
+    let model = default_model();
+    let server = llama_server(&model);
+    let base_url = format!("{}/v1", server.base);
+    let runs = tempfile::tempdir().unwrap();
+    let runs_dir = runs.path().to_str().unwrap();
+    for task in ["tfq", "mcq-fib", "mcq-wh", "saq"] {
+        for backend in [
+            vec!["--model", "default"],
+            vec!["--model", "openai:gemma", "--base-url", &base_url],
+        ] {
+            let mut args = vec![
+                "--kg",
+                "sample:countries",
+                "--task",
+                task,
+                "--limit",
+                "6",
+                "--runs-dir",
+                runs_dir,
+            ];
+            args.extend_from_slice(&backend);
+            let summary = run_json(&args);
+            let id = summary["run_id"].as_str().unwrap();
+            let recs = results(&runs.path().join(id));
+            assert!(recs.len() >= 6, "{task} {backend:?}: {} answers", recs.len());
+            assert_eq!(summary["answered"], recs.len(), "{task} {backend:?}");
+            for r in &recs {
+                assert_eq!(r["question"]["task"], task, "{r}");
+                assert!(r["attempts"][0]["answer"].is_object(), "{task}: no typed answer in {r}");
+            }
+            let tokens: u64 = recs
+                .iter()
+                .map(|r| r["attempts"][0]["completion_tokens"].as_u64().unwrap())
+                .sum();
+            assert!(tokens > 0, "{task} {backend:?}: the model generated nothing");
+            let report = report_json(runs.path(), id);
+            assert_eq!(report["metrics"], summary["metrics"], "{task} {backend:?}");
+            // Precision from the summed counts of the records themselves.
+            let overall = &report["metrics"]["overall"];
+            let count = |o: &str| recs.iter().filter(|r| r["outcome"] == o).count() as f64;
+            let (c, i) = (count("correct"), count("incorrect"));
+            assert_eq!(overall["n"], recs.len(), "{task}");
+            if c + i > 0.0 {
+                let p = overall["precision"].as_f64().expect("precision");
+                assert!((p - c / (c + i)).abs() < 1e-9, "{task}: P {p} vs {c}/{}", c + i);
+            }
+        }
+    }
+
+    // The judge: the bundled model served by llama.cpp, asked about every answer.
+    let summary = run_json(&[
+        "--kg",
+        "sample:countries",
+        "--task",
+        "saq",
+        "--limit",
+        "8",
+        "--model",
+        "default",
+        "--judge",
+        "openai:gemma",
+        "--judge-base-url",
+        &base_url,
+        "--judge-all",
+        "--runs-dir",
+        runs_dir,
+    ]);
+    let id = summary["run_id"].as_str().unwrap();
+    let recs = results(&runs.path().join(id));
+    assert_eq!(recs.len(), 8);
+    let mut by_judge = 0;
+    for r in &recs {
+        let a = &r["attempts"][0];
+        let call = &a["judge"];
+        assert!(call.is_object(), "--judge-all: no judge call in {r}");
+        assert!(
+            call["model"].as_str().unwrap().contains("gemma"),
+            "the judge's identity: {call}"
+        );
+        assert!(
+            !call["output"].as_str().unwrap().trim().is_empty(),
+            "the judge said nothing: {call}"
+        );
+        if a["stage"] == "judge" {
+            assert!(call["outcome"].is_string(), "{call}");
+            by_judge += 1;
+        }
+    }
+    assert!(by_judge > 0, "the judge decided none of {recs:#?}");
+    let report = report_json(runs.path(), id);
+    assert_eq!(report["decided_by"]["judge"], by_judge);
+    assert_eq!(report["decided_by"]["rules"], 8 - by_judge);
+    assert_eq!(report["metrics"], summary["metrics"]);
+}
+
+/// KGLens in HARD mode on a sample KG: the default model answers, the same model served by
+/// llama.cpp judges the Wh answers over HTTP. A run killed with SIGKILL in its second
+/// iteration and resumed ends with exactly the α / β of an uninterrupted run.
+#[test]
+fn kglens_hard_with_a_served_judge_resumes_after_kill_9_to_the_same_posterior() {
+    let model = default_model();
+    let server = llama_server(&model);
+    let judge_url = format!("{}/v1", server.base);
+    let base = [
+        "--kg",
+        "sample:countries",
+        "--method",
+        "kglens",
+        "--entity",
+        "France",
+        "--walk-steps",
+        "2",
+        "--iterations",
+        "4",
+        "--batch",
+        "8",
+        "--difficulty",
+        "hard",
+        "--converge-tolerance",
+        "0",
+        "--model",
+        model.to_str().unwrap(),
+        "--parallel",
+        "1",
+        "--judge",
+        "openai:gemma",
+        "--judge-base-url",
+        &judge_url,
+    ];
+    let state = |dir: &Path| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join("kglens.json")).unwrap()).unwrap()
+    };
+
+    let whole = tempfile::tempdir().unwrap();
+    let mut args = base.to_vec();
+    args.extend(["--runs-dir", whole.path().to_str().unwrap()]);
+    let reference = run_json(&args);
+    let ref_dir = whole.path().join(reference["run_id"].as_str().unwrap());
+    let ref_state = state(&ref_dir);
+    assert_eq!(ref_state["iterations_done"], 4);
+    let recs = results(&ref_dir);
+    assert_eq!(recs.len(), 32, "4 iterations of 8 edges");
+    let wh: Vec<&Value> = recs
+        .iter()
+        .filter(|r| r["question"]["gold"]["kind"] == "texts")
+        .collect();
+    let yes_no = recs.len() - wh.len();
+    assert!(!wh.is_empty() && yes_no > 0, "HARD asks both kinds: {} Wh", wh.len());
+    for r in &wh {
+        let call = &r["attempts"][0]["judge"];
+        assert!(call.is_object(), "every Wh answer goes to the judge: {r}");
+        assert!(!call["output"].as_str().unwrap().trim().is_empty(), "{call}");
+    }
+    // The posterior moved away from the prior, and the report shows the KGLens views.
+    let alpha: Vec<f64> = serde_json::from_value(ref_state["posterior"]["alpha"].clone()).unwrap();
+    assert!(alpha.iter().any(|a| *a > 1.0));
+    let report = report_json(whole.path(), reference["run_id"].as_str().unwrap());
+    let k = &report["kglens"];
+    assert_eq!(k["iterations_done"], 4);
+    assert_eq!(k["history"].as_array().unwrap().len(), 4);
+    assert!(!k["by_predicate"].as_array().unwrap().is_empty());
+    let shares: f64 = k["by_predicate"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["share"].as_f64().unwrap())
+        .sum();
+    assert!((shares - 1.0).abs() < 1e-9, "shares add up to 1: {shares}");
+
+    // The same run, killed in its second iteration, then resumed.
+    let killed = tempfile::tempdir().unwrap();
+    let killed_s = killed.path().to_str().unwrap();
+    let mut args = vec!["run"];
+    args.extend(base);
+    args.extend(["--runs-dir", killed_s]);
+    let mut child = common::bin()
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let run_dir = wait_for_answers(killed.path(), 11);
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = results(&run_dir).len();
+    assert!(before < 32, "the run finished before it could be killed");
+    let id = run_dir.file_name().unwrap().to_str().unwrap().to_string();
+    let resumed = run_json(&["--resume", &id, "--runs-dir", killed_s]);
+    assert_eq!(resumed["cancelled"], false);
+    let got = state(&run_dir);
+    assert_eq!(got["posterior"], ref_state["posterior"], "the same α / β");
+    assert_eq!(got["history"], ref_state["history"]);
+    let mut a = ids(&results(&run_dir));
+    let mut b = ids(&recs);
+    a.sort();
+    b.sort();
+    assert_eq!(a, b, "the same questions, each once");
+}
+
 #[test]
 fn rate_limits_and_server_errors_are_retried_and_recorded_once() {
     // First a 429 with Retry-After, then a 500, then streamed answers.

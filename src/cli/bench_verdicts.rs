@@ -71,6 +71,8 @@ fn question_for(row: &Row) -> Question {
         positive_id: String::new(),
         group_size: 1,
         subject_aliases: vec![],
+        true_object: None,
+        probe: None,
     }
 }
 

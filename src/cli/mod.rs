@@ -6,6 +6,7 @@ mod bench_tui;
 mod bench_verdicts;
 mod demo;
 mod kg;
+mod kglens_args;
 mod labels;
 mod logging;
 mod openai_args;

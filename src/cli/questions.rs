@@ -15,8 +15,10 @@ use super::KgArg;
 pub struct GenArgs {
     #[command(flatten)]
     pub kg: KgArg,
-    /// The kind of question (each is one method: its questions, prompt, reading and metrics).
-    #[arg(long, value_enum, default_value = "statement")]
+    /// The method and question kind (each is one method: its questions, prompt, reading and
+    /// metrics). `kglens` is KGLens in full: adaptive sampling iteration by iteration (with
+    /// `kgscope questions`, its first iteration's questions).
+    #[arg(long, visible_alias = "method", value_enum, default_value = "statement")]
     pub task: Task,
     /// tfq, mcq-fib, mcq-wh, saq: put context before each question: `relevant` (the fact and
     /// the subject's other facts as sentences), `irrelevant` (the same about an unrelated

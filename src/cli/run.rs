@@ -12,10 +12,13 @@ use kgscope::method;
 use kgscope::report::{self, Tally};
 use kgscope::run::judge::Judge;
 use kgscope::run::session::{self, Prepared};
-use kgscope::run::{config, EngineOptions, ModelSpec, RunConfig, RunEvent};
+use kgscope::run::adaptive;
+use kgscope::run::kglens::IterationReport;
+use kgscope::run::{config, Control, EngineOptions, ModelSpec, RunConfig, RunEvent};
 use kgscope::sanitize::line as clean;
 use kgscope::store::labels::LabelBook;
 
+use super::kglens_args::KglensArgs;
 use super::openai_args::OpenAiArgs;
 use super::progress;
 use super::questions::GenArgs;
@@ -31,6 +34,8 @@ pub struct RunArgs {
     pub resume: Option<String>,
     #[command(flatten)]
     pub gen: GenArgs,
+    #[command(flatten)]
+    pub kglens: KglensArgs,
     /// `default` (the bundled Gemma 3 270M, fetched when missing), a .gguf path, or openai:MODEL.
     #[arg(long, default_value = "default")]
     pub model: String,
@@ -71,7 +76,7 @@ pub struct RunArgs {
     /// Ask the judge about every answer, not only those the rules are unsure of.
     #[arg(long, requires = "judge")]
     pub judge_all: bool,
-    /// The judge's OpenAI-compatible server, when it is not --base-url's.
+    /// The judge's OpenAI-compatible server, for an openai:MODEL judge [default: --base-url].
     #[arg(long, value_name = "URL")]
     pub judge_base_url: Option<String>,
 }
@@ -168,10 +173,22 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     // URLs with credentials are kept in memory only; a resumed run's manifest has them masked.
     a.openai.supply_credentials();
     credentials::supply(&a.gen.kg.kg);
-    let prepared = match &a.resume {
+    let mut prepared = match &a.resume {
         Some(id) => session::prepare_resume(&a.runs_dir, id, &say)?,
         None => {
             a.gen.check()?;
+            let kglens = a.kglens.config(a.gen.task)?;
+            if kglens.as_ref().is_some_and(|k| {
+                k.difficulty == kgscope::questions::kglens::Difficulty::Hard
+            }) && a.judge.is_none()
+            {
+                sp.suspend(|| {
+                    eprintln!(
+                        "note: without --judge, HARD mode's Wh answers are read by the \
+                         short-answer rules alone; KGLens has a judge decide them (--judge default)"
+                    )
+                });
+            }
             let model = a.openai.model_spec(&a.model)?;
             let judge = match &a.judge {
                 Some(spec) => {
@@ -225,6 +242,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 context: a.gen.context,
                 judge,
                 judge_all: a.judge_all,
+                kglens,
             };
             sp.finish_and_clear();
             ensure_model(&cfg.model)?;
@@ -245,14 +263,29 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         "run {} in {}: {} {} questions from {} with {}; {} already answered",
         prepared.run.id,
         prepared.run.path.display(),
-        prepared.questions.len(),
+        if prepared.kglens.is_some() {
+            format!("up to {}", prepared.manifest.questions)
+        } else {
+            prepared.manifest.questions.to_string()
+        },
         cfg.task.as_str(),
         clean(&credentials::redact(&cfg.kg)),
         clean(&cfg.model.describe()),
         prepared.done.len()
     );
     let opts = engine_options(&cfg)?;
-    let outcome = rt.block_on(drive(&prepared, backend, opts))?;
+    if let Some(k) = &prepared.kglens {
+        eprintln!(
+            "KGLens: {} edges, {} iterations of {} ({} done), {}; convergence: {}",
+            k.edges(),
+            k.cfg.iterations,
+            k.cfg.batch.min(k.edges()),
+            k.state.iterations_done,
+            k.cfg.difficulty.as_str(),
+            k.cfg.convergence_rule()
+        );
+    }
+    let outcome = rt.block_on(drive(&mut prepared, backend, opts))?;
     let snapshot = outcome.tally.snapshot();
     if a.json {
         println!(
@@ -280,7 +313,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
             "stopped: {}\n{} of {} answered and saved; once that is fixed, resume with: kgscope run --resume {} --runs-dir {}{again}",
             clean(reason),
             outcome.tally.answered,
-            prepared.questions.len(),
+            prepared.manifest.questions,
             prepared.run.id,
             a.runs_dir.display()
         );
@@ -298,7 +331,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         eprintln!(
             "interrupted: {} of {} answered and saved. Resume with: kgscope run --resume {} --runs-dir {}{again}",
             outcome.tally.answered,
-            prepared.questions.len(),
+            prepared.manifest.questions,
             prepared.run.id,
             a.runs_dir.display()
         );
@@ -357,8 +390,9 @@ struct Outcome {
     stopped: Option<String>,
 }
 
+/// Asks a prepared run's remaining questions (an adaptive run: iteration by iteration).
 async fn drive(
-    prepared: &Prepared,
+    prepared: &mut Prepared,
     backend: Arc<dyn backends::Backend>,
     opts: EngineOptions,
 ) -> anyhow::Result<Outcome> {
@@ -366,13 +400,39 @@ async fn drive(
     for r in &prepared.done {
         tally.add(r);
     }
-    let total = prepared.questions.len() as u64;
-    let (mut events, control, recorder) = session::start(prepared, backend, opts);
+    let total = prepared.manifest.questions as u64;
+    if prepared.kglens.is_none() {
+        let (events, control, recorder) = session::start(prepared, backend, opts);
+        let outcome = consume(events, &control, tally, total).await;
+        recorder
+            .await
+            .context("the run log writer stopped")?
+            .map_err(anyhow::Error::msg)
+            .context("writing results.jsonl")?;
+        return Ok(outcome);
+    }
+    let templates = session::load_templates(&prepared.manifest.config.templates)?;
+    let control = Control::default();
+    let (tx, events) = tokio::sync::mpsc::channel(1024);
+    let driver = adaptive::drive(prepared, &templates, backend, opts, control.clone(), tx);
+    let (driven, outcome) = tokio::join!(driver, consume(events, &control, tally, total));
+    driven.map_err(anyhow::Error::msg)?;
+    Ok(outcome)
+}
+
+/// Follows a run's events with a progress bar until it finishes; Ctrl-C cancels it.
+async fn consume(
+    mut events: tokio::sync::mpsc::Receiver<RunEvent>,
+    control: &Control,
+    mut tally: Tally,
+    total: u64,
+) -> Outcome {
     let bar = progress::counter(Some(total), "questions");
     bar.set_position(tally.answered);
     bar.reset_eta();
     let started = Instant::now();
     let start_tokens = tally.completion_tokens;
+    let already = tally.answered;
     let mut failed = 0u64;
     let mut retries = 0u64;
     let mut last_error = String::new();
@@ -404,6 +464,7 @@ async fn drive(
                         failed += 1;
                         last_error = error;
                     }
+                    RunEvent::Iteration(report) => bar.println(iteration_line(&report)),
                     RunEvent::Finished { cancelled: c } => cancelled = c,
                     _ => {}
                 }
@@ -411,7 +472,7 @@ async fn drive(
         }
     }
     bar.finish_and_clear();
-    let answered = tally.answered.saturating_sub(prepared.done.len() as u64);
+    let answered = tally.answered.saturating_sub(already);
     if answered > 0 {
         let secs = started.elapsed().as_secs_f64().max(1e-3);
         eprintln!(
@@ -420,19 +481,44 @@ async fn drive(
             progress::rate((tally.completion_tokens - start_tokens) as f64 / secs)
         );
     }
-    recorder
-        .await
-        .context("the run log writer stopped")?
-        .map_err(anyhow::Error::msg)
-        .context("writing results.jsonl")?;
-    Ok(Outcome {
+    Outcome {
         tally,
         failed,
         retries,
         last_error,
         cancelled,
         stopped: control.stop_reason(),
-    })
+    }
+}
+
+/// One KGLens iteration, as the headless run prints it.
+fn iteration_line(r: &IterationReport) -> String {
+    let s = &r.stats;
+    let mut line = format!(
+        "iteration {}/{}: {} of {} right · win rate {:.3} · zero-sense {:.3} over {} of {} edges · mean failure {:.3}",
+        s.iteration,
+        r.of,
+        s.correct,
+        s.asked,
+        s.win_rate,
+        s.zero_sense_rate,
+        s.examined,
+        r.edges,
+        s.mean_failure
+    );
+    if let Some(w) = r.weakest.first() {
+        line.push_str(&format!(
+            " · weakest: {} {} {} ({:.2})",
+            clean(&w.subject),
+            clean(&w.relation),
+            clean(&w.object),
+            w.failure
+        ));
+    }
+    if r.converged {
+        line.push_str(" · converged");
+    }
+    line
 }
 
 pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
@@ -453,6 +539,12 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
         "hand_labels": labelled,
     });
     let snapshot = report::snapshot_of(&records);
+    let kglens = match &manifest.config.kglens {
+        Some(cfg) => run
+            .read_json::<kgscope::run::kglens::KglensState>(kgscope::run::kglens::STATE_FILE)?
+            .map(|state| report::kglens::of(&snapshot, &state, cfg)),
+        None => None,
+    };
     if a.json {
         println!(
             "{}",
@@ -464,6 +556,7 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
                 "schema_version": manifest.schema_version,
                 "decided_by": decided,
                 "metrics": snapshot,
+                "kglens": kglens,
             }))?
         );
     } else {
@@ -497,6 +590,9 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
         );
         let metrics = method::of(manifest.config.task).metrics();
         print!("{}", report::table::summary(&snapshot, metrics, a.worst));
+        if let Some(k) = &kglens {
+            print!("{}", report::kglens::text(k));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

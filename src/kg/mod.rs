@@ -11,6 +11,7 @@ pub mod info;
 pub mod load;
 pub mod local;
 pub mod samples;
+pub mod subgraph;
 pub mod vocab;
 
 use std::path::{Path, PathBuf};

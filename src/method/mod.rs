@@ -9,6 +9,7 @@
 
 pub mod prompts;
 
+mod kglens;
 mod mcq;
 mod saq;
 mod statement;
@@ -85,6 +86,7 @@ static TFQ: tfq::Tfq = tfq::Tfq;
 static MCQ_FIB: mcq::Mcq = mcq::Mcq::FILL_IN_THE_BLANK;
 static MCQ_WH: mcq::Mcq = mcq::Mcq::WH_QUESTION;
 static SAQ: saq::Saq = saq::Saq;
+static KGLENS: kglens::Kglens = kglens::Kglens;
 
 /// The method behind a task.
 pub fn of(task: Task) -> &'static dyn Method {
@@ -95,6 +97,7 @@ pub fn of(task: Task) -> &'static dyn Method {
         Task::McqFib => &MCQ_FIB,
         Task::McqWh => &MCQ_WH,
         Task::Saq => &SAQ,
+        Task::Kglens => &KGLENS,
     }
 }
 

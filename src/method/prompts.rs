@@ -21,6 +21,10 @@ pub const FILES: &[(&str, &str)] = &[
     ("mcq-fib", include_str!("../../assets/prompts/mcq-fib.toml")),
     ("mcq-wh", include_str!("../../assets/prompts/mcq-wh.toml")),
     ("saq", include_str!("../../assets/prompts/saq.toml")),
+    (
+        "kglens-wh",
+        include_str!("../../assets/prompts/kglens-wh.toml"),
+    ),
     ("judge", include_str!("../../assets/prompts/judge.toml")),
 ];
 

@@ -10,7 +10,7 @@
 //! `expected_members` (1 + number of negatives) are present, then the triple's three scores are
 //! folded into the sums and the buffer dropped.
 //!
-//! KGLens' win / zero-sense rates are per edge (subject, predicate): each yes/no outcome updates
+//! KGLens' win / zero-sense rates are per edge (subject, predicate, object): each outcome updates
 //! its edge's tally, and each group keeps counts of examined, winning and zero-sense edges,
 //! adjusted by the edge's change of status (remove its old status, add its new one).
 
@@ -32,7 +32,7 @@ use crate::verify::{OutcomeKind, Verdict};
 pub enum Scoring {
     /// GraphEval: a positive and its negatives are scored together as one triple.
     Triples,
-    /// KGLens: outcomes are tallied per (subject, predicate) edge.
+    /// KGLens: outcomes are tallied per (subject, predicate, object) edge.
     Edges,
     /// Outcome counts only (accuracy, P/R/F1).
     Outcomes,
@@ -54,7 +54,7 @@ pub struct Scored {
     pub head_type: String,
     pub tail_type: String,
     pub year: Option<i32>,
-    /// `(subject, predicate)` as a string, for yes/no questions.
+    /// The true fact's `(subject, predicate, object)` as a string, for KGLens questions.
     pub edge_key: Option<String>,
 }
 
@@ -200,7 +200,7 @@ impl Aggregates {
     fn add_edge(&mut self, edge: &str, rec: &Scored) {
         if !self.edges.contains_key(edge) {
             // An edge is grouped by the keys of its first record (they are the same for every
-            // question about one (subject, predicate) when the producer is consistent).
+            // question about one (subject, predicate, object) when the producer is consistent).
             let state = EdgeState {
                 tally: EdgeTally::default(),
                 keys: GroupKeys::of(rec),

@@ -14,7 +14,7 @@ pub mod interval;
 pub mod kglens;
 pub mod metric;
 
-pub use aggregate::{Aggregates, GroupStats, Scored, Scoring, Snapshot};
+pub use aggregate::{Aggregates, EdgeStats, GroupStats, Scored, Scoring, Snapshot};
 pub use counts::Counts;
 pub use interval::{wilson, Rate};
 pub use metric::Metric;

@@ -9,6 +9,7 @@ pub mod audit;
 pub mod context;
 pub mod gold;
 pub mod grammar;
+pub mod kglens;
 pub mod mcq;
 pub mod negatives;
 pub mod saq;
@@ -61,16 +62,20 @@ pub enum Task {
     McqWh,
     /// Luo et al.: short answer, every KG object accepted with its aliases.
     Saq,
+    /// KGLens in full: adaptive Beta sampling over the edges of a subgraph, yes/no and
+    /// Wh-questions.
+    Kglens,
 }
 
 impl Task {
-    pub const ALL: [Task; 6] = [
+    pub const ALL: [Task; 7] = [
         Task::Statement,
         Task::Yesno,
         Task::Tfq,
         Task::McqFib,
         Task::McqWh,
         Task::Saq,
+        Task::Kglens,
     ];
 
     /// The name on the command line, in files and in run directory names.
@@ -82,6 +87,7 @@ impl Task {
             Task::McqFib => "mcq-fib",
             Task::McqWh => "mcq-wh",
             Task::Saq => "saq",
+            Task::Kglens => "kglens",
         }
     }
 }
@@ -129,6 +135,30 @@ pub struct Question {
     /// Aliases of the subject, for display and disambiguation.
     #[serde(default)]
     pub subject_aliases: Vec<String>,
+    /// The true fact's object when the question names another (a yes/no "no" question): with
+    /// `subject` and `predicate` it is the (s, p, o) edge KGLens scores.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub true_object: Option<String>,
+    /// For a question an adaptive (KGLens) run asked: which iteration, about which edge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe: Option<Probe>,
+}
+
+/// Where an adaptive run's question came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Probe {
+    /// 1-based iteration.
+    pub iteration: u32,
+    /// The edge's index in the run's subgraph.
+    pub edge: u32,
+}
+
+impl Question {
+    /// The (subject, predicate, object) edge of the true fact this question tests, as one key.
+    pub fn edge_key(&self) -> String {
+        let o = self.true_object.as_deref().unwrap_or(&self.object);
+        format!("{} {} {}", self.subject, self.predicate, o)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -326,6 +356,12 @@ impl Renderer<'_> {
         templates::render_fact(self.index, self.templates, fact, form, None)
     }
 
+    /// The wh-question for a fact with the subject written as `head`.
+    pub fn question_about(&self, fact: &Fact, head: &str) -> String {
+        let form = templates::Form::Question;
+        templates::render_fact(self.index, self.templates, fact, form, Some(head))
+    }
+
     /// The statement with `[MASK]` in place of the object (fill-in-the-blank).
     pub fn blank(&self, fact: &Fact) -> String {
         let form = templates::Form::Blank;
@@ -356,6 +392,8 @@ impl Renderer<'_> {
             positive_id: String::new(),
             group_size: 1,
             subject_aliases: ix.aliases_of(fact[0]).to_vec(),
+            true_object: None,
+            probe: None,
         }
     }
 
@@ -422,6 +460,8 @@ pub mod tests_support {
             positive_id: "q".into(),
             group_size: 1,
             subject_aliases: vec![],
+            true_object: None,
+            probe: None,
         }
     }
 }

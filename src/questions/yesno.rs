@@ -15,7 +15,8 @@ use rand::Rng;
 use super::aliases::{self, Answers};
 use super::wrong_objects::WrongObjects;
 use super::{Corruption, GenerateOptions, Gold, Question, Renderer, Task};
-use crate::sampling;
+use crate::kg::index::Fact;
+use crate::sampling::{self, SeededRng};
 
 pub fn generate(
     r: &Renderer<'_>,
@@ -23,41 +24,78 @@ pub fn generate(
     opts: &GenerateOptions,
 ) -> (Vec<Question>, usize) {
     let picked = super::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
-    let mut out = Vec::with_capacity(picked.len());
-    let mut answers: HashMap<u32, Answers> = HashMap::new();
-    let mut wrong = WrongObjects::new(r.index);
-    for fi in picked {
-        let fact = r.index.facts()[fi];
-        let true_id = r.id(&fact, Task::Yesno, "yesno", "yes");
-        let mut rng = sampling::item_rng(opts.seed, &true_id);
-        let pool = wrong.of(&fact);
+    let mut asker = Asker::new(r);
+    let out = picked
+        .into_iter()
+        .map(|fi| {
+            let fact = r.index.facts()[fi];
+            let true_id = r.id(&fact, Task::Yesno, "yesno", "yes");
+            let mut rng = sampling::item_rng(opts.seed, &true_id);
+            asker.ask(&fact, Task::Yesno, true_id, &mut rng)
+        })
+        .collect();
+    (out, 0)
+}
+
+/// Writes yes/no questions about facts, keeping the per-relation look-ups (wrong objects,
+/// candidate answers) between questions.
+pub struct Asker<'r, 'a> {
+    r: &'r Renderer<'a>,
+    answers: HashMap<u32, Answers>,
+    wrong: WrongObjects<'a>,
+}
+
+impl<'r, 'a> Asker<'r, 'a> {
+    pub fn new(r: &'r Renderer<'a>) -> Self {
+        Self {
+            r,
+            answers: HashMap::new(),
+            wrong: WrongObjects::new(r.index),
+        }
+    }
+
+    /// The yes/no question about `fact` as task `task` asks it: about the true object or, half
+    /// the time when C_j − T_j has any, about one of those (gold "no"). `true_id` is the id of
+    /// the question about the true object; a "no" question's id is derived from it.
+    pub fn ask(&mut self, fact: &Fact, task: Task, true_id: String, rng: &mut SeededRng) -> Question {
+        let r = self.r;
+        let pool = self.wrong.of(fact);
         let ask_no = rng.random_bool(0.5) && !pool.is_empty();
         let (asked, id, gold, negative) = if ask_no {
-            let mut f = fact;
+            let mut f = *fact;
             f[2] = pool[rng.random_range(0..pool.len())];
             (
                 f,
-                r.id(&f, Task::Yesno, "yesno", &format!("no:{true_id}")),
+                r.id(&f, task, "yesno", &format!("no:{true_id}")),
                 Gold::no(),
                 Some(Corruption::Tail),
             )
         } else {
-            (fact, true_id, Gold::yes(), None)
+            (*fact, true_id, Gold::yes(), None)
         };
-        let mut q = r.base(&asked, Task::Yesno);
+        let mut q = r.base(&asked, task);
         // Grouped by the true fact: a wrong object must not move the question to another year.
-        q.year = r.base(&fact, Task::Yesno).year;
-        let answers = answers
-            .entry(fact[1])
-            .or_insert_with(|| Answers::of_relation(r.index, fact[1]));
-        let alias = aliases::choose(&q.subject_label, &q.subject_aliases, answers);
-        let head = aliases::name_with(&q.subject_label, alias);
+        q.year = r.base(fact, task).year;
+        if negative.is_some() {
+            q.true_object = Some(r.base(fact, task).object);
+        }
+        let head = self.head(fact, &q);
         q.prompt = r.yesno(&asked, &head);
         q.id = id;
         q.gold = gold;
         q.negative = negative;
         q.positive_id = q.id.clone();
-        out.push(q);
+        q
     }
-    (out, 0)
+
+    /// The subject as a question names it: its label, with an alias that names no candidate
+    /// answer of the relation when it has one.
+    pub fn head(&mut self, fact: &Fact, q: &Question) -> String {
+        let answers = self
+            .answers
+            .entry(fact[1])
+            .or_insert_with(|| Answers::of_relation(self.r.index, fact[1]));
+        let alias = aliases::choose(&q.subject_label, &q.subject_aliases, answers);
+        aliases::name_with(&q.subject_label, alias)
+    }
 }

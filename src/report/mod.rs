@@ -1,6 +1,7 @@
 //! Metrics of a run, from its records: the same code serves the live summary and
 //! `kgscope report`, so the two always agree.
 
+pub mod kglens;
 pub mod labels;
 pub mod rate;
 pub mod table;
@@ -25,7 +26,7 @@ pub fn scored(r: &ResultRecord) -> Scored {
         head_type: q.head_type.clone().unwrap_or_else(|| "-".into()),
         tail_type: q.tail_type.clone().unwrap_or_else(|| "-".into()),
         year: q.year,
-        edge_key: (scoring == Scoring::Edges).then(|| format!("{} {}", q.subject, q.predicate)),
+        edge_key: (scoring == Scoring::Edges).then(|| q.edge_key()),
     }
 }
 

@@ -211,6 +211,9 @@ pub struct RunConfig {
     /// Judge every answer, not only those the rules are unsure of.
     #[serde(default)]
     pub judge_all: bool,
+    /// A KGLens run's iterations, subgraph and convergence rule (`task` kglens only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kglens: Option<super::kglens::KglensConfig>,
 }
 
 impl RunConfig {
@@ -239,6 +242,7 @@ impl RunConfig {
             context: None,
             judge: None,
             judge_all: false,
+            kglens: (task == Task::Kglens).then(super::kglens::KglensConfig::default),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! What the engine tells its consumers (the headless progress bar, the TUI, the run log).
 
+use super::kglens::IterationReport;
 use super::record::ResultRecord;
+use crate::questions::Question;
 
 #[derive(Debug, Clone)]
 pub enum RunEvent {
@@ -22,6 +24,14 @@ pub enum RunEvent {
     /// A question failed for good (after the backend's own retries); it stays unanswered and a
     /// resumed run asks it again.
     Failed { qid: String, error: String },
+    /// An adaptive (KGLens) run drew its next batch: these questions are asked now (those
+    /// answered before an interruption are not asked again).
+    Batch {
+        iteration: u32,
+        questions: Vec<Question>,
+    },
+    /// An adaptive run finished an iteration and updated its posterior.
+    Iteration(Box<IterationReport>),
     /// No more events follow. `cancelled` when stopped before every question was answered.
     Finished { cancelled: bool },
 }

@@ -1,9 +1,11 @@
 //! Running an evaluation: configuration, the engine, its events, and resumable sessions.
 
+pub mod adaptive;
 pub mod config;
 pub mod engine;
 pub mod events;
 pub mod judge;
+pub mod kglens;
 pub mod record;
 pub mod session;
 

@@ -10,6 +10,7 @@ use tokio::sync::mpsc;
 use super::config::{Manifest, RunConfig};
 use super::engine::{self, Control, EngineOptions};
 use super::events::RunEvent;
+use super::kglens::{KglensRun, KglensState, STATE_FILE};
 use super::record::ResultRecord;
 use crate::backends::Backend;
 use crate::kg::{self, KgIndex, KnowledgeGraph};
@@ -38,6 +39,9 @@ pub struct Prepared {
     pub questions: Vec<Question>,
     /// Answers recorded by earlier sessions of this run.
     pub done: Vec<ResultRecord>,
+    /// A KGLens run's parameterised KG: its questions are made iteration by iteration, so
+    /// `questions` is empty and [`super::adaptive::drive`] asks them.
+    pub kglens: Option<KglensRun>,
 }
 
 impl Prepared {
@@ -79,6 +83,10 @@ fn questions_for(
     index: &KgIndex,
     progress: &dyn Fn(&str),
 ) -> Result<Vec<Question>, SessionError> {
+    if config.task == crate::questions::Task::Kglens {
+        // Made iteration by iteration, from the posterior at that point.
+        return Ok(vec![]);
+    }
     let templates = load_templates(&config.templates)?;
     progress("generating questions");
     let (qs, _) = questions::generate(
@@ -97,6 +105,26 @@ fn questions_for(
         },
     )?;
     Ok(qs)
+}
+
+/// A KGLens run's subgraph and prior, when the run is one.
+fn kglens_for(
+    config: &RunConfig,
+    index: &KgIndex,
+    progress: &dyn Fn(&str),
+) -> Result<Option<KglensRun>, SessionError> {
+    if config.task != crate::questions::Task::Kglens {
+        return Ok(None);
+    }
+    progress("walking the subgraph");
+    let cfg = config.kglens.clone().unwrap_or_default();
+    Ok(Some(KglensRun::new(
+        index,
+        cfg,
+        &config.entities,
+        &config.relations,
+        config.seed,
+    )?))
 }
 
 /// Prepares a new run in a fresh directory under `runs_dir`.
@@ -121,6 +149,7 @@ pub fn prepare_new_on(
 ) -> Result<Prepared, SessionError> {
     let OpenKg { kg, index } = opened;
     let questions = questions_for(&config, &index, progress)?;
+    let kglens = kglens_for(&config, &index, progress)?;
     let run = RunDir::create(runs_dir, config.task.as_str())?;
     let lock = Arc::new(run.lock_for_writing()?);
     let manifest = Manifest {
@@ -131,11 +160,14 @@ pub fn prepare_new_on(
         kg_source: kg.source(),
         kg_fingerprint: index.fingerprint().into(),
         model_id: model_id.into(),
-        questions: questions.len(),
+        questions: kglens.as_ref().map_or(questions.len(), KglensRun::most_questions),
         config,
         finished_at: None,
     };
     run.write_manifest(&manifest)?;
+    if let Some(k) = &kglens {
+        run.write_json(STATE_FILE, &k.state)?;
+    }
     Ok(Prepared {
         run,
         lock,
@@ -144,6 +176,7 @@ pub fn prepare_new_on(
         index,
         questions,
         done: vec![],
+        kglens,
     })
 }
 
@@ -170,6 +203,12 @@ pub fn prepare_resume(
         )));
     }
     let questions = questions_for(&manifest.config, &index, progress)?;
+    let mut kglens = kglens_for(&manifest.config, &index, progress)?;
+    if let Some(k) = kglens.as_mut() {
+        if let Some(state) = run.read_json::<KglensState>(STATE_FILE)? {
+            k.restore(state, &done).map_err(SessionError::Invalid)?;
+        }
+    }
     Ok(Prepared {
         run,
         lock,
@@ -178,6 +217,7 @@ pub fn prepare_resume(
         index,
         questions,
         done,
+        kglens,
     })
 }
 
@@ -217,21 +257,56 @@ pub fn start(
     tokio::task::JoinHandle<Result<(), String>>,
 ) {
     let control = Control::default();
+    let (rx, recorder) = spawn(
+        Batch {
+            run: prepared.run.clone(),
+            lock: prepared.lock.clone(),
+            finish: Some(prepared.manifest.clone()),
+            questions: prepared.remaining(),
+            total: prepared.questions.len(),
+            already_done: prepared.done.len(),
+        },
+        backend,
+        opts,
+        control.clone(),
+    );
+    (rx, control, recorder)
+}
+
+/// Questions to ask and where their answers go.
+pub struct Batch {
+    pub run: RunDir,
+    pub lock: Arc<WriterLock>,
+    /// Marks the run finished in this manifest once `total` answers are recorded; `None` when
+    /// the caller decides that (an adaptive run, batch by batch).
+    pub finish: Option<Manifest>,
+    pub questions: Vec<Question>,
+    pub total: usize,
+    pub already_done: usize,
+}
+
+/// Asks `batch.questions` through the engine under `control`, appending every answer to
+/// `results.jsonl` before its event goes on to the returned receiver.
+pub fn spawn(
+    batch: Batch,
+    backend: Arc<dyn Backend>,
+    opts: EngineOptions,
+    control: Control,
+) -> (
+    mpsc::Receiver<RunEvent>,
+    tokio::task::JoinHandle<Result<(), String>>,
+) {
     let (engine_tx, mut engine_rx) = mpsc::channel::<RunEvent>(1024);
     let (out_tx, out_rx) = mpsc::channel::<RunEvent>(1024);
-    let remaining = prepared.remaining();
-    let total = prepared.questions.len();
-    let already_done = prepared.done.len();
-    let run = prepared.run.clone();
-    let lock = prepared.lock.clone();
-    let manifest = prepared.manifest.clone();
-    tokio::spawn(engine::run(
-        backend,
-        remaining,
-        opts,
-        engine_tx,
-        control.clone(),
-    ));
+    let Batch {
+        run,
+        lock,
+        finish,
+        questions,
+        total,
+        already_done,
+    } = batch;
+    tokio::spawn(engine::run(backend, questions, opts, engine_tx, control));
     let recorder = tokio::spawn(async move {
         let _lock = lock;
         let mut appender = run.results_appender().map_err(|e| e.to_string())?;
@@ -259,10 +334,8 @@ pub fn start(
             };
             if finished {
                 appender.sync().map_err(|e| e.to_string())?;
-                if answered >= total {
-                    let mut m = manifest.clone();
-                    m.finished_at = Some(crate::store::rundir::now());
-                    run.write_manifest(&m).map_err(|e| e.to_string())?;
+                if let Some(manifest) = finish.as_ref().filter(|_| answered >= total) {
+                    mark_finished(&run, manifest).map_err(|e| e.to_string())?;
                 }
             }
             // The consumer may have gone (a headless run stopping); keep recording regardless.
@@ -273,5 +346,12 @@ pub fn start(
         }
         appender.sync().map_err(|e| e.to_string())
     });
-    (out_rx, control, recorder)
+    (out_rx, recorder)
+}
+
+/// Writes the manifest again with the time the run finished.
+pub fn mark_finished(run: &RunDir, manifest: &Manifest) -> Result<(), crate::store::rundir::StoreError> {
+    let mut m = manifest.clone();
+    m.finished_at = Some(crate::store::rundir::now());
+    run.write_manifest(&m)
 }

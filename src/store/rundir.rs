@@ -102,27 +102,52 @@ impl RunDir {
     }
 
     pub fn write_manifest<T: Serialize>(&self, manifest: &T) -> Result<(), StoreError> {
-        let path = self.path.join(MANIFEST);
-        let tmp = self.path.join(".manifest.json.tmp");
+        self.write_json(MANIFEST, manifest)
+    }
+
+    pub fn read_manifest<T: for<'de> Deserialize<'de>>(&self) -> Result<T, StoreError> {
+        self.read_json(MANIFEST)?.ok_or_else(|| StoreError::Other {
+            path: self.path.join(MANIFEST),
+            message: "no such file".into(),
+        })
+    }
+
+    /// Writes `name` in the run directory whole or not at all (a temporary file renamed over
+    /// it), so a reader or a crash never sees half a file.
+    pub fn write_json<T: Serialize>(&self, name: &str, value: &T) -> Result<(), StoreError> {
+        let path = self.path.join(name);
+        let tmp = self.path.join(format!(".{name}.tmp"));
         let err = |e: std::io::Error| StoreError::Other {
             path: path.clone(),
             message: e.to_string(),
         };
-        let text = serde_json::to_vec_pretty(manifest).map_err(|e| err(e.into()))?;
+        let text = serde_json::to_vec_pretty(value).map_err(|e| err(e.into()))?;
         std::fs::write(&tmp, text).map_err(err)?;
         std::fs::rename(&tmp, &path).map_err(err)
     }
 
-    pub fn read_manifest<T: for<'de> Deserialize<'de>>(&self) -> Result<T, StoreError> {
-        let path = self.path.join(MANIFEST);
-        let text = std::fs::read_to_string(&path).map_err(|e| StoreError::Other {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
-        serde_json::from_str(&text).map_err(|e| StoreError::Other {
-            path,
-            message: e.to_string(),
-        })
+    /// Reads `name` from the run directory; `None` when there is no such file.
+    pub fn read_json<T: for<'de> Deserialize<'de>>(
+        &self,
+        name: &str,
+    ) -> Result<Option<T>, StoreError> {
+        let path = self.path.join(name);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => {
+                return Err(StoreError::Other {
+                    path,
+                    message: e.to_string(),
+                })
+            }
+        };
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| StoreError::Other {
+                path,
+                message: e.to_string(),
+            })
     }
 
     pub fn read_results<T: for<'de> Deserialize<'de>>(&self) -> Result<Vec<T>, StoreError> {

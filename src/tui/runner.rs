@@ -50,7 +50,20 @@ pub fn config_for(base: &RunBase, req: &RunRequest) -> RunConfig {
             stop: vec!["\n".into()],
         },
         context: req.context,
+        kglens: (req.task == crate::questions::Task::Kglens).then(|| kglens_budget(req.limit)),
         ..RunConfig::new(&base.kg, base.model.clone(), req.task, req.limit)
+    }
+}
+
+/// KGLens from the dialog's question budget: the paper's batch of 64 edges (fewer for a
+/// smaller budget), as many iterations as the budget buys.
+fn kglens_budget(limit: usize) -> crate::run::kglens::KglensConfig {
+    let d = crate::run::kglens::KglensConfig::default();
+    let batch = d.batch.min(limit.max(1));
+    crate::run::kglens::KglensConfig {
+        batch,
+        iterations: limit.max(1).div_ceil(batch) as u32,
+        ..d
     }
 }
 
@@ -81,7 +94,7 @@ fn prepare(
     let model_id = backends::model_identity(&cfg.model);
     let prepared =
         session::prepare_new(cfg.clone(), &model_id, runs_dir, say).map_err(|e| e.to_string())?;
-    if prepared.questions.is_empty() {
+    if prepared.questions.is_empty() && prepared.kglens.is_none() {
         return Err("no questions could be made from the selection".into());
     }
     say(&format!("loading the model {}", cfg.model.describe()));
@@ -108,7 +121,8 @@ pub fn resume(
     let run = run.to_string();
     launch(rt, tx, move |say| {
         let prepared = session::prepare_resume(&runs_dir, &run, say).map_err(|e| e.to_string())?;
-        if prepared.remaining().is_empty() {
+        let over = prepared.kglens.as_ref().is_none_or(|k| k.is_over());
+        if prepared.remaining().is_empty() && over {
             return Err(format!(
                 "every question of run {} is already answered",
                 prepared.run.id
@@ -160,15 +174,18 @@ fn launch(
             params: cfg.params.clone(),
             judge: None,
         };
-        let (mut events, control, recorder) = session::start(&prepared, backend, opts);
         let data = match RunData::open(prepared.run.clone(), prepared.manifest.clone()) {
             Ok(d) => d,
             Err(e) => {
-                control.cancel();
                 let _ = tx.send(RunnerMsg::Failed(format!("reading results.jsonl: {e}")));
                 return;
             }
         };
+        if prepared.kglens.is_some() {
+            drive_adaptive(prepared, backend, opts, data, tx).await;
+            return;
+        }
+        let (mut events, control, recorder) = session::start(&prepared, backend, opts);
         let _ = tx.send(RunnerMsg::Prepared {
             data: Box::new(data),
             questions: prepared.questions.clone(),
@@ -192,4 +209,48 @@ fn launch(
             }
         }
     });
+}
+
+/// A KGLens run from the TUI: iterations driven by [`crate::run::adaptive::drive`], whose
+/// events (batches, answers, iteration reports) go to the UI like any run's.
+async fn drive_adaptive(
+    mut prepared: Prepared,
+    backend: Arc<dyn Backend>,
+    opts: EngineOptions,
+    data: RunData,
+    tx: Sender<RunnerMsg>,
+) {
+    let templates = match session::load_templates(&prepared.manifest.config.templates) {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = tx.send(RunnerMsg::Failed(e.to_string()));
+            return;
+        }
+    };
+    let control = Control::default();
+    let _ = tx.send(RunnerMsg::Prepared {
+        data: Box::new(data),
+        questions: vec![],
+        control: control.clone(),
+    });
+    let (events_tx, mut events) = tokio::sync::mpsc::channel(1024);
+    let forward = async {
+        while let Some(ev) = events.recv().await {
+            if tx.send(RunnerMsg::Event(ev)).is_err() {
+                control.cancel();
+            }
+        }
+    };
+    let driver = crate::run::adaptive::drive(
+        &mut prepared,
+        &templates,
+        backend,
+        opts,
+        control.clone(),
+        events_tx,
+    );
+    let (driven, ()) = tokio::join!(driver, forward);
+    if let Some(e) = driven.err().or_else(|| control.stop_reason()) {
+        let _ = tx.send(RunnerMsg::Failed(e));
+    }
 }

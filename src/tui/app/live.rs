@@ -135,6 +135,16 @@ impl App {
                 live.failed += 1;
                 live.last_error = crate::sanitize::line(&error);
             }
+            RunEvent::Batch {
+                iteration,
+                questions,
+            } => {
+                live.iteration = Some(iteration);
+                for q in questions {
+                    live.prompts.insert(q.id, crate::sanitize::line(&q.prompt));
+                }
+            }
+            RunEvent::Iteration(report) => live.kglens = Some(report),
             RunEvent::Finished { cancelled } => {
                 live.finished = Some(cancelled);
                 live.ended = Some(Instant::now());

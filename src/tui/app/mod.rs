@@ -126,6 +126,11 @@ pub struct Live {
     pub confirm_cancel: bool,
     pub rows: VecDeque<LiveRow>,
     pub prompts: HashMap<String, String>,
+    /// An adaptive (KGLens) run's latest iteration: the counter, the convergence curve and
+    /// the edges the sampler now believes weakest.
+    pub kglens: Option<Box<crate::run::kglens::IterationReport>>,
+    /// The iteration being asked now.
+    pub iteration: Option<u32>,
 }
 
 pub struct RunDialog {

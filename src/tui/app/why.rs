@@ -153,6 +153,8 @@ mod tests {
             positive_id: "q".into(),
             group_size: 2,
             subject_aliases: vec![],
+        true_object: None,
+        probe: None,
         }
     }
 

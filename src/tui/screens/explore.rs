@@ -135,7 +135,27 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
             let negatives = format!("{} per fact, {}", c.negatives, c.negatives_from.as_str());
             lines.push(kv("negatives", negatives, ""));
         }
-        lines.push(kv("sampling", c.sampling.as_str().to_string(), ""));
+        match &c.kglens {
+            Some(k) => {
+                let centres = if c.entities.is_empty() {
+                    "the whole KG (mark entities to walk from them)".to_string()
+                } else {
+                    format!("walks of {} steps from the marked entities", k.walk_steps)
+                };
+                lines.push(kv(
+                    "kglens",
+                    format!(
+                        "{} iterations × {} edges · {}",
+                        k.iterations,
+                        k.batch,
+                        k.difficulty.as_str()
+                    ),
+                    "   (limit = question budget)",
+                ));
+                lines.push(kv("subgraph", centres, ""));
+            }
+            None => lines.push(kv("sampling", c.sampling.as_str().to_string(), "")),
+        }
         lines.push(kv(
             "seed",
             format!("{} · repeats {}", c.seed, c.repeats),

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use crate::metrics::{Counts, Rate};
+use crate::metrics::{Counts, GroupStats, Metric, Rate};
 use crate::sanitize::line;
 use crate::tui::app::why::{self, Why, ANSWERS, PARTS};
 use crate::tui::app::{rankable, App, HeatGrid, HeatView, RANKABLE_WIDTH};
@@ -111,6 +111,14 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             .take(visible_cols)
         {
             let rate = stats.as_ref().and_then(|s| app.heat.metric.of(s));
+            // KGLens' per-predicate dot view: with an edge metric, a dot whose size is the
+            // group's share of the examined edges, coloured like its cell.
+            if let (Some(share), Some(v)) = (edge_share(app, stats.as_ref()), rate) {
+                spans.push(Span::styled(
+                    format!("{} ", dot(share)),
+                    Style::default().fg(t.scale_color(app.heat.metric.goodness(v.value))),
+                ));
+            }
             let text = match stats {
                 Some(s) => cell_text(rate, s.n, cell_w.saturating_sub(1)),
                 None => "  ·".to_string(),
@@ -152,6 +160,29 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     }
     f.render_widget(Paragraph::new(lines).block(frame), map);
     draw_why(f, app, &g, why_area);
+}
+
+/// A group's share of the run's examined edges, when the heatmap shows an edge metric.
+fn edge_share(app: &App, stats: Option<&GroupStats>) -> Option<f64> {
+    // One dot per row: the head × tail grid keeps its columns aligned instead.
+    if !matches!(app.heat.metric, Metric::WinRate | Metric::ZeroSense)
+        || app.heat.view == HeatView::HeadTail
+    {
+        return None;
+    }
+    let all = app.data.as_ref()?.snapshot.overall.yesno.as_ref()?.edges;
+    let mine = stats?.yesno.as_ref()?.edges;
+    Some(mine as f64 / all.max(1) as f64)
+}
+
+/// A share in [0, 1] as a dot of four sizes (a quarter or more is the largest).
+fn dot(share: f64) -> char {
+    match share {
+        s if s >= 0.25 => '⬤',
+        s if s >= 0.10 => '●',
+        s if s >= 0.03 => '•',
+        _ => '·',
+    }
 }
 
 /// What a heatmap cell says in `w` columns: the value, marked `?` when its interval is too
