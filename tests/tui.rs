@@ -777,12 +777,12 @@ fn inspect_shows_the_asked_triple_and_unfolds_the_prompt() {
         "{s}"
     );
     assert!(s.contains(&q.object_label), "{s}");
-    assert!(!s.contains("GraphEval") && !s.contains("Here is a statement about the world"));
+    assert!(!s.contains("GraphEval") && !s.contains("Decide whether the statement below"));
     key(&mut app, KeyCode::Char('v'));
     capture("inspect-negative-prompt", &render(&app, 100, 30));
     let s = render(&app, 200, 60);
     assert!(s.contains("prompt as sent"), "{s}");
-    assert!(s.contains("Here is a statement about the world"), "{s}");
+    assert!(s.contains("Decide whether the statement below is true or false"), "{s}");
     assert!(
         s.contains("example 1 The capital of Japan is Tokyo. ⇒ Yes, the statement is true."),
         "{s}"

@@ -317,6 +317,13 @@ fn the_run_dialog_offers_every_method_and_a_context_where_it_applies() {
         "t visits every method once, in order"
     );
     key(&mut app, KeyCode::Char('T'));
+    assert_eq!(app.explore.dialog.as_ref().unwrap().task, Task::Kglens);
+    // KGLens takes the limit as its question budget; with a relation chosen and no entity
+    // marked, it evaluates the whole KG (within that relation).
+    let s = render(&app, 100, 30);
+    assert!(s.contains("1 iteration × 20 edges · hard"), "{s}");
+    assert!(s.contains("the whole KG"), "{s}");
+    key(&mut app, KeyCode::Char('T'));
     assert_eq!(app.explore.dialog.as_ref().unwrap().task, Task::Saq);
     // Context: none → relevant → irrelevant → antifactual → none.
     let ctx = |app: &App| app.explore.dialog.as_ref().unwrap().context;

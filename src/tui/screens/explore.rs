@@ -145,8 +145,9 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
                 lines.push(kv(
                     "kglens",
                     format!(
-                        "{} iterations × {} edges · {}",
+                        "{} iteration{} × {} edges · {}",
                         k.iterations,
+                        if k.iterations == 1 { "" } else { "s" },
                         k.batch,
                         k.difficulty.as_str()
                     ),

@@ -67,9 +67,11 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             (label_w, inner_w.saturating_sub(label_w).min(MAX_CELL))
         }
     };
+    // The dot view's dot takes two columns before the cell.
+    let dot_w = if shows_dots(app) { 2 } else { 0 };
     let bar_w = match app.heat.view {
         HeatView::HeadTail => 0,
-        _ => inner_w.saturating_sub(label_w + cell_w + 1).min(MAX_BAR),
+        _ => inner_w.saturating_sub(label_w + cell_w + 1 + dot_w).min(MAX_BAR),
     };
     // Columns scroll like rows: the cursor's column stays in view.
     let visible_cols = (inner_w.saturating_sub(label_w) / cell_w.max(1)).max(1);
@@ -162,12 +164,16 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     draw_why(f, app, &g, why_area);
 }
 
-/// A group's share of the run's examined edges, when the heatmap shows an edge metric.
+/// Whether rows carry KGLens' dots: an edge metric, one column of cells (the head × tail
+/// grid keeps its columns aligned instead).
+fn shows_dots(app: &App) -> bool {
+    matches!(app.heat.metric, Metric::WinRate | Metric::ZeroSense)
+        && app.heat.view != HeatView::HeadTail
+}
+
+/// A group's share of the run's examined edges, when rows carry dots.
 fn edge_share(app: &App, stats: Option<&GroupStats>) -> Option<f64> {
-    // One dot per row: the head × tail grid keeps its columns aligned instead.
-    if !matches!(app.heat.metric, Metric::WinRate | Metric::ZeroSense)
-        || app.heat.view == HeatView::HeadTail
-    {
+    if !shows_dots(app) {
         return None;
     }
     let all = app.data.as_ref()?.snapshot.overall.yesno.as_ref()?.edges;
