@@ -464,7 +464,16 @@ async fn consume(
                         failed += 1;
                         last_error = error;
                     }
-                    RunEvent::Iteration(report) => bar.println(iteration_line(&report)),
+                    RunEvent::Iteration(report) => {
+                        // A hidden bar (no terminal) prints nothing, and these lines are the
+                        // run's log.
+                        let line = iteration_line(&report);
+                        if bar.is_hidden() {
+                            eprintln!("{line}");
+                        } else {
+                            bar.println(line);
+                        }
+                    }
                     RunEvent::Finished { cancelled: c } => cancelled = c,
                     _ => {}
                 }
