@@ -879,6 +879,72 @@ fn live_shows_streamed_tokens_and_updates_the_aggregates() {
     assert!(s.contains("finished"), "{s}");
 }
 
+/// A KGLens run on Live: the iteration counter, the convergence curve and the edges the
+/// sampler believes weakest, from the engine's iteration reports; KG text is sanitised.
+#[test]
+fn live_shows_kglens_iterations_the_convergence_curve_and_the_weakest_edges() {
+    use kgscope::metrics::kglens::EdgeTally;
+    use kgscope::run::kglens::{IterationReport, IterationStats, WeakEdge};
+    let tmp = tempfile::tempdir().unwrap();
+    let (live_run, _) = empty_run_and_answers(tmp.path());
+    let mut app = App::new(Theme::default(), "sample:countries", None);
+    app.live.active = true;
+    app.run_prepared(live_run, &[]);
+    app.on_run_event(RunEvent::Started {
+        total: 3840,
+        already_done: 0,
+    });
+    let history: Vec<IterationStats> = (1..=7)
+        .map(|i| IterationStats {
+            iteration: i,
+            asked: 64,
+            correct: 30,
+            examined: 60 * i as u64,
+            win_rate: 0.3 + 0.05 * i as f64,
+            zero_sense_rate: 0.6 - 0.05 * i as f64,
+            mean_failure: 0.5,
+        })
+        .collect();
+    let weak = |s: &str, o: &str, failure: f64| WeakEdge {
+        subject: s.into(),
+        relation: "capital".into(),
+        object: o.into(),
+        failure,
+        tally: EdgeTally {
+            correct: 0,
+            incorrect: 2,
+        },
+    };
+    app.on_run_event(RunEvent::Iteration(Box::new(IterationReport {
+        stats: history[6].clone(),
+        of: 60,
+        edges: 2345,
+        weakest: vec![weak("Peru", "Lima", 0.91), weak(&format!("Evil{EVIL}"), "X", 0.8)],
+        history,
+        converged: false,
+    })));
+    key(&mut app, KeyCode::Char('2'));
+    let s = render(&app, 120, 30);
+    capture("live-kglens", &s);
+    assert!(s.contains("iteration 7/60"), "{s}");
+    assert!(s.contains("420 of 2345 edges examined"), "{s}");
+    assert!(s.contains("win    0.65"), "{s}");
+    assert!(s.contains("0.91 0/2 Peru · capital · Lima"), "{s}");
+    // The curve rises with the win rate: its last bar is higher than its first.
+    let curve: Vec<char> = s
+        .lines()
+        .find(|l| l.contains("win    0.65"))
+        .unwrap()
+        .chars()
+        .filter(|c| ('▁'..='█').contains(c))
+        .collect();
+    assert_eq!(curve.len(), 7, "{s}");
+    assert!(curve[6] > curve[0], "{curve:?}");
+    assert!(!s.contains('\u{1b}'), "escape sequences reached the screen");
+    // Too narrow for the panel: the questions keep the whole width.
+    assert!(!render(&app, 50, 30).contains("weakest edges"));
+}
+
 #[test]
 fn labels_export_writes_judge_training_data() {
     let tmp = tempfile::tempdir().unwrap();

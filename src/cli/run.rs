@@ -516,13 +516,7 @@ fn iteration_line(r: &IterationReport) -> String {
         s.mean_failure
     );
     if let Some(w) = r.weakest.first() {
-        line.push_str(&format!(
-            " · weakest: {} {} {} ({:.2})",
-            clean(&w.subject),
-            clean(&w.relation),
-            clean(&w.object),
-            w.failure
-        ));
+        line.push_str(&format!(" · weakest: {}", w.line()));
     }
     if r.converged {
         line.push_str(" · converged");

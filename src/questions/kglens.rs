@@ -11,7 +11,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::yesno::Asker;
-use super::{Accepted, Gold, Probe, Question, Renderer, Task};
+use super::{Probe, Question, Renderer, Task};
 use crate::kg::index::Fact;
 use crate::sampling;
 
@@ -52,24 +52,15 @@ pub fn question(
 ) -> Question {
     let true_id = r.id(fact, Task::Kglens, "yesno", &format!("iteration:{iteration}"));
     let mut rng = sampling::item_rng(r.seed, &true_id);
-    let objects = r.index.objects_of(fact[0], fact[1]);
     let wh = difficulty == Difficulty::Hard
         && rng.random_bool(0.5)
-        && objects.len() < WH_MAX_OBJECTS;
+        && r.index.objects_of(fact[0], fact[1]).len() < WH_MAX_OBJECTS;
     let mut q = if wh {
         let mut q = r.base(fact, Task::Kglens);
         let head = asker.head(fact, &q);
         q.prompt = r.question_about(fact, &head);
         q.id = r.id(fact, Task::Kglens, "wh", &format!("iteration:{iteration}"));
-        q.gold = Gold::Texts {
-            accepted: objects
-                .iter()
-                .map(|&o| Accepted {
-                    label: r.index.label(o),
-                    aliases: r.index.aliases_of(o).to_vec(),
-                })
-                .collect(),
-        };
+        q.gold = r.accepted(fact);
         q.positive_id = q.id.clone();
         q
     } else {

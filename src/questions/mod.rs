@@ -397,6 +397,22 @@ impl Renderer<'_> {
         }
     }
 
+    /// Every object the KG gives `fact`'s subject for its relation, with its aliases: the
+    /// right answers to a Wh-question about the fact.
+    pub fn accepted(&self, fact: &Fact) -> Gold {
+        let ix = self.index;
+        Gold::Texts {
+            accepted: ix
+                .objects_of(fact[0], fact[1])
+                .iter()
+                .map(|&o| Accepted {
+                    label: ix.label(o),
+                    aliases: ix.aliases_of(o).to_vec(),
+                })
+                .collect(),
+        }
+    }
+
     pub fn id(&self, fact: &Fact, task: Task, format: &str, edit: &str) -> String {
         let ix = self.index;
         // N-Triples forms keep an IRI and a same-spelled literal apart.

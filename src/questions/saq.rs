@@ -6,7 +6,7 @@ use rand::Rng;
 
 use super::context::{context_of, context_tag};
 use super::wrong_objects::WrongObjects;
-use super::{Accepted, GenerateOptions, Gold, Question, Renderer, Task};
+use super::{GenerateOptions, Question, Renderer, Task};
 use crate::sampling;
 
 /// SAQ: the Wh-question; every object of the subject for the relation is accepted.
@@ -28,17 +28,7 @@ pub fn generate(
         let false_object = (!pool.is_empty()).then(|| pool[rng.random_range(0..pool.len())]);
         q.context = context_of(r, opts, &fact, false_object, &mut rng);
         q.prompt = r.question(&fact);
-        q.gold = Gold::Texts {
-            accepted: r
-                .index
-                .objects_of(fact[0], fact[1])
-                .iter()
-                .map(|&o| Accepted {
-                    label: r.index.label(o),
-                    aliases: r.index.aliases_of(o).to_vec(),
-                })
-                .collect(),
-        };
+        q.gold = r.accepted(&fact);
         q.positive_id = q.id.clone();
         out.push(q);
     }

@@ -151,16 +151,7 @@ pub fn text(r: &KglensReport) -> String {
     if !r.weakest.is_empty() {
         let _ = writeln!(out, "\nweakest edges by posterior failure probability");
         for w in &r.weakest {
-            let _ = writeln!(
-                out,
-                "{:.2}  {}/{}  {} · {} · {}",
-                w.failure,
-                w.tally.correct,
-                w.tally.incorrect,
-                clean(&w.subject),
-                clean(&w.relation),
-                clean(&w.object)
-            );
+            let _ = writeln!(out, "{}", w.line());
         }
     }
     out

@@ -130,6 +130,23 @@ pub struct WeakEdge {
     pub tally: EdgeTally,
 }
 
+impl WeakEdge {
+    /// "0.91 0/2 Peru · capital · Lima": posterior failure, right/wrong answers, the fact
+    /// (sanitised: KG text is data).
+    pub fn line(&self) -> String {
+        use crate::sanitize::line;
+        format!(
+            "{:.2} {}/{} {} · {} · {}",
+            self.failure,
+            self.tally.correct,
+            self.tally.incorrect,
+            line(&self.subject),
+            line(&self.relation),
+            line(&self.object)
+        )
+    }
+}
+
 /// What the live views get after each iteration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IterationReport {

@@ -193,15 +193,7 @@ fn draw_kglens(f: &mut Frame, app: &App, r: &crate::run::kglens::IterationReport
         t.dim(),
     )));
     for w in &r.weakest {
-        let text = format!(
-            "{:.2} {}/{} {} · {} · {}",
-            w.failure,
-            w.tally.correct,
-            w.tally.incorrect,
-            line(&w.subject),
-            line(&w.relation),
-            line(&w.object)
-        );
+        let text = w.line();
         let style = if w.failure >= 0.5 {
             Style::default().fg(t.incorrect)
         } else {
