@@ -263,7 +263,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         "run {} in {}: {} {} questions from {} with {}; {} already answered",
         prepared.run.id,
         prepared.run.path.display(),
-        if prepared.kglens.is_some() {
+        if prepared.plan.is_some() {
             format!("up to {}", prepared.manifest.questions)
         } else {
             prepared.manifest.questions.to_string()
@@ -274,16 +274,8 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         prepared.done.len()
     );
     let opts = engine_options(&cfg)?;
-    if let Some(k) = &prepared.kglens {
-        eprintln!(
-            "KGLens: {} edges, {} iterations of {} ({} done), {}; convergence: {}",
-            k.edges(),
-            k.cfg.iterations,
-            k.cfg.batch.min(k.edges()),
-            k.state.iterations_done,
-            k.cfg.difficulty.as_str(),
-            k.cfg.convergence_rule()
-        );
+    if let Some(plan) = &prepared.plan {
+        eprintln!("{}", plan.describe());
     }
     let outcome = rt.block_on(drive(&mut prepared, backend, opts))?;
     let snapshot = outcome.tally.snapshot();
@@ -401,7 +393,7 @@ async fn drive(
         tally.add(r);
     }
     let total = prepared.manifest.questions as u64;
-    if prepared.kglens.is_none() {
+    if prepared.plan.is_none() {
         let (events, control, recorder) = session::start(prepared, backend, opts);
         let outcome = consume(events, &control, tally, total).await;
         recorder

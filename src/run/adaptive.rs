@@ -1,5 +1,11 @@
-//! Drives an adaptive (KGLens) run: each iteration's batch through the engine, answers
-//! recorded as in any run, then the posterior updated and saved before the next draw.
+//! Drives a run whose questions depend on earlier answers: KGLens' iterations (the next batch
+//! is drawn from the posterior) and KG-FPQ's gate (false-premise questions only after the true
+//! premise was answered). A [`Plan`] hands out batches and folds their answers in; the driver
+//! asks each batch through the engine, answers recorded as in any run.
+//!
+//! Resume: a plan's batches are a function of the KG, the configuration, the state it saved
+//! after its last finished batch and the answers on record, so a resumed run makes the
+//! interrupted batch again and asks only what `results.jsonl` lacks.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -8,15 +14,42 @@ use tokio::sync::mpsc;
 
 use super::engine::{Control, EngineOptions};
 use super::events::RunEvent;
-use super::kglens::STATE_FILE;
 use super::record::ResultRecord;
 use super::session::{self, Batch, Prepared};
 use crate::backends::Backend;
-use crate::questions::TemplateSet;
+use crate::kg::KgIndex;
+use crate::questions::{Question, TemplateSet};
+use crate::store::RunDir;
 
-/// Asks iteration after iteration until the run is over or `control` stops it. Events go to
-/// `out` as the engine sends them (one `Started` for the whole run, one `Finished` at its
-/// end), with a `Batch` before each iteration and an `Iteration` report after it.
+/// A run made of batches, each decided after the one before.
+pub trait Plan: Send {
+    /// The most questions the run can ask (for progress).
+    fn most_questions(&self) -> usize;
+    /// Whether every batch is done.
+    fn is_over(&self) -> bool;
+    /// One line for the start of a run: what the plan will do.
+    fn describe(&self) -> String;
+    /// The next batch (its number, for the UI, and its questions), given every answer on
+    /// record; `None` when the run is over.
+    fn next_batch(
+        &mut self,
+        index: &KgIndex,
+        templates: &TemplateSet,
+        done: &HashMap<String, ResultRecord>,
+    ) -> Option<(u32, Vec<Question>)>;
+    /// The last batch was answered in full: fold its answers in, save what a resume needs in
+    /// `run`, and say what the live views should show.
+    fn finish_batch(
+        &mut self,
+        index: &KgIndex,
+        records: &[&ResultRecord],
+        run: &RunDir,
+    ) -> Result<Option<RunEvent>, String>;
+}
+
+/// Asks batch after batch until the plan is over or `control` stops it. Events go to `out` as
+/// the engine sends them (one `Started` for the whole run, one `Finished` at its end), with a
+/// `Batch` before each batch and the plan's own event after it.
 pub async fn drive(
     prepared: &mut Prepared,
     templates: &TemplateSet,
@@ -25,15 +58,15 @@ pub async fn drive(
     control: Control,
     out: mpsc::Sender<RunEvent>,
 ) -> Result<(), String> {
-    let Some(mut run) = prepared.kglens.take() else {
-        return Err("not an adaptive run".into());
+    let Some(mut plan) = prepared.plan.take() else {
+        return Err("not a staged run".into());
     };
     let mut done: HashMap<String, ResultRecord> = prepared
         .done
         .iter()
         .map(|r| (r.question.id.clone(), r.clone()))
         .collect();
-    let total = run.most_questions();
+    let total = plan.most_questions();
     let _ = out
         .send(RunEvent::Started {
             total,
@@ -41,11 +74,12 @@ pub async fn drive(
         })
         .await;
     let result = loop {
-        if run.is_over() || control.is_cancelled() {
+        if control.is_cancelled() {
             break Ok(());
         }
-        let iteration = run.next_iteration();
-        let batch = run.batch(&prepared.index, templates);
+        let Some((iteration, batch)) = plan.next_batch(&prepared.index, templates, &done) else {
+            break Ok(());
+        };
         let _ = out
             .send(RunEvent::Batch {
                 iteration,
@@ -92,25 +126,26 @@ pub async fn drive(
         }
         let records: Vec<&ResultRecord> = batch.iter().filter_map(|q| done.get(&q.id)).collect();
         if records.len() < batch.len() {
-            // Cancelled, or some questions failed: the posterior is left as it was, so a
-            // resumed run draws this iteration again and asks only what is missing.
+            // Cancelled, or some questions failed: the plan is left as it was, so a resumed
+            // run makes this batch again and asks only what is missing.
             if !control.is_cancelled() {
                 control.stop(format!(
-                    "{} of iteration {iteration}'s {} questions could not be answered",
+                    "{} of batch {iteration}'s {} questions could not be answered",
                     batch.len() - records.len(),
                     batch.len()
                 ));
             }
             break Ok(());
         }
-        let stats = run.finish_iteration(&records);
-        let report = run.report(&prepared.index, stats);
-        if let Err(e) = prepared.run.write_json(STATE_FILE, &run.state) {
-            break Err(e.to_string());
+        match plan.finish_batch(&prepared.index, &records, &prepared.run) {
+            Ok(Some(ev)) => {
+                let _ = out.send(ev).await;
+            }
+            Ok(None) => {}
+            Err(e) => break Err(e),
         }
-        let _ = out.send(RunEvent::Iteration(Box::new(report))).await;
     };
-    if result.is_ok() && run.is_over() {
+    if result.is_ok() && plan.is_over() {
         session::mark_finished(&prepared.run, &prepared.manifest).map_err(|e| e.to_string())?;
     }
     let _ = out
@@ -118,6 +153,6 @@ pub async fn drive(
             cancelled: control.is_cancelled(),
         })
         .await;
-    prepared.kglens = Some(run);
+    prepared.plan = Some(plan);
     result
 }

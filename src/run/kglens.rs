@@ -407,6 +407,46 @@ impl KglensRun {
     }
 }
 
+impl super::adaptive::Plan for KglensRun {
+    fn most_questions(&self) -> usize {
+        KglensRun::most_questions(self)
+    }
+    fn is_over(&self) -> bool {
+        KglensRun::is_over(self)
+    }
+    fn describe(&self) -> String {
+        format!(
+            "KGLens: {} edges, {} iterations of {} ({} done), {}; convergence: {}",
+            self.edges(),
+            self.cfg.iterations,
+            self.cfg.batch.min(self.edges()),
+            self.state.iterations_done,
+            self.cfg.difficulty.as_str(),
+            self.cfg.convergence_rule()
+        )
+    }
+    fn next_batch(
+        &mut self,
+        index: &KgIndex,
+        templates: &TemplateSet,
+        _done: &std::collections::HashMap<String, ResultRecord>,
+    ) -> Option<(u32, Vec<Question>)> {
+        (!self.is_over()).then(|| (self.next_iteration(), self.batch(index, templates)))
+    }
+    fn finish_batch(
+        &mut self,
+        index: &KgIndex,
+        records: &[&ResultRecord],
+        run: &crate::store::RunDir,
+    ) -> Result<Option<super::RunEvent>, String> {
+        let stats = self.finish_iteration(records);
+        let report = self.report(index, stats);
+        run.write_json(STATE_FILE, &self.state)
+            .map_err(|e| e.to_string())?;
+        Ok(Some(super::RunEvent::Iteration(Box::new(report))))
+    }
+}
+
 /// The convergence rule: from iteration 2·window on, both running rates stayed within
 /// `tolerance` (max − min) over the last `window` + 1 iterations. Early iterations are left
 /// out because a handful of examined edges can look stable by chance.

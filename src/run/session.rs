@@ -10,6 +10,7 @@ use tokio::sync::mpsc;
 use super::config::{Manifest, RunConfig};
 use super::engine::{self, Control, EngineOptions};
 use super::events::RunEvent;
+use super::adaptive::Plan;
 use super::kglens::{KglensRun, KglensState, STATE_FILE};
 use super::record::ResultRecord;
 use crate::backends::Backend;
@@ -39,9 +40,9 @@ pub struct Prepared {
     pub questions: Vec<Question>,
     /// Answers recorded by earlier sessions of this run.
     pub done: Vec<ResultRecord>,
-    /// A KGLens run's parameterised KG: its questions are made iteration by iteration, so
-    /// `questions` is empty and [`super::adaptive::drive`] asks them.
-    pub kglens: Option<KglensRun>,
+    /// A run whose questions depend on earlier answers (KGLens' iterations): `questions` is
+    /// empty and [`super::adaptive::drive`] asks the plan's batches.
+    pub plan: Option<Box<dyn Plan>>,
 }
 
 impl Prepared {
@@ -176,7 +177,7 @@ pub fn prepare_new_on(
         index,
         questions,
         done: vec![],
-        kglens,
+        plan: kglens.map(|k| Box::new(k) as Box<dyn Plan>),
     })
 }
 
@@ -217,7 +218,7 @@ pub fn prepare_resume(
         index,
         questions,
         done,
-        kglens,
+        plan: kglens.map(|k| Box::new(k) as Box<dyn Plan>),
     })
 }
 

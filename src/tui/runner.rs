@@ -94,7 +94,7 @@ fn prepare(
     let model_id = backends::model_identity(&cfg.model);
     let prepared =
         session::prepare_new(cfg.clone(), &model_id, runs_dir, say).map_err(|e| e.to_string())?;
-    if prepared.questions.is_empty() && prepared.kglens.is_none() {
+    if prepared.questions.is_empty() && prepared.plan.is_none() {
         return Err("no questions could be made from the selection".into());
     }
     say(&format!("loading the model {}", cfg.model.describe()));
@@ -121,7 +121,7 @@ pub fn resume(
     let run = run.to_string();
     launch(rt, tx, move |say| {
         let prepared = session::prepare_resume(&runs_dir, &run, say).map_err(|e| e.to_string())?;
-        let over = prepared.kglens.as_ref().is_none_or(|k| k.is_over());
+        let over = prepared.plan.as_ref().is_none_or(|p| p.is_over());
         if prepared.remaining().is_empty() && over {
             return Err(format!(
                 "every question of run {} is already answered",
@@ -181,7 +181,7 @@ fn launch(
                 return;
             }
         };
-        if prepared.kglens.is_some() {
+        if prepared.plan.is_some() {
             drive_adaptive(prepared, backend, opts, data, tx).await;
             return;
         }
