@@ -28,7 +28,10 @@ fn simulated_kg() -> KgIndex {
         "@prefix ex: <http://example.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n",
     );
     for h in 0..HUBS {
-        ttl.push_str(&format!("ex:hub{h} rdfs:label \"Hub {h}\" ; ex:link ex:hub{} .\n", (h + 1) % HUBS));
+        ttl.push_str(&format!(
+            "ex:hub{h} rdfs:label \"Hub {h}\" ; ex:link ex:hub{} .\n",
+            (h + 1) % HUBS
+        ));
         for l in 0..LEAVES {
             ttl.push_str(&format!(
                 "ex:hub{h} ex:r{} ex:leaf{h}_{l} . ex:leaf{h}_{l} rdfs:label \"Leaf {h} {l}\" .\n",
@@ -111,7 +114,11 @@ fn spearman(a: &[f64], b: &[f64]) -> f64 {
     let (ra, rb) = (ranks(a), ranks(b));
     let n = a.len() as f64;
     let mean = (n + 1.0) / 2.0;
-    let cov: f64 = ra.iter().zip(&rb).map(|(x, y)| (x - mean) * (y - mean)).sum();
+    let cov: f64 = ra
+        .iter()
+        .zip(&rb)
+        .map(|(x, y)| (x - mean) * (y - mean))
+        .sum();
     let var = |r: &[f64]| r.iter().map(|x| (x - mean).powi(2)).sum::<f64>();
     cov / (var(&ra) * var(&rb)).sqrt()
 }
@@ -134,7 +141,10 @@ fn adaptive_sampling_finds_twice_the_failing_edges_of_uniform_sampling() {
         assert_eq!(edges, HUBS * (LEAVES + 1));
         let p: Vec<f64> = (0..edges).map(|j| p_fail(&index, &run, j)).collect();
         let weak: Vec<bool> = p.iter().map(|&x| x > 0.5).collect();
-        assert_eq!(weak.iter().filter(|w| **w).count(), WEAK_HUBS.len() * LEAVES);
+        assert_eq!(
+            weak.iter().filter(|w| **w).count(),
+            WEAK_HUBS.len() * LEAVES
+        );
 
         // Adaptive: the run itself, each batch answered by the simulated model.
         let (mut found, mut failed) = (HashSet::new(), 0);

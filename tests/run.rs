@@ -443,17 +443,27 @@ fn luo_formats_run_on_both_backends_and_a_served_judge_is_recorded_and_reported(
             let summary = run_json(&args);
             let id = summary["run_id"].as_str().unwrap();
             let recs = results(&runs.path().join(id));
-            assert!(recs.len() >= 6, "{task} {backend:?}: {} answers", recs.len());
+            assert!(
+                recs.len() >= 6,
+                "{task} {backend:?}: {} answers",
+                recs.len()
+            );
             assert_eq!(summary["answered"], recs.len(), "{task} {backend:?}");
             for r in &recs {
                 assert_eq!(r["question"]["task"], task, "{r}");
-                assert!(r["attempts"][0]["answer"].is_object(), "{task}: no typed answer in {r}");
+                assert!(
+                    r["attempts"][0]["answer"].is_object(),
+                    "{task}: no typed answer in {r}"
+                );
             }
             let tokens: u64 = recs
                 .iter()
                 .map(|r| r["attempts"][0]["completion_tokens"].as_u64().unwrap())
                 .sum();
-            assert!(tokens > 0, "{task} {backend:?}: the model generated nothing");
+            assert!(
+                tokens > 0,
+                "{task} {backend:?}: the model generated nothing"
+            );
             let report = report_json(runs.path(), id);
             assert_eq!(report["metrics"], summary["metrics"], "{task} {backend:?}");
             // Precision from the summed counts of the records themselves.
@@ -463,7 +473,11 @@ fn luo_formats_run_on_both_backends_and_a_served_judge_is_recorded_and_reported(
             assert_eq!(overall["n"], recs.len(), "{task}");
             if c + i > 0.0 {
                 let p = overall["precision"].as_f64().expect("precision");
-                assert!((p - c / (c + i)).abs() < 1e-9, "{task}: P {p} vs {c}/{}", c + i);
+                assert!(
+                    (p - c / (c + i)).abs() < 1e-9,
+                    "{task}: P {p} vs {c}/{}",
+                    c + i
+                );
             }
         }
     }
@@ -566,11 +580,18 @@ fn kglens_hard_with_a_served_judge_resumes_after_kill_9_to_the_same_posterior() 
         .filter(|r| r["question"]["gold"]["kind"] == "texts")
         .collect();
     let yes_no = recs.len() - wh.len();
-    assert!(!wh.is_empty() && yes_no > 0, "HARD asks both kinds: {} Wh", wh.len());
+    assert!(
+        !wh.is_empty() && yes_no > 0,
+        "HARD asks both kinds: {} Wh",
+        wh.len()
+    );
     for r in &wh {
         let call = &r["attempts"][0]["judge"];
         assert!(call.is_object(), "every Wh answer goes to the judge: {r}");
-        assert!(!call["output"].as_str().unwrap().trim().is_empty(), "{call}");
+        assert!(
+            !call["output"].as_str().unwrap().trim().is_empty(),
+            "{call}"
+        );
     }
     // The posterior moved away from the prior, and the report shows the KGLens views.
     let alpha: Vec<f64> = serde_json::from_value(ref_state["posterior"]["alpha"].clone()).unwrap();
@@ -616,6 +637,117 @@ fn kglens_hard_with_a_served_judge_resumes_after_kill_9_to_the_same_posterior() 
     a.sort();
     b.sort();
     assert_eq!(a, b, "the same questions, each once");
+}
+
+/// KG-FPQ end to end on two sample KGs: the default model answers, the same model served by
+/// llama.cpp judges the generative answers over HTTP. Every fact's true-premise question comes
+/// first, false premises only for facts answered Yes, each asked three times; a run without
+/// the gate makes sure generative answers reach the judge.
+#[test]
+fn kg_fpq_on_two_sample_kgs_gates_votes_and_judges() {
+    let model = default_model();
+    let server = llama_server(&model);
+    let judge_url = format!("{}/v1", server.base);
+    let runs = tempfile::tempdir().unwrap();
+    let runs_dir = runs.path().to_str().unwrap();
+    let mut judged = 0;
+    // Small on purpose: three asks of every question, a judge call for every generative ask.
+    for (kg, extra) in [
+        (
+            "sample:countries",
+            vec!["--max-hops", "2", "--limit", "8", "--edits", "NSC,NNSR"],
+        ),
+        (
+            "sample:nba",
+            vec![
+                "--limit",
+                "8",
+                "--edits",
+                "NDC,NNDR",
+                "--format",
+                "discriminative",
+            ],
+        ),
+        (
+            "sample:elements",
+            vec![
+                "--no-gate",
+                "--format",
+                "generative",
+                "--limit",
+                "2",
+                "--edits",
+                "NSC,NDC",
+            ],
+        ),
+    ] {
+        let mut args = vec![
+            "--kg",
+            kg,
+            "--method",
+            "kg-fpq",
+            "--model",
+            "default",
+            "--judge",
+            "openai:gemma",
+            "--judge-base-url",
+            &judge_url,
+            "--runs-dir",
+            runs_dir,
+        ];
+        args.extend_from_slice(&extra);
+        let gated = !extra.contains(&"--no-gate");
+        let summary = run_json(&args);
+        let id = summary["run_id"].as_str().unwrap();
+        let recs = results(&runs.path().join(id));
+        let tpq_yes: HashSet<&str> = recs
+            .iter()
+            .filter(|r| r["question"]["premise"]["edit"].is_null())
+            .filter(|r| r["verdict"] == "true")
+            .map(|r| r["question"]["id"].as_str().unwrap())
+            .collect();
+        let tpqs = recs
+            .iter()
+            .filter(|r| r["question"]["premise"]["edit"].is_null())
+            .count();
+        assert_eq!(tpqs, if gated { 8 } else { 2 }, "{kg}: every TPQ is asked");
+        for r in &recs {
+            let p = &r["question"]["premise"];
+            assert!(p.is_object(), "{kg}: {r}");
+            assert_eq!(
+                r["attempts"].as_array().unwrap().len(),
+                3,
+                "{kg}: asked 3 times"
+            );
+            if p["edit"].is_null() {
+                continue;
+            }
+            if gated {
+                assert!(
+                    tpq_yes.contains(p["tpq_id"].as_str().unwrap()),
+                    "{kg}: a false premise asked after its true one was not answered Yes: {r}"
+                );
+            }
+            if p["format"] == "generative" {
+                for a in r["attempts"].as_array().unwrap() {
+                    let call = &a["judge"];
+                    assert!(call.is_object(), "{kg}: a generative answer unjudged: {r}");
+                    assert!(
+                        !call["output"].as_str().unwrap().trim().is_empty(),
+                        "{call}"
+                    );
+                    judged += 1;
+                }
+            }
+        }
+        let report = report_json(runs.path(), id);
+        assert_eq!(report["metrics"], summary["metrics"]);
+        let by_edit = &report["metrics"]["by_facet"]["edit"];
+        assert_eq!(by_edit["TPQ"]["n"], tpqs, "{kg}: {by_edit}");
+        let text = common::ok(&["report", id, "--runs-dir", runs_dir]);
+        assert!(text.contains("KG-FPQ"), "{text}");
+    }
+    assert!(judged > 0, "no generative answer reached the judge");
 }
 
 #[test]

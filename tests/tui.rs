@@ -782,7 +782,10 @@ fn inspect_shows_the_asked_triple_and_unfolds_the_prompt() {
     capture("inspect-negative-prompt", &render(&app, 100, 30));
     let s = render(&app, 200, 60);
     assert!(s.contains("prompt as sent"), "{s}");
-    assert!(s.contains("Decide whether the statement below is true or false"), "{s}");
+    assert!(
+        s.contains("Decide whether the statement below is true or false"),
+        "{s}"
+    );
     assert!(
         s.contains("example 1 The capital of Japan is Tokyo. ⇒ Yes, the statement is true."),
         "{s}"
@@ -919,7 +922,10 @@ fn live_shows_kglens_iterations_the_convergence_curve_and_the_weakest_edges() {
         stats: history[6].clone(),
         of: 60,
         edges: 2345,
-        weakest: vec![weak("Peru", "Lima", 0.91), weak(&format!("Evil{EVIL}"), "X", 0.8)],
+        weakest: vec![
+            weak("Peru", "Lima", 0.91),
+            weak(&format!("Evil{EVIL}"), "X", 0.8),
+        ],
         history,
         converged: false,
     })));
@@ -943,6 +949,104 @@ fn live_shows_kglens_iterations_the_convergence_curve_and_the_weakest_edges() {
     assert!(!s.contains('\u{1b}'), "escape sequences reached the screen");
     // Too narrow for the panel: the questions keep the whole width.
     assert!(!render(&app, 50, 30).contains("weakest edges"));
+}
+
+/// A KG-FPQ run in Heatmaps and Inspect: `v` reaches the edit × hop map, Enter filters the
+/// errors by its cell, and Inspect shows the premise, the true fact and the hop path.
+#[test]
+fn kg_fpq_maps_edit_by_hop_and_inspect_traces_the_premise() {
+    use kgscope::questions::fpq::FpqOptions;
+    use kgscope::questions::{GenerateOptions, TemplateSet};
+    let tmp = tempfile::tempdir().unwrap();
+    let model = ModelSpec::Llama {
+        path: PathBuf::from("no-model.gguf"),
+    };
+    let cfg = RunConfig::new("sample:countries", model, Task::KgFpq, 10);
+    let prepared = session::prepare_new(cfg, "test-model", tmp.path(), &|_| {}).unwrap();
+    let (questions, _) = kgscope::questions::generate(
+        &prepared.index,
+        &TemplateSet::builtin(),
+        &GenerateOptions {
+            task: Task::KgFpq,
+            limit: 10,
+            fpq: Some(FpqOptions {
+                max_hops: 2,
+                ..FpqOptions::default()
+            }),
+            ..GenerateOptions::default()
+        },
+    )
+    .unwrap();
+    let mut out = prepared.run.results_appender().unwrap();
+    for (i, q) in questions.iter().enumerate() {
+        let (verdict, response) = if i % 3 == 0 {
+            (Verdict::True, "Yes")
+        } else {
+            (Verdict::False, "No")
+        };
+        let a = Attempt {
+            response: response.into(),
+            verdict,
+            answer: None,
+            rule: "fixture".into(),
+            stage: Default::default(),
+            judge: None,
+            prompt_tokens: 10,
+            completion_tokens: 1,
+            first_token_ms: 5,
+            total_ms: 9,
+            finish_reason: "stop".into(),
+        };
+        out.push(&verify_record(q.clone(), vec![a])).unwrap();
+    }
+    out.sync().unwrap();
+    let mut app = open_app(tmp.path(), &prepared.run);
+    key(&mut app, KeyCode::Char('3'));
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Char('v'));
+    }
+    let s = render(&app, 120, 40);
+    capture("heatmaps-edit-by-hop", &s);
+    assert!(s.contains("accuracy edit × hop"), "{s}");
+    assert!(s.contains("edit \\ hop"), "{s}");
+    for edit in ["NSC", "NDC", "TPQ"] {
+        assert!(s.contains(edit), "{edit}:\n{s}");
+    }
+    // The next maps, then back to the relation view.
+    key(&mut app, KeyCode::Char('v'));
+    assert!(render(&app, 120, 40).contains("edit × relation"));
+    key(&mut app, KeyCode::Char('v'));
+    assert!(render(&app, 120, 40).contains("edit × format"));
+    key(&mut app, KeyCode::Char('v'));
+    assert!(render(&app, 120, 40).contains("by relation"));
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Char('v'));
+    }
+    // Enter on a cell lists that cell's errors only.
+    let g = app.heat_grid();
+    let row = g.rows.iter().position(|r| r == "NSC").unwrap();
+    let col = g.cols.iter().position(|c| c == "1" || c == "2").unwrap();
+    app.heat.row = row;
+    app.heat.col = col;
+    key(&mut app, KeyCode::Enter);
+    let hop = g.cols[col].clone();
+    assert!(
+        app.status.contains(&format!("edit NSC × hop {hop}")),
+        "{}",
+        app.status
+    );
+    let shown = app.error_indices();
+    assert!(!shown.is_empty());
+    key(&mut app, KeyCode::Enter);
+    let r = app.inspected().unwrap();
+    let p = r.question.premise.clone().unwrap();
+    assert_eq!(p.edit.unwrap().as_str(), "NSC");
+    assert_eq!(p.hops.unwrap().to_string(), hop);
+    let s = render(&app, 200, 60);
+    assert!(s.contains("premise   false: NSC"), "{s}");
+    assert!(s.contains("true fact"), "{s}");
+    assert!(s.contains("hop path"), "{s}");
+    capture("inspect-fpq", &s);
 }
 
 #[test]

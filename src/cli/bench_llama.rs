@@ -219,6 +219,7 @@ async fn ask_all(
         concurrency,
         params: params.clone(),
         judge: None,
+        writer: None,
     };
     let task = tokio::spawn(engine::run(
         backend,

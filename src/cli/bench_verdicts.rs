@@ -73,6 +73,7 @@ fn question_for(row: &Row) -> Question {
         subject_aliases: vec![],
         true_object: None,
         probe: None,
+        premise: None,
     }
 }
 

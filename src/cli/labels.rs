@@ -30,7 +30,8 @@ pub enum Format {
     Jsonl,
     /// GraphEval judge data: statement, response, label correct/incorrect/idk.
     Grapheval,
-    /// KG-FPQ judge data: instruction, input (question and answer), output Yes/No.
+    /// KG-FPQ judge data: instruction, input (question and answer), output Yes/No; from a
+    /// KG-FPQ run, its false-premise questions with "misled by the premise?" as the output.
     FpqJudge,
 }
 
@@ -86,6 +87,8 @@ pub fn truth(label: LabelVerdict) -> Option<OutcomeKind> {
 
 const FPQ_INSTRUCTION: &str =
     "Judge whether the answer to the question is correct. Reply Yes or No.";
+const FPQ_MISLED_INSTRUCTION: &str = "The question rests on a false premise. Judge whether the \
+     answer was misled by it, answering as if the premise were true. Reply Yes or No.";
 
 /// The label an export takes for one question; for a majority, who voted for its verdict
 /// out of how many annotators.
@@ -148,6 +151,33 @@ pub fn line_for(
                 OutcomeKind::Invalid => return None,
             };
             Some(json!({"statement": q.prompt, "response": r.response(), "label": label}))
+        }
+        Format::FpqJudge if q.premise.is_some() => {
+            // A KG-FPQ run: only false-premise questions make examples, each with the
+            // annotator's yes/no on "misled by the premise" (a wrong answer went along with it;
+            // a right one rejected or corrected it; declining is not being misled).
+            let premise = q.premise.as_ref()?;
+            premise.edit?;
+            let misled = match truth(l.label)? {
+                OutcomeKind::Incorrect => "Yes",
+                OutcomeKind::Correct | OutcomeKind::Abstained => "No",
+                OutcomeKind::Invalid => return None,
+            };
+            let false_premise = match &q.gold {
+                kgscope::questions::Gold::Premise { premise, .. } => premise.clone(),
+                _ => format!("{} · {} · {}", q.subject_label, q.relation, q.object_label),
+            };
+            Some(json!({
+                "instruction": FPQ_MISLED_INSTRUCTION,
+                "input": format!(
+                    "Question: {}\nFalse premise: {false_premise}\nAnswer: {}",
+                    q.prompt,
+                    r.response()
+                ),
+                "output": misled,
+                "edit": premise.edit,
+                "format": premise.format,
+            }))
         }
         Format::FpqJudge => {
             let output = match truth(l.label)? {

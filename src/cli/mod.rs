@@ -5,6 +5,7 @@ mod bench_llama;
 mod bench_tui;
 mod bench_verdicts;
 mod demo;
+mod fpq_args;
 mod kg;
 mod kglens_args;
 mod labels;

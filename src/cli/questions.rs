@@ -18,7 +18,12 @@ pub struct GenArgs {
     /// The method and question kind (each is one method: its questions, prompt, reading and
     /// metrics). `kglens` is KGLens in full: adaptive sampling iteration by iteration (with
     /// `kgscope questions`, its first iteration's questions).
-    #[arg(long, visible_alias = "method", value_enum, default_value = "statement")]
+    #[arg(
+        long,
+        visible_alias = "method",
+        value_enum,
+        default_value = "statement"
+    )]
     pub task: Task,
     /// tfq, mcq-fib, mcq-wh, saq: put context before each question: `relevant` (the fact and
     /// the subject's other facts as sentences), `irrelevant` (the same about an unrelated
@@ -56,12 +61,16 @@ pub struct GenArgs {
     /// [default: the built-in templates only].
     #[arg(long = "templates", value_name = "FILE")]
     pub templates: Vec<PathBuf>,
+    #[command(flatten)]
+    pub fpq: super::fpq_args::FpqArgs,
 }
 
 impl GenArgs {
     /// The generation options, with `--entity` already resolved to `entity_iris`.
     pub fn options(&self, entity_iris: Vec<String>) -> GenerateOptions {
         GenerateOptions {
+            // Checked by `check`, which every command calls first.
+            fpq: self.fpq.options(self.task).ok().flatten(),
             task: self.task,
             limit: self.limit,
             negatives: self.negatives,
@@ -76,6 +85,7 @@ impl GenArgs {
 
     /// Refuses options the task does not use, rather than ignoring them.
     pub fn check(&self) -> anyhow::Result<()> {
+        self.fpq.options(self.task)?;
         if self.context.is_some() && !kgscope::method::of(self.task).takes_context() {
             anyhow::bail!(
                 "--context is for the tfq, mcq-fib, mcq-wh and saq tasks (Luo et al.), not {}",

@@ -10,10 +10,10 @@ use clap::{Args, Subcommand};
 use kgscope::backends::{self, GenParams};
 use kgscope::method;
 use kgscope::report::{self, Tally};
-use kgscope::run::judge::Judge;
-use kgscope::run::session::{self, Prepared};
 use kgscope::run::adaptive;
+use kgscope::run::judge::Judge;
 use kgscope::run::kglens::IterationReport;
+use kgscope::run::session::{self, Prepared};
 use kgscope::run::{config, Control, EngineOptions, ModelSpec, RunConfig, RunEvent};
 use kgscope::sanitize::line as clean;
 use kgscope::store::labels::LabelBook;
@@ -30,7 +30,7 @@ pub struct RunArgs {
     /// manifest, except the credentials it does not store: give a --base-url or --kg URL
     /// that had them again (and --idle-timeout/--request-timeout to change those) [default: start
     /// a new run].
-    #[arg(long, value_name = "RUN_ID", conflicts_with_all = ["model", "task", "entities", "context", "judge"])]
+    #[arg(long, value_name = "RUN_ID", conflicts_with_all = ["model", "task", "entities", "context", "judge", "repeats", "no_gate", "writer"])]
     pub resume: Option<String>,
     #[command(flatten)]
     pub gen: GenArgs,
@@ -39,9 +39,14 @@ pub struct RunArgs {
     /// `default` (the bundled Gemma 3 270M, fetched when missing), a .gguf path, or openai:MODEL.
     #[arg(long, default_value = "default")]
     pub model: String,
-    /// Ask each question R times and take the majority verdict (GraphEval and KG-FPQ use 3).
-    #[arg(long, value_name = "R", default_value_t = 1)]
-    pub repeats: usize,
+    /// Ask each question R times and take the majority verdict (GraphEval and KG-FPQ use 3)
+    /// [default: 3 for kg-fpq, as the paper asks, else 1].
+    #[arg(long, value_name = "R")]
+    pub repeats: Option<usize>,
+    /// kg-fpq: ask every fact's false-premise questions, not only those of the facts whose
+    /// true-premise question was answered Yes.
+    #[arg(long)]
+    pub no_gate: bool,
     /// llama backend: sequences decoded together in one batch.
     #[arg(long, default_value_t = 8)]
     pub parallel: usize,
@@ -79,6 +84,13 @@ pub struct RunArgs {
     /// The judge's OpenAI-compatible server, for an openai:MODEL judge [default: --base-url].
     #[arg(long, value_name = "URL")]
     pub judge_base_url: Option<String>,
+    /// kg-fpq: a model that rewords each generative false-premise question as a natural
+    /// question (`default`, a .gguf path, or openai:MODEL at --judge-base-url, else
+    /// --base-url); a written question that does not name the subject and the false object,
+    /// is not a question, or states the true object is rejected and the template's kept; both
+    /// are recorded [default: template wording only].
+    #[arg(long, value_name = "MODEL")]
+    pub writer: Option<String>,
 }
 
 #[derive(Args)]
@@ -158,11 +170,21 @@ fn engine_options(c: &RunConfig) -> anyhow::Result<EngineOptions> {
         }
         None => None,
     };
+    let writer = match c.fpq.as_ref().and_then(|f| f.writer.as_ref()) {
+        Some(spec) => {
+            ensure_model(spec)?;
+            let backend = backends::from_spec(spec, 1, 1, c.gpu_layers)
+                .with_context(|| format!("starting the writer {}", spec.describe()))?;
+            Some(Arc::new(kgscope::run::writer::Writer::new(backend)))
+        }
+        None => None,
+    };
     Ok(EngineOptions {
         repeats: c.repeats.max(1),
         concurrency: c.concurrency.max(1),
         params: c.params.clone(),
         judge,
+        writer,
     })
 }
 
@@ -178,9 +200,35 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         None => {
             a.gen.check()?;
             let kglens = a.kglens.config(a.gen.task)?;
-            if kglens.as_ref().is_some_and(|k| {
-                k.difficulty == kgscope::questions::kglens::Difficulty::Hard
-            }) && a.judge.is_none()
+            let writer = match &a.writer {
+                Some(spec) => {
+                    let mut o = a.openai.clone();
+                    if a.judge_base_url.is_some() {
+                        o.base_url.clone_from(&a.judge_base_url);
+                    }
+                    Some(o.model_spec(spec).context("--writer")?)
+                }
+                None => None,
+            };
+            let fpq = a
+                .gen
+                .fpq
+                .options(a.gen.task)?
+                .map(|o| kgscope::run::fpq::FpqConfig {
+                    edits: o.edits,
+                    formats: o.formats,
+                    max_hops: o.max_hops,
+                    gate: !a.no_gate,
+                    writer: writer.clone(),
+                });
+            if (a.no_gate || writer.is_some()) && fpq.is_none() {
+                bail!("--no-gate and --writer are for --method kg-fpq");
+            }
+            let repeats = a.repeats.unwrap_or(if fpq.is_some() { 3 } else { 1 });
+            if kglens
+                .as_ref()
+                .is_some_and(|k| k.difficulty == kgscope::questions::kglens::Difficulty::Hard)
+                && a.judge.is_none()
             {
                 sp.suspend(|| {
                     eprintln!(
@@ -228,7 +276,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 relations: a.gen.relations.clone(),
                 entities,
                 templates: a.gen.templates.clone(),
-                repeats: a.repeats,
+                repeats,
                 parallel: a.parallel,
                 concurrency,
                 gpu_layers: a.gpu_layers,
@@ -243,6 +291,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 judge,
                 judge_all: a.judge_all,
                 kglens,
+                fpq,
             };
             sp.finish_and_clear();
             ensure_model(&cfg.model)?;
@@ -588,6 +637,7 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
         if let Some(k) = &kglens {
             print!("{}", report::kglens::text(k));
         }
+        print!("{}", report::fpq::text(&snapshot));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -41,8 +41,7 @@ pub fn collect(index: &KgIndex, walk: &Walk, keep: impl Fn(usize) -> bool) -> Ve
     let allowed = |i: usize| {
         let f: &Fact = &index.facts()[i];
         !excluded.contains(&f[1])
-            && (!walk.require_aliases
-                || (aliased(f[0]) && (!is_entity(f[2]) || aliased(f[2]))))
+            && (!walk.require_aliases || (aliased(f[0]) && (!is_entity(f[2]) || aliased(f[2]))))
             && keep(i)
     };
     if walk.centres.is_empty() {

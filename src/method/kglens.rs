@@ -26,13 +26,8 @@ impl Method for Kglens {
         candidates: &[usize],
         opts: &GenerateOptions,
     ) -> (Vec<Question>, usize) {
-        let picked = crate::questions::draw_facts(
-            r.index,
-            candidates,
-            opts.limit,
-            opts.sampling,
-            opts.seed,
-        );
+        let picked =
+            crate::questions::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
         let mut asker = Asker::new(r);
         let out = picked
             .into_iter()

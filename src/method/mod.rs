@@ -9,6 +9,7 @@
 
 pub mod prompts;
 
+mod kgfpq;
 mod kglens;
 mod mcq;
 mod saq;
@@ -69,6 +70,15 @@ pub trait Method: Send + Sync {
     fn takes_context(&self) -> bool {
         false
     }
+    /// The method's own groupings of a question, `(facet, value)`, beside relation, types and
+    /// year (KG-FPQ: edit, hop, format). Pairs of facets become 2-D heatmaps.
+    fn facets(&self, _q: &Question) -> Vec<(String, String)> {
+        vec![]
+    }
+    /// The judge's prompt for one response, when the method asks its judge its own way.
+    fn judge_prompt(&self, _q: &Question, _response: &str) -> Option<Prompt> {
+        None
+    }
 }
 
 /// What Luo et al. report for every format, then the outcome rates.
@@ -87,6 +97,7 @@ static MCQ_FIB: mcq::Mcq = mcq::Mcq::FILL_IN_THE_BLANK;
 static MCQ_WH: mcq::Mcq = mcq::Mcq::WH_QUESTION;
 static SAQ: saq::Saq = saq::Saq;
 static KGLENS: kglens::Kglens = kglens::Kglens;
+static KG_FPQ: kgfpq::KgFpq = kgfpq::KgFpq;
 
 /// The method behind a task.
 pub fn of(task: Task) -> &'static dyn Method {
@@ -98,6 +109,7 @@ pub fn of(task: Task) -> &'static dyn Method {
         Task::McqWh => &MCQ_WH,
         Task::Saq => &SAQ,
         Task::Kglens => &KGLENS,
+        Task::KgFpq => &KG_FPQ,
     }
 }
 

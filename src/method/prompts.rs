@@ -26,6 +26,19 @@ pub const FILES: &[(&str, &str)] = &[
         include_str!("../../assets/prompts/kglens-wh.toml"),
     ),
     ("judge", include_str!("../../assets/prompts/judge.toml")),
+    (
+        "fpq-yesno",
+        include_str!("../../assets/prompts/fpq-yesno.toml"),
+    ),
+    ("fpq-wh", include_str!("../../assets/prompts/fpq-wh.toml")),
+    (
+        "fpq-judge",
+        include_str!("../../assets/prompts/fpq-judge.toml"),
+    ),
+    (
+        "fpq-writer",
+        include_str!("../../assets/prompts/fpq-writer.toml"),
+    ),
 ];
 
 #[derive(Debug, Clone, Deserialize)]

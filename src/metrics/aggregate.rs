@@ -56,6 +56,10 @@ pub struct Scored {
     pub year: Option<i32>,
     /// The true fact's `(subject, predicate, object)` as a string, for KGLens questions.
     pub edge_key: Option<String>,
+    /// A method's own groupings (KG-FPQ: the edit, the hop count, the question format), each
+    /// `(facet, value)`; outcome counts are kept per facet value and per pair of facets.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub facets: Vec<(String, String)>,
 }
 
 /// Everything the snapshot shows for one group.
@@ -113,6 +117,13 @@ pub struct Snapshot {
     pub by_head_tail: BTreeMap<String, BTreeMap<String, GroupStats>>,
     /// Positive triples still waiting for some of their members.
     pub pending_triples: usize,
+    /// facet → value → stats (outcome counts only), for methods with facets.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_facet: BTreeMap<String, BTreeMap<String, GroupStats>>,
+    /// "a × b" → value of a → value of b → stats, for every pair of a record's facets in the
+    /// order the method gives them (KG-FPQ's edit × hop and edit × relation heatmaps).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_facet_pair: BTreeMap<String, BTreeMap<String, BTreeMap<String, GroupStats>>>,
 }
 
 /// Running sums, the state behind [`Snapshot`].
@@ -121,6 +132,8 @@ pub struct Aggregates {
     groups: Groups,
     pending: HashMap<String, PendingTriple>,
     edges: HashMap<String, EdgeState>,
+    facets: HashMap<String, HashMap<String, GroupAcc>>,
+    facet_pairs: HashMap<String, HashMap<String, HashMap<String, GroupAcc>>>,
 }
 
 impl Aggregates {
@@ -133,6 +146,18 @@ impl Aggregates {
     pub fn add(&mut self, rec: &Scored) {
         let keys = KeysRef::of(rec);
         self.groups.each(keys, |g| g.counts.add(rec.outcome));
+        for (i, (facet, value)) in rec.facets.iter().enumerate() {
+            let by_value = self.facets.entry(facet.clone()).or_default();
+            slot(by_value, value.as_str()).counts.add(rec.outcome);
+            for (other, other_value) in &rec.facets[i + 1..] {
+                let pair = self
+                    .facet_pairs
+                    .entry(format!("{facet} × {other}"))
+                    .or_default();
+                let row = pair.entry(value.clone()).or_default();
+                slot(row, other_value.as_str()).counts.add(rec.outcome);
+            }
+        }
         match rec.scoring {
             Scoring::Triples => self.add_statement(rec),
             Scoring::Edges => {
@@ -171,6 +196,22 @@ impl Aggregates {
                 .map(|(h, inner)| (h.clone(), conv(inner)))
                 .collect(),
             pending_triples: self.pending.len(),
+            by_facet: self
+                .facets
+                .iter()
+                .map(|(f, values)| (f.clone(), conv(values)))
+                .collect(),
+            by_facet_pair: self
+                .facet_pairs
+                .iter()
+                .map(|(pair, rows)| {
+                    let rows = rows
+                        .iter()
+                        .map(|(r, cols)| (r.clone(), conv(cols)))
+                        .collect();
+                    (pair.clone(), rows)
+                })
+                .collect(),
         }
     }
 

@@ -33,6 +33,7 @@ fn st(
         tail_type: keys.2.into(),
         year: keys.3,
         edge_key: None,
+        facets: vec![],
     }
 }
 
@@ -61,6 +62,7 @@ fn yn(
         tail_type: keys.2.into(),
         year: keys.3,
         edge_key: Some(edge.into()),
+        facets: vec![],
     }
 }
 

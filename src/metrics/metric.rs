@@ -149,6 +149,7 @@ mod tests {
                     tail_type: "-".into(),
                     year: None,
                     edge_key: None,
+                    facets: vec![],
                 });
             }
         }

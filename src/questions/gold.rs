@@ -19,6 +19,9 @@ pub enum Gold {
     /// A short answer: every text that counts as right (for an N-M relation, each of the
     /// subject's objects), each with its aliases.
     Texts { accepted: Vec<Accepted> },
+    /// A question built on a false premise (KG-FPQ's generative task): a right answer rejects
+    /// or corrects `premise`; `truth` is the fact the premise was made from.
+    Premise { premise: String, truth: String },
 }
 
 /// One right answer and the other names it goes by.
@@ -50,7 +53,7 @@ impl Gold {
     pub fn truth(&self) -> bool {
         match self {
             Gold::Bool { value } => *value,
-            Gold::Choice { .. } | Gold::Texts { .. } => true,
+            Gold::Choice { .. } | Gold::Texts { .. } | Gold::Premise { .. } => true,
         }
     }
 
@@ -74,6 +77,9 @@ impl Gold {
                 })
                 .collect::<Vec<_>>()
                 .join("; "),
+            Gold::Premise { premise, truth } => {
+                format!("rejects or corrects the false premise \"{premise}\" (true: {truth})")
+            }
         }
     }
 }
@@ -96,6 +102,10 @@ enum Typed {
     },
     Texts {
         accepted: Vec<Accepted>,
+    },
+    Premise {
+        premise: String,
+        truth: String,
     },
 }
 
@@ -121,6 +131,7 @@ impl<'de> Deserialize<'de> for Gold {
             Wire::Typed(Typed::Bool { value }) => Gold::Bool { value },
             Wire::Typed(Typed::Choice { options, correct }) => Gold::Choice { options, correct },
             Wire::Typed(Typed::Texts { accepted }) => Gold::Texts { accepted },
+            Wire::Typed(Typed::Premise { premise, truth }) => Gold::Premise { premise, truth },
         })
     }
 }

@@ -19,9 +19,7 @@ use crate::sampling;
 pub const WH_MAX_OBJECTS: usize = 10;
 
 /// Which questions a KGLens run asks.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Difficulty {
     /// Yes/No questions only.
@@ -50,7 +48,12 @@ pub fn question(
     iteration: u32,
     difficulty: Difficulty,
 ) -> Question {
-    let true_id = r.id(fact, Task::Kglens, "yesno", &format!("iteration:{iteration}"));
+    let true_id = r.id(
+        fact,
+        Task::Kglens,
+        "yesno",
+        &format!("iteration:{iteration}"),
+    );
     let mut rng = sampling::item_rng(r.seed, &true_id);
     let wh = difficulty == Difficulty::Hard
         && rng.random_bool(0.5)

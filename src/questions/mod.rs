@@ -7,6 +7,8 @@
 pub mod aliases;
 pub mod audit;
 pub mod context;
+pub mod fpq;
+pub mod fpq_edits;
 pub mod gold;
 pub mod grammar;
 pub mod kglens;
@@ -62,13 +64,15 @@ pub enum Task {
     McqWh,
     /// Luo et al.: short answer, every KG object accepted with its aliases.
     Saq,
+    /// KG-FPQ: false-premise questions by six edits, gated by the true-premise question.
+    KgFpq,
     /// KGLens in full: adaptive Beta sampling over the edges of a subgraph, yes/no and
     /// Wh-questions.
     Kglens,
 }
 
 impl Task {
-    pub const ALL: [Task; 7] = [
+    pub const ALL: [Task; 8] = [
         Task::Statement,
         Task::Yesno,
         Task::Tfq,
@@ -76,6 +80,7 @@ impl Task {
         Task::McqWh,
         Task::Saq,
         Task::Kglens,
+        Task::KgFpq,
     ];
 
     /// The name on the command line, in files and in run directory names.
@@ -88,6 +93,7 @@ impl Task {
             Task::McqWh => "mcq-wh",
             Task::Saq => "saq",
             Task::Kglens => "kglens",
+            Task::KgFpq => "kg-fpq",
         }
     }
 }
@@ -142,6 +148,58 @@ pub struct Question {
     /// For a question an adaptive (KGLens) run asked: which iteration, about which edge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probe: Option<Probe>,
+    /// For a KG-FPQ question: the premise it rests on (true, or made false by which edit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub premise: Option<PremiseMeta>,
+}
+
+/// A KG-FPQ question's premise. The question's (subject, predicate, object) is the premise it
+/// states or presupposes; `true_object` (on the question) the true fact's object when an edit
+/// replaced it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PremiseMeta {
+    /// The edit that made the premise false; `None` for the true-premise question (TPQ).
+    pub edit: Option<fpq_edits::Edit>,
+    /// For NSC / NDC: hops from the subject to the replacement object in the KG.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hops: Option<u8>,
+    pub format: FpqFormat,
+    /// The id of the TPQ of the same true fact (its own id for a TPQ): the gate.
+    pub tpq_id: String,
+    /// What `--writer` wrote for this question, and whether it replaced the template's words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written: Option<crate::run::writer::Written>,
+}
+
+/// How a KG-FPQ question is asked.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum FpqFormat {
+    /// A yes/no question answered "Yes" or "No" only.
+    Discriminative,
+    /// A Wh-question built on the premise, answered in at most three sentences.
+    Generative,
+}
+
+impl FpqFormat {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Discriminative => "discriminative",
+            Self::Generative => "generative",
+        }
+    }
 }
 
 /// Where an adaptive run's question came from.
@@ -178,6 +236,8 @@ pub struct GenerateOptions {
     pub entities: Vec<String>,
     /// Context put before each question (the formats of Luo et al. only).
     pub context: Option<ContextKind>,
+    /// KG-FPQ's edits and formats [default: all six edits, both formats, 5 hops].
+    pub fpq: Option<fpq::FpqOptions>,
 }
 
 impl Default for GenerateOptions {
@@ -192,6 +252,7 @@ impl Default for GenerateOptions {
             relations: vec![],
             entities: vec![],
             context: None,
+            fpq: None,
         }
     }
 }
@@ -394,6 +455,7 @@ impl Renderer<'_> {
             subject_aliases: ix.aliases_of(fact[0]).to_vec(),
             true_object: None,
             probe: None,
+            premise: None,
         }
     }
 
@@ -478,6 +540,7 @@ pub mod tests_support {
             subject_aliases: vec![],
             true_object: None,
             probe: None,
+            premise: None,
         }
     }
 }

@@ -57,7 +57,13 @@ impl<'r, 'a> Asker<'r, 'a> {
     /// The yes/no question about `fact` as task `task` asks it: about the true object or, half
     /// the time when C_j − T_j has any, about one of those (gold "no"). `true_id` is the id of
     /// the question about the true object; a "no" question's id is derived from it.
-    pub fn ask(&mut self, fact: &Fact, task: Task, true_id: String, rng: &mut SeededRng) -> Question {
+    pub fn ask(
+        &mut self,
+        fact: &Fact,
+        task: Task,
+        true_id: String,
+        rng: &mut SeededRng,
+    ) -> Question {
         let r = self.r;
         let pool = self.wrong.of(fact);
         let ask_no = rng.random_bool(0.5) && !pool.is_empty();

@@ -65,7 +65,8 @@ fn groups<'a, K: ToString>(
 /// The KGLens views of a run from its snapshot and its saved state.
 pub fn of(snapshot: &Snapshot, state: &KglensState, cfg: &KglensConfig) -> KglensReport {
     let total = snapshot.overall.yesno.as_ref().map_or(0, |e| e.edges);
-    let by_year: BTreeMap<i32, &GroupStats> = snapshot.by_year.iter().map(|(y, g)| (*y, g)).collect();
+    let by_year: BTreeMap<i32, &GroupStats> =
+        snapshot.by_year.iter().map(|(y, g)| (*y, g)).collect();
     let mut by_year = groups(by_year.into_iter(), total);
     by_year.sort_by(|a, b| a.name.cmp(&b.name));
     KglensReport {
@@ -130,7 +131,10 @@ pub fn text(r: &KglensReport) -> String {
     );
     let _ = writeln!(out, "convergence rule: {}", r.convergence_rule);
     if !r.history.is_empty() {
-        let _ = writeln!(out, "\niteration  asked  right  examined  win    0-sense  failure");
+        let _ = writeln!(
+            out,
+            "\niteration  asked  right  examined  win    0-sense  failure"
+        );
         for h in r.history.iter().rev().take(10).rev() {
             let _ = writeln!(
                 out,
@@ -145,9 +149,19 @@ pub fn text(r: &KglensReport) -> String {
             );
         }
     }
-    table(&mut out, "per predicate (dot view: size = share, colour = zero-sense)", &r.by_predicate, 15);
+    table(
+        &mut out,
+        "per predicate (dot view: size = share, colour = zero-sense)",
+        &r.by_predicate,
+        15,
+    );
     table(&mut out, "by year", &r.by_year, 20);
-    table(&mut out, "by entity group (subject type)", &r.by_entity_group, 10);
+    table(
+        &mut out,
+        "by entity group (subject type)",
+        &r.by_entity_group,
+        10,
+    );
     if !r.weakest.is_empty() {
         let _ = writeln!(out, "\nweakest edges by posterior failure probability");
         for w in &r.weakest {

@@ -1,6 +1,7 @@
 //! Metrics of a run, from its records: the same code serves the live summary and
 //! `kgscope report`, so the two always agree.
 
+pub mod fpq;
 pub mod kglens;
 pub mod labels;
 pub mod rate;
@@ -27,6 +28,7 @@ pub fn scored(r: &ResultRecord) -> Scored {
         tail_type: q.tail_type.clone().unwrap_or_else(|| "-".into()),
         year: q.year,
         edge_key: (scoring == Scoring::Edges).then(|| q.edge_key()),
+        facets: crate::method::of(q.task).facets(q),
     }
 }
 

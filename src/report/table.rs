@@ -111,6 +111,7 @@ mod tests {
                 tail_type: "City".into(),
                 year: None,
                 edge_key: None,
+                facets: vec![],
             });
         }
         let metrics = crate::method::of(crate::questions::Task::Statement).metrics();

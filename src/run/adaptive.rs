@@ -77,9 +77,16 @@ pub async fn drive(
         if control.is_cancelled() {
             break Ok(());
         }
-        let Some((iteration, batch)) = plan.next_batch(&prepared.index, templates, &done) else {
+        let Some((iteration, mut batch)) = plan.next_batch(&prepared.index, templates, &done)
+        else {
             break Ok(());
         };
+        if let Some(w) = &opts.writer {
+            if let Err(e) = write(w, &mut batch, &done, &prepared.index).await {
+                control.stop(format!("the question writer: {e}"));
+                break Ok(());
+            }
+        }
         let _ = out
             .send(RunEvent::Batch {
                 iteration,
@@ -155,4 +162,23 @@ pub async fn drive(
         .await;
     prepared.plan = Some(plan);
     result
+}
+
+/// Has the writer reword the batch's questions that are still to be asked.
+async fn write(
+    w: &super::writer::Writer,
+    batch: &mut [Question],
+    done: &HashMap<String, ResultRecord>,
+    index: &KgIndex,
+) -> Result<(), crate::backends::BackendError> {
+    for q in batch.iter_mut().filter(|q| !done.contains_key(&q.id)) {
+        let truth = q
+            .true_object
+            .as_deref()
+            .and_then(|o| index.iri_id(o))
+            .map(|id| index.label(id))
+            .unwrap_or_default();
+        w.rewrite(q, &truth).await?;
+    }
+    Ok(())
 }

@@ -214,6 +214,9 @@ pub struct RunConfig {
     /// A KGLens run's iterations, subgraph and convergence rule (`task` kglens only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kglens: Option<super::kglens::KglensConfig>,
+    /// A KG-FPQ run's edits, formats and gate (`task` kg-fpq only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fpq: Option<super::fpq::FpqConfig>,
 }
 
 impl RunConfig {
@@ -243,6 +246,7 @@ impl RunConfig {
             judge: None,
             judge_all: false,
             kglens: (task == Task::Kglens).then(super::kglens::KglensConfig::default),
+            fpq: (task == Task::KgFpq).then(super::fpq::FpqConfig::default),
         }
     }
 }

@@ -26,6 +26,8 @@ pub struct EngineOptions {
     pub params: GenParams,
     /// The verification chain's LLM judge, if the run has one.
     pub judge: Option<Arc<Judge>>,
+    /// KG-FPQ's question writer, if the run has one (staged runs apply it to each batch).
+    pub writer: Option<Arc<super::writer::Writer>>,
 }
 
 /// Pause / resume / cancel for a running evaluation.

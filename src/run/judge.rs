@@ -53,6 +53,9 @@ fn judge_params() -> GenParams {
 /// response.
 pub fn prompt(q: &Question, response: &str) -> Prompt {
     let m = method::of(q.task);
+    if let Some(p) = m.judge_prompt(q, response) {
+        return p;
+    }
     let asked = m.prompt(q).input;
     let key = m.gold_text(q);
     // The response is the model's, possibly long: the judge sees its start, where the answer is.

@@ -21,7 +21,7 @@ use crate::kg::{KgError, Term};
 use crate::metrics::kglens::{EdgeCounts, EdgeTally};
 use crate::questions::kglens::{self as kq, Difficulty};
 use crate::questions::yesno::Asker;
-use crate::questions::{GenerateOptions, Question, Renderer, TemplateSet, Task};
+use crate::questions::{GenerateOptions, Question, Renderer, Task, TemplateSet};
 use crate::run::ResultRecord;
 use crate::sampling::{self, adaptive::EdgeGraph, adaptive::Posterior};
 use crate::verify::OutcomeKind;
@@ -321,7 +321,14 @@ impl KglensRun {
         self.draw()
             .into_iter()
             .map(|j| {
-                kq::question(&mut asker, &r, &self.facts[j], j as u32, it, self.cfg.difficulty)
+                kq::question(
+                    &mut asker,
+                    &r,
+                    &self.facts[j],
+                    j as u32,
+                    it,
+                    self.cfg.difficulty,
+                )
             })
             .collect()
     }
@@ -371,7 +378,11 @@ impl KglensRun {
     pub fn weakest(&self, index: &KgIndex, n: usize) -> Vec<WeakEdge> {
         let p = &self.state.posterior;
         let mut order: Vec<usize> = (0..self.facts.len()).collect();
-        order.sort_by(|&a, &b| p.failure_mean(b).total_cmp(&p.failure_mean(a)).then(a.cmp(&b)));
+        order.sort_by(|&a, &b| {
+            p.failure_mean(b)
+                .total_cmp(&p.failure_mean(a))
+                .then(a.cmp(&b))
+        });
         order
             .into_iter()
             .take(n)

@@ -4,10 +4,12 @@ pub mod adaptive;
 pub mod config;
 pub mod engine;
 pub mod events;
+pub mod fpq;
 pub mod judge;
 pub mod kglens;
 pub mod record;
 pub mod session;
+pub mod writer;
 
 pub use config::{Manifest, ModelSpec, RunConfig};
 pub use engine::{Control, EngineOptions};

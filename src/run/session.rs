@@ -7,10 +7,11 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
+use super::adaptive::Plan;
 use super::config::{Manifest, RunConfig};
 use super::engine::{self, Control, EngineOptions};
 use super::events::RunEvent;
-use super::adaptive::Plan;
+use super::fpq::FpqRun;
 use super::kglens::{KglensRun, KglensState, STATE_FILE};
 use super::record::ResultRecord;
 use crate::backends::Backend;
@@ -84,8 +85,11 @@ fn questions_for(
     index: &KgIndex,
     progress: &dyn Fn(&str),
 ) -> Result<Vec<Question>, SessionError> {
-    if config.task == crate::questions::Task::Kglens {
-        // Made iteration by iteration, from the posterior at that point.
+    if matches!(
+        config.task,
+        crate::questions::Task::Kglens | crate::questions::Task::KgFpq
+    ) {
+        // Made batch by batch, from the answers so far (see `plan_for`).
         return Ok(vec![]);
     }
     let templates = load_templates(&config.templates)?;
@@ -103,29 +107,49 @@ fn questions_for(
             relations: config.relations.clone(),
             entities: config.entities.clone(),
             context: config.context,
+            fpq: None,
         },
     )?;
     Ok(qs)
 }
 
-/// A KGLens run's subgraph and prior, when the run is one.
-fn kglens_for(
+/// The plan of a run whose questions depend on earlier answers (KGLens, KG-FPQ), restored
+/// from `run`'s saved state and `done` when it resumes.
+fn plan_for(
     config: &RunConfig,
     index: &KgIndex,
+    resume: Option<(&RunDir, &[ResultRecord])>,
     progress: &dyn Fn(&str),
-) -> Result<Option<KglensRun>, SessionError> {
-    if config.task != crate::questions::Task::Kglens {
-        return Ok(None);
+) -> Result<Option<Box<dyn Plan>>, SessionError> {
+    use crate::questions::Task;
+    match config.task {
+        Task::Kglens => {
+            progress("walking the subgraph");
+            let cfg = config.kglens.clone().unwrap_or_default();
+            let mut run =
+                KglensRun::new(index, cfg, &config.entities, &config.relations, config.seed)?;
+            if let Some((dir, done)) = resume {
+                if let Some(state) = dir.read_json::<KglensState>(STATE_FILE)? {
+                    run.restore(state, done).map_err(SessionError::Invalid)?;
+                }
+            }
+            Ok(Some(Box::new(run)))
+        }
+        Task::KgFpq => {
+            let opts = GenerateOptions {
+                task: config.task,
+                limit: config.limit,
+                sampling: config.sampling,
+                seed: config.seed,
+                relations: config.relations.clone(),
+                entities: config.entities.clone(),
+                ..GenerateOptions::default()
+            };
+            let cfg = config.fpq.clone().unwrap_or_default();
+            Ok(Some(Box::new(FpqRun::new(index, cfg, &opts)?)))
+        }
+        _ => Ok(None),
     }
-    progress("walking the subgraph");
-    let cfg = config.kglens.clone().unwrap_or_default();
-    Ok(Some(KglensRun::new(
-        index,
-        cfg,
-        &config.entities,
-        &config.relations,
-        config.seed,
-    )?))
 }
 
 /// Prepares a new run in a fresh directory under `runs_dir`.
@@ -150,7 +174,7 @@ pub fn prepare_new_on(
 ) -> Result<Prepared, SessionError> {
     let OpenKg { kg, index } = opened;
     let questions = questions_for(&config, &index, progress)?;
-    let kglens = kglens_for(&config, &index, progress)?;
+    let plan = plan_for(&config, &index, None, progress)?;
     let run = RunDir::create(runs_dir, config.task.as_str())?;
     let lock = Arc::new(run.lock_for_writing()?);
     let manifest = Manifest {
@@ -161,14 +185,13 @@ pub fn prepare_new_on(
         kg_source: kg.source(),
         kg_fingerprint: index.fingerprint().into(),
         model_id: model_id.into(),
-        questions: kglens.as_ref().map_or(questions.len(), KglensRun::most_questions),
+        questions: plan
+            .as_ref()
+            .map_or(questions.len(), |p| p.most_questions()),
         config,
         finished_at: None,
     };
     run.write_manifest(&manifest)?;
-    if let Some(k) = &kglens {
-        run.write_json(STATE_FILE, &k.state)?;
-    }
     Ok(Prepared {
         run,
         lock,
@@ -177,7 +200,7 @@ pub fn prepare_new_on(
         index,
         questions,
         done: vec![],
-        plan: kglens.map(|k| Box::new(k) as Box<dyn Plan>),
+        plan,
     })
 }
 
@@ -204,12 +227,7 @@ pub fn prepare_resume(
         )));
     }
     let questions = questions_for(&manifest.config, &index, progress)?;
-    let mut kglens = kglens_for(&manifest.config, &index, progress)?;
-    if let Some(k) = kglens.as_mut() {
-        if let Some(state) = run.read_json::<KglensState>(STATE_FILE)? {
-            k.restore(state, &done).map_err(SessionError::Invalid)?;
-        }
-    }
+    let plan = plan_for(&manifest.config, &index, Some((&run, &done)), progress)?;
     Ok(Prepared {
         run,
         lock,
@@ -218,7 +236,7 @@ pub fn prepare_resume(
         index,
         questions,
         done,
-        plan: kglens.map(|k| Box::new(k) as Box<dyn Plan>),
+        plan,
     })
 }
 
@@ -351,7 +369,10 @@ pub fn spawn(
 }
 
 /// Writes the manifest again with the time the run finished.
-pub fn mark_finished(run: &RunDir, manifest: &Manifest) -> Result<(), crate::store::rundir::StoreError> {
+pub fn mark_finished(
+    run: &RunDir,
+    manifest: &Manifest,
+) -> Result<(), crate::store::rundir::StoreError> {
     let mut m = manifest.clone();
     m.finished_at = Some(crate::store::rundir::now());
     run.write_manifest(&m)

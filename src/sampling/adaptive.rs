@@ -116,7 +116,10 @@ pub struct EdgeGraph {
 
 impl EdgeGraph {
     /// `edges` as (subject, object) node ids; `is_entity` tells an entity node from a literal.
-    pub fn new(edges: impl IntoIterator<Item = (u32, u32)>, is_entity: impl Fn(u32) -> bool) -> Self {
+    pub fn new(
+        edges: impl IntoIterator<Item = (u32, u32)>,
+        is_entity: impl Fn(u32) -> bool,
+    ) -> Self {
         let mut ends = Vec::new();
         let mut by_node: HashMap<u32, Vec<usize>> = HashMap::new();
         for (j, (s, o)) in edges.into_iter().enumerate() {
@@ -166,10 +169,7 @@ mod tests {
     /// e0: e1 e3 e5 · e1: e0 e2 e5 · e2: e1 e3 · e3: e0 e2 · e4: none · e5: e0 e1.
     fn graph() -> EdgeGraph {
         let (a, b, c, d, e, l) = (0, 1, 2, 3, 4, 99);
-        EdgeGraph::new(
-            [(a, b), (b, c), (c, d), (a, d), (e, l), (b, l)],
-            |n| n != l,
-        )
+        EdgeGraph::new([(a, b), (b, c), (c, d), (a, d), (e, l), (b, l)], |n| n != l)
     }
 
     #[test]
@@ -252,6 +252,8 @@ mod tests {
         let a = p.draw_top(5, &mut crate::sampling::item_rng(3, "x"));
         assert_eq!(a, p.draw_top(5, &mut crate::sampling::item_rng(3, "x")));
         assert_eq!(p.draw_top(80, &mut crate::sampling::rng(1)).len(), 50);
-        assert!(Posterior::prior(0).draw_top(3, &mut crate::sampling::rng(1)).is_empty());
+        assert!(Posterior::prior(0)
+            .draw_top(3, &mut crate::sampling::rng(1))
+            .is_empty());
     }
 }

@@ -51,6 +51,12 @@ pub fn config_for(base: &RunBase, req: &RunRequest) -> RunConfig {
         },
         context: req.context,
         kglens: (req.task == crate::questions::Task::Kglens).then(|| kglens_budget(req.limit)),
+        // KG-FPQ asks each question three times and takes the majority, as the paper does.
+        repeats: if req.task == crate::questions::Task::KgFpq {
+            3
+        } else {
+            1
+        },
         ..RunConfig::new(&base.kg, base.model.clone(), req.task, req.limit)
     }
 }
@@ -173,6 +179,7 @@ fn launch(
             concurrency: cfg.concurrency.max(1),
             params: cfg.params.clone(),
             judge: None,
+            writer: None,
         };
         let data = match RunData::open(prepared.run.clone(), prepared.manifest.clone()) {
             Ok(d) => d,

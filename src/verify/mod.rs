@@ -17,6 +17,7 @@ pub mod clean;
 pub mod judge;
 pub mod labelled;
 pub mod parse;
+pub mod premise;
 pub mod short_answer;
 pub mod verdict;
 pub mod vote;

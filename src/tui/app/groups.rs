@@ -69,7 +69,13 @@ pub enum HeatView {
     Relation,
     HeadTail,
     Year,
+    /// One of the method's pairs of facets ([`FACET_MAPS`]: KG-FPQ's edit × hop and edit ×
+    /// relation), by its index there.
+    Facets(usize),
 }
+
+/// The facet pairs drawn as heatmaps when a run has them, rows × columns.
+pub const FACET_MAPS: &[&str] = &["edit × hop", "edit × relation", "edit × format"];
 
 impl HeatView {
     pub fn name(self) -> &'static str {
@@ -77,7 +83,13 @@ impl HeatView {
             HeatView::Relation => "by relation",
             HeatView::HeadTail => "head type × tail type",
             HeatView::Year => "by year",
+            HeatView::Facets(i) => FACET_MAPS.get(i).copied().unwrap_or("facets"),
         }
+    }
+
+    /// Whether the view is a grid of rows × columns (its cells name both).
+    pub fn is_grid(self) -> bool {
+        matches!(self, HeatView::HeadTail | HeatView::Facets(_))
     }
 }
 
@@ -88,6 +100,12 @@ pub enum Cell {
     HeadTail(String, String),
     /// The years `from..=to` (one year, or a bin of sparse years).
     Years(i32, i32),
+    /// A cell of a facet-pair map: `pair` is "a × b", `row` a value of a, `col` one of b.
+    Facets {
+        pair: String,
+        row: String,
+        col: String,
+    },
 }
 
 impl Cell {
@@ -101,6 +119,14 @@ impl Cell {
             ),
             Cell::Years(a, b) if a == b => format!("year {a}"),
             Cell::Years(a, b) => format!("years {}", super::binning::label(*a, *b)),
+            Cell::Facets { pair, row, col } => {
+                let (a, b) = pair.split_once(" × ").unwrap_or((pair.as_str(), ""));
+                format!(
+                    "{a} {} × {b} {}",
+                    crate::sanitize::line(row),
+                    crate::sanitize::line(col)
+                )
+            }
         }
     }
 }

@@ -21,12 +21,19 @@ pub struct HeatGrid {
 enum RowKey {
     Name(String),
     Years(i32, i32),
+    /// A row of a facet-pair map ("a × b", the row's value of a).
+    Facet(String, String),
 }
 
 impl HeatGrid {
     pub fn cell(&self, row: usize, col: usize) -> Option<Cell> {
         Some(match (self.keys.get(row)?, self.cols.get(col)?) {
             (RowKey::Years(a, b), _) => Cell::Years(*a, *b),
+            (RowKey::Facet(pair, r), c) => Cell::Facets {
+                pair: pair.clone(),
+                row: r.clone(),
+                col: c.clone(),
+            },
             (RowKey::Name(r), c) if c.is_empty() => Cell::Relation(r.clone()),
             (RowKey::Name(h), t) => Cell::HeadTail(h.clone(), t.clone()),
         })
@@ -104,6 +111,28 @@ impl App {
                 }
                 g.cols = cols;
             }
+            HeatView::Facets(i) => {
+                let pair = groups::FACET_MAPS.get(i).copied().unwrap_or_default();
+                let (a, _) = pair.split_once(" × ").unwrap_or((pair, ""));
+                if let Some(rows) = s.by_facet_pair.get(pair) {
+                    let mut cols: Vec<String> =
+                        rows.values().flat_map(|m| m.keys().cloned()).collect();
+                    cols.sort_by(|x, y| natural(x).cmp(&natural(y)));
+                    cols.dedup();
+                    for (r, by_col) in rows {
+                        let cells = cols.iter().map(|c| by_col.get(c).cloned()).collect();
+                        let whole = s.by_facet.get(a).and_then(|m| m.get(r));
+                        push(
+                            &mut g,
+                            r.clone(),
+                            RowKey::Facet(pair.to_string(), r.clone()),
+                            cells,
+                            whole,
+                        );
+                    }
+                    g.cols = cols;
+                }
+            }
         }
         let order = groups::sort_rows(&sort_by, metric, self.heat.sort);
         g.rows = order.iter().map(|&i| g.rows[i].clone()).collect();
@@ -125,6 +154,8 @@ impl App {
             Cell::Relation(r) => d.why.by_relation.get(r).copied(),
             Cell::HeadTail(h, t) => d.why.by_head_tail.get(&(h.clone(), t.clone())).copied(),
             Cell::Years(a, b) => Some(d.why.years(*a, *b)),
+            // The "why" splits are kept per relation, types and year only.
+            Cell::Facets { .. } => None,
         };
         Some((cell, w.unwrap_or_default()))
     }
@@ -152,10 +183,19 @@ impl App {
                 self.heat.row = 0;
             }
             KeyCode::Char('v') => {
+                // The facet maps follow the three views when the run has them.
+                let facet_maps = self.data.as_ref().map_or(0, |d| {
+                    groups::FACET_MAPS
+                        .iter()
+                        .take_while(|p| d.snapshot.by_facet_pair.contains_key(**p))
+                        .count()
+                });
                 self.heat.view = match self.heat.view {
                     HeatView::Relation => HeatView::HeadTail,
                     HeatView::HeadTail => HeatView::Year,
-                    HeatView::Year => HeatView::Relation,
+                    HeatView::Year if facet_maps > 0 => HeatView::Facets(0),
+                    HeatView::Facets(i) if i + 1 < facet_maps => HeatView::Facets(i + 1),
+                    HeatView::Year | HeatView::Facets(_) => HeatView::Relation,
                 };
                 self.heat.row = 0;
                 self.heat.col = 0;
@@ -174,5 +214,14 @@ impl App {
             }
             _ => {}
         }
+    }
+}
+
+/// Sort key that puts "2" before "10" and "-" last: hop counts and edit codes read in order.
+fn natural(s: &str) -> (u8, u64, String) {
+    match s.parse::<u64>() {
+        Ok(n) => (0, n, String::new()),
+        Err(_) if s == "-" => (2, 0, String::new()),
+        Err(_) => (1, 0, s.to_string()),
     }
 }

@@ -34,6 +34,9 @@ pub struct ErrorRow {
     /// `NO_YEAR` when the question has none.
     year: i32,
     pub outcome: OutcomeKind,
+    /// The method's facets (KG-FPQ's edit, hop, format, relation): an index into the run's
+    /// distinct facet sets (rows share a handful of them).
+    facets: u32,
 }
 
 const NO_YEAR: i32 = i32::MIN;
@@ -41,6 +44,25 @@ const NO_YEAR: i32 = i32::MIN;
 impl ErrorRow {
     pub fn year(&self) -> Option<i32> {
         (self.year != NO_YEAR).then_some(self.year)
+    }
+}
+
+/// The distinct facet sets of a run's error rows, each held once.
+#[derive(Default)]
+struct FacetSets {
+    list: Vec<Vec<(u32, u32)>>,
+    ids: HashMap<Vec<(u32, u32)>, u32>,
+}
+
+impl FacetSets {
+    fn id(&mut self, set: Vec<(u32, u32)>) -> u32 {
+        if let Some(&i) = self.ids.get(&set) {
+            return i;
+        }
+        let i = self.list.len() as u32;
+        self.list.push(set.clone());
+        self.ids.insert(set, i);
+        i
     }
 }
 
@@ -106,6 +128,7 @@ pub struct RunData {
     /// does not grow with every answer.
     seen: Option<(HashSet<u64>, std::collections::hash_map::RandomState)>,
     names: Names,
+    facet_sets: FacetSets,
     cache: RefCell<HashMap<u64, Arc<ResultRecord>>>,
     /// Offsets of the latest answers, at most `RECENT_MAX`.
     recent: VecDeque<u64>,
@@ -136,6 +159,7 @@ impl RunData {
             writer_probed: None,
             seen: Some(Default::default()),
             names: Names::default(),
+            facet_sets: FacetSets::default(),
             cache: RefCell::new(HashMap::new()),
             recent: VecDeque::new(),
             snapshot_stale: false,
@@ -219,6 +243,14 @@ impl RunData {
                 tail_type: self.names.id(q.tail_type.as_deref().unwrap_or("-")),
                 year: q.year.unwrap_or(NO_YEAR),
                 outcome: r.outcome,
+                facets: {
+                    let set: Vec<(u32, u32)> = crate::method::of(q.task)
+                        .facets(q)
+                        .iter()
+                        .map(|(f, v)| (self.names.id(f), self.names.id(v)))
+                        .collect();
+                    self.facet_sets.id(set)
+                },
             };
             if self.labels.mentions(&q.id) {
                 self.label_rows.insert(q.id.clone(), self.errors.len());
@@ -260,6 +292,15 @@ impl RunData {
                 self.names.get(e.head_type) == h && self.names.get(e.tail_type) == t
             }
             Cell::Years(a, b) => e.year().is_some_and(|y| (*a..=*b).contains(&y)),
+            Cell::Facets { pair, row, col } => {
+                let has = |facet: &str, value: &str| {
+                    self.facet_sets.list[e.facets as usize]
+                        .iter()
+                        .any(|(f, v)| self.names.get(*f) == facet && self.names.get(*v) == value)
+                };
+                let (a, b) = pair.split_once(" × ").unwrap_or((pair.as_str(), ""));
+                has(a, row) && has(b, col)
+            }
         }
     }
 

@@ -153,8 +153,9 @@ mod tests {
             positive_id: "q".into(),
             group_size: 2,
             subject_aliases: vec![],
-        true_object: None,
-        probe: None,
+            true_object: None,
+            probe: None,
+            premise: None,
         }
     }
 

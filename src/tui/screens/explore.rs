@@ -157,6 +157,23 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
             }
             None => lines.push(kv("sampling", c.sampling.as_str().to_string(), "")),
         }
+        if let Some(p) = &c.fpq {
+            lines.push(kv(
+                "kg-fpq",
+                format!(
+                    "{} edits × {} formats · {} · within {} hops",
+                    p.edits.len(),
+                    p.formats.len(),
+                    if p.gate {
+                        "gated by the TPQ"
+                    } else {
+                        "no gate"
+                    },
+                    p.max_hops
+                ),
+                "   (limit = facts)",
+            ));
+        }
         lines.push(kv(
             "seed",
             format!("{} · repeats {}", c.seed, c.repeats),

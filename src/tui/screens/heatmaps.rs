@@ -55,9 +55,13 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let g = app.heat_grid();
     let inner_w = map.width.saturating_sub(2) as usize;
     let inner_h = map.height.saturating_sub(2) as usize;
-    let longest = g.rows.iter().map(|r| r.chars().count()).max().unwrap_or(0) + 1;
+    let mut longest = g.rows.iter().map(|r| r.chars().count()).max().unwrap_or(0) + 1;
+    if let HeatView::Facets(_) = app.heat.view {
+        // The corner names both facets ("edit \\ hop"): the row labels make room for it.
+        longest = longest.max(app.heat.view.name().chars().count() + 1);
+    }
     let (label_w, cell_w) = match app.heat.view {
-        HeatView::HeadTail => {
+        v if v.is_grid() => {
             let label_w = longest.clamp(8, 20).min(inner_w / 3);
             let per = inner_w.saturating_sub(label_w) / g.cols.len().max(1);
             (label_w, per.clamp(MIN_CELL, MAX_CELL))
@@ -70,19 +74,25 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     // The dot view's dot takes two columns before the cell.
     let dot_w = if shows_dots(app) { 2 } else { 0 };
     let bar_w = match app.heat.view {
-        HeatView::HeadTail => 0,
-        _ => inner_w.saturating_sub(label_w + cell_w + 1 + dot_w).min(MAX_BAR),
+        v if v.is_grid() => 0,
+        _ => inner_w
+            .saturating_sub(label_w + cell_w + 1 + dot_w)
+            .min(MAX_BAR),
     };
     // Columns scroll like rows: the cursor's column stays in view.
     let visible_cols = (inner_w.saturating_sub(label_w) / cell_w.max(1)).max(1);
     let first_col = (app.heat.col + 1).saturating_sub(visible_cols);
     let mut lines = Vec::new();
     let mut body_h = inner_h;
-    if app.heat.view == HeatView::HeadTail {
-        let mut head = vec![Span::styled(
-            format!("{:<label_w$}", "head \\ tail"),
-            t.dim(),
-        )];
+    if app.heat.view.is_grid() {
+        let corner = match app.heat.view {
+            HeatView::Facets(_) => fit(
+                &app.heat.view.name().replace(" × ", " \\ "),
+                label_w.saturating_sub(1),
+            ),
+            _ => "head \\ tail".to_string(),
+        };
+        let mut head = vec![Span::styled(format!("{:<label_w$}", corner), t.dim())];
         for c in g.cols.iter().skip(first_col).take(visible_cols) {
             head.push(Span::styled(
                 format!("{:<cell_w$}", fit(&line(c), cell_w.saturating_sub(1))),
@@ -167,8 +177,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
 /// Whether rows carry KGLens' dots: an edge metric, one column of cells (the head × tail
 /// grid keeps its columns aligned instead).
 fn shows_dots(app: &App) -> bool {
-    matches!(app.heat.metric, Metric::WinRate | Metric::ZeroSense)
-        && app.heat.view != HeatView::HeadTail
+    matches!(app.heat.metric, Metric::WinRate | Metric::ZeroSense) && !app.heat.view.is_grid()
 }
 
 /// A group's share of the run's examined edges, when rows carry dots.

@@ -161,10 +161,7 @@ fn draw_kglens(f: &mut Frame, app: &App, r: &crate::run::kglens::IterationReport
     let s = &r.stats;
     let inner = area.width.saturating_sub(2) as usize;
     let mut lines = vec![Line::from(vec![
-        Span::styled(
-            format!("iteration {}/{}", s.iteration, r.of),
-            t.title(),
-        ),
+        Span::styled(format!("iteration {}/{}", s.iteration, r.of), t.title()),
         Span::styled(
             format!(
                 " · {} of {} edges examined{}",

@@ -1,0 +1,87 @@
+//! KG-FPQ (METHODS.md §4): false-premise questions made by six edits of a true fact, asked
+//! only when the model answered the true-premise question Yes ([`crate::run::fpq`] drives the
+//! gate). A question's kind is its premise's: the TPQ and discriminative FPQs are yes/no
+//! questions (right: Yes for the TPQ, No for an FPQ), a generative FPQ's right answer rejects
+//! or corrects its premise, which the judge decides.
+
+use super::{prompts, Method};
+use crate::backends::Prompt;
+use crate::metrics::{Metric, Scoring};
+use crate::questions::fpq::{self, FpqOptions};
+use crate::questions::{FpqFormat, GenerateOptions, Gold, Question, Renderer, Task};
+use crate::verify::{self, premise, Reading};
+
+pub struct KgFpq;
+
+impl Method for KgFpq {
+    fn task(&self) -> Task {
+        Task::KgFpq
+    }
+    fn describe(&self) -> &'static str {
+        "false-premise questions by six edits, asked after the true premise (KG-FPQ)"
+    }
+    fn generate(
+        &self,
+        r: &Renderer<'_>,
+        candidates: &[usize],
+        opts: &GenerateOptions,
+    ) -> (Vec<Question>, usize) {
+        let candidates = fpq::askable(r.index, candidates);
+        fpq::generate(
+            r,
+            &candidates,
+            opts,
+            opts.fpq.as_ref().unwrap_or(&FpqOptions::default()),
+        )
+    }
+    fn unmade(&self) -> &'static str {
+        "edits found no replacement object"
+    }
+    fn prompt(&self, q: &Question) -> Prompt {
+        let generative = q
+            .premise
+            .as_ref()
+            .is_some_and(|p| p.format == FpqFormat::Generative);
+        prompts::spec(if generative { "fpq-wh" } else { "fpq-yesno" }).ask(q.prompt.clone())
+    }
+    fn read(&self, q: &Question, response: &str) -> Reading {
+        match &q.gold {
+            Gold::Bool { .. } => verify::bool_reading(verify::parse_yesno_verdict(response)),
+            Gold::Premise { .. } => premise::read(response),
+            other => Reading::unreadable(format!("a KG-FPQ question cannot have gold {other:?}")),
+        }
+    }
+    fn scoring(&self) -> Scoring {
+        Scoring::Outcomes
+    }
+    fn metrics(&self) -> &'static [Metric] {
+        &[Metric::Accuracy, Metric::AbstainRate, Metric::InvalidRate]
+    }
+    fn truth_words(&self) -> (&'static str, &'static str) {
+        ("yes", "no")
+    }
+    /// Edit (or TPQ), hop count, format, relation: the paper's breakdowns, and its edit × hop
+    /// and edit × relation heatmaps as pairs.
+    fn facets(&self, q: &Question) -> Vec<(String, String)> {
+        let Some(p) = &q.premise else {
+            return vec![];
+        };
+        vec![
+            ("edit".into(), p.edit.map_or("TPQ", |e| e.as_str()).into()),
+            ("hop".into(), p.hops.map_or("-".into(), |h| h.to_string())),
+            ("format".into(), p.format.as_str().into()),
+            ("relation".into(), q.relation.clone()),
+        ]
+    }
+    /// The judge of a generative answer sees the question, the false premise and the true fact.
+    fn judge_prompt(&self, q: &Question, response: &str) -> Option<Prompt> {
+        let Gold::Premise { premise, truth } = &q.gold else {
+            return None;
+        };
+        let response: String = response.trim().chars().take(600).collect();
+        Some(prompts::spec("fpq-judge").ask(format!(
+            "Question: {}\nFalse premise: {premise}\nTrue fact: {truth}\nResponse: {response}",
+            q.prompt
+        )))
+    }
+}

@@ -1,0 +1,168 @@
+//! KG-FPQ's gate (METHODS.md §4, papers/kg-fpq.txt §3): first every true-premise question
+//! (TPQ); then the false-premise questions of the facts whose TPQ the model answered Yes (all
+//! of them with the gate off). A model that does not know a fact cannot be "misled" about it,
+//! so only known facts are tested.
+//!
+//! Both batches are a function of the configuration and the answers on record, so a resumed
+//! run rebuilds them and asks only what `results.jsonl` lacks; there is no state file.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::adaptive::Plan;
+use super::record::ResultRecord;
+use super::RunEvent;
+use crate::kg::index::Fact;
+use crate::kg::{KgError, KgIndex};
+use crate::questions::fpq::{self, FpqOptions};
+use crate::questions::fpq_edits::{Edit, Editor};
+use crate::questions::{FpqFormat, GenerateOptions, Question, Renderer, Task, TemplateSet};
+use crate::store::RunDir;
+use crate::verify::Verdict;
+
+/// A KG-FPQ run's settings (in the manifest).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FpqConfig {
+    pub edits: Vec<Edit>,
+    pub formats: Vec<FpqFormat>,
+    /// Neighbourhood radius for NSC / NDC (the paper: 5).
+    pub max_hops: u8,
+    /// Ask a fact's FPQs only when its TPQ was answered Yes (the paper's gate).
+    pub gate: bool,
+    /// The model that rewords generative FPQs (`--writer`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub writer: Option<super::ModelSpec>,
+}
+
+impl Default for FpqConfig {
+    fn default() -> Self {
+        let o = FpqOptions::default();
+        Self {
+            edits: o.edits,
+            formats: o.formats,
+            max_hops: o.max_hops,
+            gate: true,
+            writer: None,
+        }
+    }
+}
+
+impl FpqConfig {
+    pub fn options(&self) -> FpqOptions {
+        FpqOptions {
+            edits: self.edits.clone(),
+            formats: self.formats.clone(),
+            max_hops: self.max_hops,
+        }
+    }
+}
+
+/// A KG-FPQ run: its facts, and how far it got.
+pub struct FpqRun {
+    cfg: FpqConfig,
+    seed: u64,
+    facts: Vec<Fact>,
+    /// Batches finished in this session: 0, 1 (TPQs) or 2 (FPQs).
+    stages_done: u8,
+    /// Edits that found no replacement, in the FPQ batch.
+    pub unmade: usize,
+}
+
+impl FpqRun {
+    /// The facts `opts` draws (its limit counts facts), those with an entity object.
+    pub fn new(index: &KgIndex, cfg: FpqConfig, opts: &GenerateOptions) -> Result<Self, KgError> {
+        let candidates = crate::questions::candidate_facts(index, opts)?;
+        let askable = fpq::askable(index, &candidates);
+        if askable.is_empty() {
+            return Err(KgError::NotFound(
+                "no fact with an entity as its object matches: KG-FPQ replaces objects by other \
+                 entities, so it cannot ask about literal values"
+                    .into(),
+            ));
+        }
+        let facts =
+            crate::questions::draw_facts(index, &askable, opts.limit, opts.sampling, opts.seed)
+                .into_iter()
+                .map(|i| index.facts()[i])
+                .collect();
+        Ok(Self {
+            cfg,
+            seed: opts.seed,
+            facts,
+            stages_done: 0,
+            unmade: 0,
+        })
+    }
+
+    pub fn facts(&self) -> usize {
+        self.facts.len()
+    }
+}
+
+impl Plan for FpqRun {
+    fn most_questions(&self) -> usize {
+        self.facts.len() * (1 + self.cfg.edits.len() * self.cfg.formats.len())
+    }
+    fn is_over(&self) -> bool {
+        self.stages_done >= 2
+    }
+    fn describe(&self) -> String {
+        let edits: Vec<&str> = self.cfg.edits.iter().map(|e| e.as_str()).collect();
+        let formats: Vec<&str> = self.cfg.formats.iter().map(|f| f.as_str()).collect();
+        format!(
+            "KG-FPQ: {} facts; edits {}; {}; neighbours within {} hops; {}",
+            self.facts.len(),
+            edits.join(","),
+            formats.join(" and "),
+            self.cfg.max_hops,
+            if self.cfg.gate {
+                "false premises only after a Yes to the true one"
+            } else {
+                "no gate"
+            }
+        )
+    }
+    fn next_batch(
+        &mut self,
+        index: &KgIndex,
+        templates: &TemplateSet,
+        done: &HashMap<String, ResultRecord>,
+    ) -> Option<(u32, Vec<Question>)> {
+        let r = Renderer {
+            index,
+            templates,
+            seed: self.seed,
+        };
+        match self.stages_done {
+            0 => Some((1, self.facts.iter().map(|f| fpq::tpq(&r, f)).collect())),
+            1 => {
+                let mut editor = Editor::new(index, self.cfg.max_hops);
+                let opts = self.cfg.options();
+                let mut out = Vec::new();
+                self.unmade = 0;
+                for f in &self.facts {
+                    let tpq = r.id(f, Task::KgFpq, "discriminative", "TPQ");
+                    let knows = done.get(&tpq).is_some_and(|t| t.verdict == Verdict::True);
+                    if self.cfg.gate && !knows {
+                        continue;
+                    }
+                    let (qs, unmade) = fpq::fpqs(&r, &mut editor, f, &opts);
+                    out.extend(qs);
+                    self.unmade += unmade;
+                }
+                Some((2, out))
+            }
+            _ => None,
+        }
+    }
+    fn finish_batch(
+        &mut self,
+        _index: &KgIndex,
+        _records: &[&ResultRecord],
+        _run: &RunDir,
+    ) -> Result<Option<RunEvent>, String> {
+        self.stages_done += 1;
+        Ok(None)
+    }
+}
