@@ -1047,6 +1047,54 @@ fn kg_fpq_maps_edit_by_hop_and_inspect_traces_the_premise() {
     assert!(s.contains("true fact"), "{s}");
     assert!(s.contains("hop path"), "{s}");
     capture("inspect-fpq", &s);
+
+    // Judge training data from this KG-FPQ run: false-premise questions only, each with the
+    // annotator's yes/no on "misled by the premise".
+    let records: Vec<ResultRecord> = prepared.run.read_results().unwrap();
+    let tpq = records.iter().find(|r| r.question.premise.as_ref().unwrap().edit.is_none()).unwrap();
+    let fpqs: Vec<&ResultRecord> = records
+        .iter()
+        .filter(|r| r.question.premise.as_ref().unwrap().edit.is_some())
+        .take(2)
+        .collect();
+    for (r, v) in [
+        (tpq, LabelVerdict::Right),
+        (fpqs[0], LabelVerdict::Wrong),
+        (fpqs[1], LabelVerdict::Right),
+    ] {
+        prepared
+            .run
+            .append_label(Label {
+                question_id: r.question.id.clone(),
+                label: v,
+                error_type: Some(ErrorType::FactualError),
+                note: None,
+                annotator: "tester".into(),
+                time: "2026-01-01T00:00:00Z".into(),
+            })
+            .unwrap();
+    }
+    let out = common::ok(&[
+        "labels",
+        "export",
+        &prepared.run.id,
+        "--format",
+        "fpq-judge",
+        "--out",
+        "-",
+        "--runs-dir",
+        tmp.path().to_str().unwrap(),
+    ]);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2, "the TPQ is no FPQ-judge example: {out}");
+    assert_eq!(lines[0]["output"], "Yes", "labelled wrong: misled");
+    assert_eq!(lines[1]["output"], "No", "labelled right: not misled");
+    for (l, r) in lines.iter().zip(&fpqs) {
+        let input = l["input"].as_str().unwrap();
+        assert!(input.contains(&r.question.prompt), "{input}");
+        assert!(input.contains("False premise"), "{input}");
+        assert!(l["instruction"].as_str().unwrap().contains("misled"));
+    }
 }
 
 #[test]
