@@ -75,7 +75,14 @@ pub fn text(s: &Snapshot) -> String {
             let _ = writeln!(out);
         }
     }
-    rows(&mut out, "by hop (NSC and NDC)", s.by_facet.get("hop"));
+    // Hops exist for the neighbour edits only ("-" is every other question).
+    let hops: Option<BTreeMap<String, GroupStats>> = s.by_facet.get("hop").map(|h| {
+        h.iter()
+            .filter(|(k, _)| *k != "-")
+            .map(|(k, g)| (k.clone(), g.clone()))
+            .collect()
+    });
+    rows(&mut out, "by hop (NSC and NDC)", hops.as_ref());
     rows(&mut out, "by format", s.by_facet.get("format"));
     rows(&mut out, "by relation", s.by_facet.get("relation"));
     out
