@@ -10,6 +10,7 @@ pub mod index;
 pub mod info;
 pub mod load;
 pub mod local;
+pub mod neighbourhood;
 pub mod samples;
 pub mod subgraph;
 pub mod vocab;
