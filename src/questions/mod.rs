@@ -7,6 +7,7 @@
 pub mod aliases;
 pub mod audit;
 pub mod context;
+pub mod fpq_edits;
 pub mod gold;
 pub mod grammar;
 pub mod kglens;
