@@ -284,3 +284,34 @@ fn every_edit_checks_out_against_the_store_with_sparql() {
         );
     }
 }
+
+/// `kgscope bench fpq` reports its figure next to its baseline, and takes edit names in any
+/// case.
+#[test]
+fn bench_fpq_reports_edits_per_second_against_the_index_build() {
+    let out = common::ok(&[
+        "bench",
+        "fpq",
+        "--kg",
+        "sample:nba",
+        "--edits",
+        "600",
+        "--rounds",
+        "1",
+        "--edit",
+        "NSC,nndr",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["edits"], 600);
+    assert!(v["index_build_s"].as_f64().unwrap() > 0.0, "{v}");
+    assert!(v["edits_per_s"].as_f64().unwrap() > 0.0, "{v}");
+    assert!(v["edit_time_vs_index_build_ratio"].as_f64().unwrap() > 0.0);
+    let per_edit = v["per_edit"].as_object().unwrap();
+    assert_eq!(per_edit.keys().collect::<Vec<_>>(), ["NNDR", "NSC"], "{v}");
+    let total: u64 = per_edit
+        .values()
+        .map(|t| t["made"].as_u64().unwrap() + t["none"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 600);
+}
