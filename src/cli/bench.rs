@@ -17,6 +17,8 @@ use rand::{Rng, SeedableRng};
 pub enum BenchCommand {
     /// Load and question-generation throughput on a synthetic KG.
     Kg(KgBenchArgs),
+    /// Edits/s of KG-FPQ's six false-premise edits on a KG, against building its index.
+    Fpq(super::bench_fpq::FpqBenchArgs),
     /// Questions/s of the llama backend: --parallel N vs 1, and vs llama.cpp's server.
     Llama(super::bench_llama::LlamaBenchArgs),
     /// Frame time and memory of the terminal UI at 2,000 outcomes/s.
@@ -45,6 +47,7 @@ pub struct KgBenchArgs {
 pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
     match cmd {
         BenchCommand::Kg(a) => kg(a),
+        BenchCommand::Fpq(a) => super::bench_fpq::run(a),
         BenchCommand::Llama(a) => super::bench_llama::run(a),
         BenchCommand::Tui(a) => super::bench_tui::run(a),
         BenchCommand::Verdicts(a) => super::bench_verdicts::run(a),
