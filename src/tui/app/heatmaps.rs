@@ -117,7 +117,7 @@ impl App {
                 if let Some(rows) = s.by_facet_pair.get(pair) {
                     let mut cols: Vec<String> =
                         rows.values().flat_map(|m| m.keys().cloned()).collect();
-                    cols.sort_by(|x, y| natural(x).cmp(&natural(y)));
+                    cols.sort_by_key(|c| natural(c));
                     cols.dedup();
                     for (r, by_col) in rows {
                         let cells = cols.iter().map(|c| by_col.get(c).cloned()).collect();
