@@ -34,16 +34,21 @@ impl Backend for Scripted {
         } else {
             "No"
         };
-        let done = Completion {
-            text: text.into(),
-            prompt_tokens: 1,
-            completion_tokens: 1,
-            first_token_ms: 0,
-            total_ms: 0,
-            finish_reason: "stop".into(),
-        };
-        stream::iter(vec![Ok(Chunk::Done(done))]).boxed()
+        answer(text)
     }
+}
+
+/// A whole answer in one chunk, as a backend streams it.
+fn answer(text: impl Into<String>) -> BoxStream<'static, Result<Chunk, BackendError>> {
+    let done = Completion {
+        text: text.into(),
+        prompt_tokens: 1,
+        completion_tokens: 1,
+        first_token_ms: 0,
+        total_ms: 0,
+        finish_reason: "stop".into(),
+    };
+    stream::iter(vec![Ok(Chunk::Done(done))]).boxed()
 }
 
 #[test]
@@ -184,15 +189,7 @@ impl Backend for ScriptedWriter {
         } else {
             format!("Why is {o} the {p}?")
         };
-        let done = Completion {
-            text,
-            prompt_tokens: 1,
-            completion_tokens: 1,
-            first_token_ms: 0,
-            total_ms: 0,
-            finish_reason: "stop".into(),
-        };
-        stream::iter(vec![Ok(Chunk::Done(done))]).boxed()
+        answer(text)
     }
 }
 
