@@ -73,6 +73,13 @@ impl Method for KgFpq {
             ("relation".into(), q.relation.clone()),
         ]
     }
+    /// Three sentences, for a generative answer.
+    fn answer_tokens(&self, q: &Question) -> u32 {
+        match q.gold {
+            Gold::Premise { .. } => 96,
+            _ => 0,
+        }
+    }
     /// The judge of a generative answer sees the question, the false premise and the true fact.
     fn judge_prompt(&self, q: &Question, response: &str) -> Option<Prompt> {
         let Gold::Premise { premise, truth } = &q.gold else {

@@ -58,6 +58,13 @@ impl Method for Kglens {
             other => Reading::unreadable(format!("a KGLens question cannot have gold {other:?}")),
         }
     }
+    /// A Wh answer may list several objects.
+    fn answer_tokens(&self, q: &Question) -> u32 {
+        match q.gold {
+            Gold::Texts { .. } => 48,
+            _ => 0,
+        }
+    }
     fn scoring(&self) -> Scoring {
         Scoring::Edges
     }

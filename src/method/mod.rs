@@ -75,6 +75,11 @@ pub trait Method: Send + Sync {
     fn facets(&self, _q: &Question) -> Vec<(String, String)> {
         vec![]
     }
+    /// The fewest tokens an answer to `q` needs: the run's `--max-tokens` is raised to this
+    /// for it (a yes/no needs a word, KG-FPQ's generative answer up to three sentences).
+    fn answer_tokens(&self, _q: &Question) -> u32 {
+        0
+    }
     /// The judge's prompt for one response, when the method asks its judge its own way.
     fn judge_prompt(&self, _q: &Question, _response: &str) -> Option<Prompt> {
         None

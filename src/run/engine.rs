@@ -148,6 +148,7 @@ async fn ask_question(
             })
             .await;
         let mut params = opts.params.clone();
+        params.max_tokens = params.max_tokens.max(method.answer_tokens(&q));
         // Repeats are independent samples: each gets its own seed.
         params.seed = params.seed.wrapping_add(repeat as u64);
         let mut stream = backend.ask(Request {
