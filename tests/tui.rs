@@ -1051,7 +1051,10 @@ fn kg_fpq_maps_edit_by_hop_and_inspect_traces_the_premise() {
     // Judge training data from this KG-FPQ run: false-premise questions only, each with the
     // annotator's yes/no on "misled by the premise".
     let records: Vec<ResultRecord> = prepared.run.read_results().unwrap();
-    let tpq = records.iter().find(|r| r.question.premise.as_ref().unwrap().edit.is_none()).unwrap();
+    let tpq = records
+        .iter()
+        .find(|r| r.question.premise.as_ref().unwrap().edit.is_none())
+        .unwrap();
     let fpqs: Vec<&ResultRecord> = records
         .iter()
         .filter(|r| r.question.premise.as_ref().unwrap().edit.is_some())
@@ -1085,7 +1088,10 @@ fn kg_fpq_maps_edit_by_hop_and_inspect_traces_the_premise() {
         "--runs-dir",
         tmp.path().to_str().unwrap(),
     ]);
-    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 2, "the TPQ is no FPQ-judge example: {out}");
     assert_eq!(lines[0]["output"], "Yes", "labelled wrong: misled");
     assert_eq!(lines[1]["output"], "No", "labelled right: not misled");
