@@ -202,7 +202,7 @@ fn the_writer_rewords_generative_questions_and_what_fails_its_checks_keeps_the_t
     let mut cfg = RunConfig::new("sample:countries", model, Task::KgFpq, 4);
     if let Some(f) = cfg.fpq.as_mut() {
         f.gate = false;
-        f.max_hops = 2;
+        f.options.max_hops = 2;
     }
     let mut prepared = session::prepare_new(cfg, "scripted", runs.path(), &|_| {}).unwrap();
     let writer = kgscope::run::writer::Writer::new(Arc::new(ScriptedWriter {

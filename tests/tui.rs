@@ -42,6 +42,23 @@ fn fixture_on(kg: &str, dir: &Path, model: ModelSpec, answered: usize, task: Tas
     fixture_of(RunConfig::new(kg, model, task, 16), dir, answered)
 }
 
+/// A fixture's one attempt: the response and the verdict the rules "read" from it.
+fn attempt(verdict: Verdict, response: String, completion_tokens: u32) -> Attempt {
+    Attempt {
+        response,
+        verdict,
+        answer: None,
+        rule: "fixture".into(),
+        stage: Default::default(),
+        judge: None,
+        prompt_tokens: 10,
+        completion_tokens,
+        first_token_ms: 5,
+        total_ms: 9,
+        finish_reason: "stop".into(),
+    }
+}
+
 /// [`fixture_with`] for any run configuration.
 fn fixture_of(cfg: RunConfig, dir: &Path, answered: usize) -> RunDir {
     let prepared = session::prepare_new(cfg, "test-model", dir, &|_| {}).unwrap();
@@ -54,20 +71,11 @@ fn fixture_of(cfg: RunConfig, dir: &Path, answered: usize) -> RunDir {
             2 => (Verdict::Idk, "I don't know.".to_string()),
             _ => (Verdict::Invalid, format!("Hmm{EVIL} maybe")),
         };
-        let a = Attempt {
-            response,
-            verdict,
-            answer: None,
-            rule: "fixture".into(),
-            stage: Default::default(),
-            judge: None,
-            prompt_tokens: 10,
-            completion_tokens: 3,
-            first_token_ms: 5,
-            total_ms: 9,
-            finish_reason: "stop".into(),
-        };
-        out.push(&verify_record(q.clone(), vec![a])).unwrap();
+        out.push(&verify_record(
+            q.clone(),
+            vec![attempt(verdict, response, 3)],
+        ))
+        .unwrap();
     }
     out.sync().unwrap();
     prepared.run
@@ -984,20 +992,11 @@ fn kg_fpq_maps_edit_by_hop_and_inspect_traces_the_premise() {
         } else {
             (Verdict::False, "No")
         };
-        let a = Attempt {
-            response: response.into(),
-            verdict,
-            answer: None,
-            rule: "fixture".into(),
-            stage: Default::default(),
-            judge: None,
-            prompt_tokens: 10,
-            completion_tokens: 1,
-            first_token_ms: 5,
-            total_ms: 9,
-            finish_reason: "stop".into(),
-        };
-        out.push(&verify_record(q.clone(), vec![a])).unwrap();
+        out.push(&verify_record(
+            q.clone(),
+            vec![attempt(verdict, response.into(), 1)],
+        ))
+        .unwrap();
     }
     out.sync().unwrap();
     let mut app = open_app(tmp.path(), &prepared.run);

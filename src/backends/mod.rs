@@ -114,6 +114,27 @@ pub enum BackendError {
     Cancelled,
 }
 
+/// The whole text of one request whose tokens nobody watches (a judge's verdict, a written
+/// question). `Err` only when the backend can never answer; any other failure is
+/// `Ok(Err(message))`, for the caller to record.
+pub async fn complete(
+    backend: &dyn Backend,
+    req: Request,
+) -> Result<Result<String, String>, BackendError> {
+    use futures::StreamExt;
+    let mut stream = backend.ask(req);
+    let mut text = String::new();
+    while let Some(chunk) = stream.next().await {
+        match chunk {
+            Ok(Chunk::Done(c)) => text = c.text,
+            Ok(_) => {}
+            Err(e @ BackendError::Unusable(_)) => return Err(e),
+            Err(e) => return Ok(Err(e.to_string())),
+        }
+    }
+    Ok(Ok(text))
+}
+
 /// A streaming model backend. `ask` returns at once; the work happens as the stream is polled
 /// (or on the backend's own worker), so many requests can be in flight together.
 pub trait Backend: Send + Sync {

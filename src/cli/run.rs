@@ -200,31 +200,22 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         None => {
             a.gen.check()?;
             let kglens = a.kglens.config(a.gen.task)?;
-            let writer = match &a.writer {
-                Some(spec) => {
-                    let mut o = a.openai.clone();
-                    if a.judge_base_url.is_some() {
-                        o.base_url.clone_from(&a.judge_base_url);
-                    }
-                    Some(o.model_spec(spec).context("--writer")?)
-                }
-                None => None,
-            };
+            let writer = helper_model(&a, a.writer.as_deref(), "--writer")?;
             let fpq = a
                 .gen
                 .fpq
                 .options(a.gen.task)?
-                .map(|o| kgscope::run::fpq::FpqConfig {
-                    edits: o.edits,
-                    formats: o.formats,
-                    max_hops: o.max_hops,
+                .map(|options| kgscope::run::fpq::FpqConfig {
+                    options,
                     gate: !a.no_gate,
                     writer: writer.clone(),
                 });
             if (a.no_gate || writer.is_some()) && fpq.is_none() {
                 bail!("--no-gate and --writer are for --method kg-fpq");
             }
-            let repeats = a.repeats.unwrap_or(if fpq.is_some() { 3 } else { 1 });
+            let repeats = a
+                .repeats
+                .unwrap_or_else(|| method::of(a.gen.task).default_repeats());
             if kglens
                 .as_ref()
                 .is_some_and(|k| k.difficulty == kgscope::questions::kglens::Difficulty::Hard)
@@ -238,16 +229,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 });
             }
             let model = a.openai.model_spec(&a.model)?;
-            let judge = match &a.judge {
-                Some(spec) => {
-                    let mut o = a.openai.clone();
-                    if a.judge_base_url.is_some() {
-                        o.base_url.clone_from(&a.judge_base_url);
-                    }
-                    Some(o.model_spec(spec).context("--judge")?)
-                }
-                None => None,
-            };
+            let judge = helper_model(&a, a.judge.as_deref(), "--judge")?;
             // Opened once, for the `--entity` look-up and the run alike.
             let opened = session::open_kg(&a.gen.kg.kg, &say)?;
             // `--entity` as IRIs, for the manifest: a resume regenerates the same questions
@@ -383,6 +365,19 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The model behind `--judge` or `--writer` (`flag`): an openai:MODEL one talks to
+/// --judge-base-url when given, else to --base-url.
+fn helper_model(a: &RunArgs, spec: Option<&str>, flag: &str) -> anyhow::Result<Option<ModelSpec>> {
+    let Some(spec) = spec else {
+        return Ok(None);
+    };
+    let mut o = a.openai.clone();
+    if a.judge_base_url.is_some() {
+        o.base_url.clone_from(&a.judge_base_url);
+    }
+    Ok(Some(o.model_spec(spec).with_context(|| flag.to_string())?))
 }
 
 /// A resumed run's model with this command line's say: the timeouts given override the

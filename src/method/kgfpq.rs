@@ -73,6 +73,10 @@ impl Method for KgFpq {
             ("relation".into(), q.relation.clone()),
         ]
     }
+    /// The paper asks every question three times and takes the majority.
+    fn default_repeats(&self) -> usize {
+        3
+    }
     /// Three sentences, for a generative answer.
     fn answer_tokens(&self, q: &Question) -> u32 {
         match q.gold {

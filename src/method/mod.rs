@@ -75,6 +75,10 @@ pub trait Method: Send + Sync {
     fn facets(&self, _q: &Question) -> Vec<(String, String)> {
         vec![]
     }
+    /// How many times each question is asked when the user does not say (`--repeats`).
+    fn default_repeats(&self) -> usize {
+        1
+    }
     /// The fewest tokens an answer to `q` needs: the run's `--max-tokens` is raised to this
     /// for it (a yes/no needs a word, KG-FPQ's generative answer up to three sentences).
     fn answer_tokens(&self, _q: &Question) -> u32 {

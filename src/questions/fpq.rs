@@ -16,7 +16,7 @@ use crate::kg::index::Fact;
 use crate::sampling;
 
 /// Which edits and formats a KG-FPQ set has.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FpqOptions {
     pub edits: Vec<Edit>,
     pub formats: Vec<FpqFormat>,
@@ -34,10 +34,15 @@ impl Default for FpqOptions {
     }
 }
 
+/// The id of the true-premise question about `fact`: what its false premises point back to.
+pub fn tpq_id(r: &Renderer<'_>, fact: &Fact) -> String {
+    r.id(fact, Task::KgFpq, "discriminative", "TPQ")
+}
+
 /// The true-premise question about `fact`.
 pub fn tpq(r: &Renderer<'_>, fact: &Fact) -> Question {
     let mut q = r.base(fact, Task::KgFpq);
-    q.id = r.id(fact, Task::KgFpq, "discriminative", "TPQ");
+    q.id = tpq_id(r, fact);
     q.prompt = r.yesno(fact, &q.subject_label);
     q.gold = Gold::yes();
     q.positive_id = q.id.clone();
@@ -59,8 +64,9 @@ pub fn fpqs(
     fact: &Fact,
     opts: &FpqOptions,
 ) -> (Vec<Question>, usize) {
-    let tpq_id = r.id(fact, Task::KgFpq, "discriminative", "TPQ");
+    let tpq_id = tpq_id(r, fact);
     let truth = r.statement(fact);
+    let true_fact = r.base(fact, Task::KgFpq);
     let mut out = Vec::new();
     let mut missing = 0;
     for &edit in &opts.edits {
@@ -76,8 +82,8 @@ pub fn fpqs(
         for &format in &opts.formats {
             let mut q = r.base(&false_fact, Task::KgFpq);
             // Grouped by the true fact, as every method's negatives are.
-            q.year = r.base(fact, Task::KgFpq).year;
-            q.true_object = Some(r.base(fact, Task::KgFpq).object);
+            q.year = true_fact.year;
+            q.true_object = Some(true_fact.object.clone());
             q.id = r.id(
                 &false_fact,
                 Task::KgFpq,

@@ -80,10 +80,12 @@ impl<'r, 'a> Asker<'r, 'a> {
             (*fact, true_id, Gold::yes(), None)
         };
         let mut q = r.base(&asked, task);
-        // Grouped by the true fact: a wrong object must not move the question to another year.
-        q.year = r.base(fact, task).year;
         if negative.is_some() {
-            q.true_object = Some(r.base(fact, task).object);
+            // Grouped by the true fact: a wrong object must not move the question to another
+            // year, and the edge scored is the true fact's.
+            let truth = r.base(fact, task);
+            q.year = truth.year;
+            q.true_object = Some(truth.object);
         }
         let head = self.head(fact, &q);
         q.prompt = r.yesno(&asked, &head);

@@ -2,7 +2,6 @@
 //! per-predicate dot view (share of examined edges, zero-sense rate), the temporal and entity
 //! group views, and the edges the posterior believes weakest.
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use serde::Serialize;
@@ -65,10 +64,9 @@ fn groups<'a, K: ToString>(
 /// The KGLens views of a run from its snapshot and its saved state.
 pub fn of(snapshot: &Snapshot, state: &KglensState, cfg: &KglensConfig) -> KglensReport {
     let total = snapshot.overall.yesno.as_ref().map_or(0, |e| e.edges);
-    let by_year: BTreeMap<i32, &GroupStats> =
-        snapshot.by_year.iter().map(|(y, g)| (*y, g)).collect();
-    let mut by_year = groups(by_year.into_iter(), total);
-    by_year.sort_by(|a, b| a.name.cmp(&b.name));
+    // By year reads in time order, not by size.
+    let mut by_year = groups(snapshot.by_year.iter(), total);
+    by_year.sort_by_key(|g| g.name.parse::<i32>().unwrap_or(i32::MAX));
     KglensReport {
         iterations_done: state.iterations_done,
         iterations: cfg.iterations,

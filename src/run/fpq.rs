@@ -16,18 +16,17 @@ use super::RunEvent;
 use crate::kg::index::Fact;
 use crate::kg::{KgError, KgIndex};
 use crate::questions::fpq::{self, FpqOptions};
-use crate::questions::fpq_edits::{Edit, Editor};
-use crate::questions::{FpqFormat, GenerateOptions, Question, Renderer, Task, TemplateSet};
+use crate::questions::fpq_edits::Editor;
+use crate::questions::{GenerateOptions, Question, Renderer, TemplateSet};
 use crate::store::RunDir;
 use crate::verify::Verdict;
 
-/// A KG-FPQ run's settings (in the manifest).
+/// A KG-FPQ run's settings (in the manifest): the question set's edits and formats, and how
+/// they are asked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FpqConfig {
-    pub edits: Vec<Edit>,
-    pub formats: Vec<FpqFormat>,
-    /// Neighbourhood radius for NSC / NDC (the paper: 5).
-    pub max_hops: u8,
+    #[serde(flatten)]
+    pub options: FpqOptions,
     /// Ask a fact's FPQs only when its TPQ was answered Yes (the paper's gate).
     pub gate: bool,
     /// The model that rewords generative FPQs (`--writer`), if any.
@@ -37,23 +36,10 @@ pub struct FpqConfig {
 
 impl Default for FpqConfig {
     fn default() -> Self {
-        let o = FpqOptions::default();
         Self {
-            edits: o.edits,
-            formats: o.formats,
-            max_hops: o.max_hops,
+            options: FpqOptions::default(),
             gate: true,
             writer: None,
-        }
-    }
-}
-
-impl FpqConfig {
-    pub fn options(&self) -> FpqOptions {
-        FpqOptions {
-            edits: self.edits.clone(),
-            formats: self.formats.clone(),
-            max_hops: self.max_hops,
         }
     }
 }
@@ -102,20 +88,22 @@ impl FpqRun {
 
 impl Plan for FpqRun {
     fn most_questions(&self) -> usize {
-        self.facts.len() * (1 + self.cfg.edits.len() * self.cfg.formats.len())
+        let o = &self.cfg.options;
+        self.facts.len() * (1 + o.edits.len() * o.formats.len())
     }
     fn is_over(&self) -> bool {
         self.stages_done >= 2
     }
     fn describe(&self) -> String {
-        let edits: Vec<&str> = self.cfg.edits.iter().map(|e| e.as_str()).collect();
-        let formats: Vec<&str> = self.cfg.formats.iter().map(|f| f.as_str()).collect();
+        let o = &self.cfg.options;
+        let edits: Vec<&str> = o.edits.iter().map(|e| e.as_str()).collect();
+        let formats: Vec<&str> = o.formats.iter().map(|f| f.as_str()).collect();
         format!(
             "KG-FPQ: {} facts; edits {}; {}; neighbours within {} hops; {}",
             self.facts.len(),
             edits.join(","),
             formats.join(" and "),
-            self.cfg.max_hops,
+            o.max_hops,
             if self.cfg.gate {
                 "false premises only after a Yes to the true one"
             } else {
@@ -137,17 +125,18 @@ impl Plan for FpqRun {
         match self.stages_done {
             0 => Some((1, self.facts.iter().map(|f| fpq::tpq(&r, f)).collect())),
             1 => {
-                let mut editor = Editor::new(index, self.cfg.max_hops);
-                let opts = self.cfg.options();
+                let opts = &self.cfg.options;
+                let mut editor = Editor::new(index, opts.max_hops);
                 let mut out = Vec::new();
                 self.unmade = 0;
                 for f in &self.facts {
-                    let tpq = r.id(f, Task::KgFpq, "discriminative", "TPQ");
-                    let knows = done.get(&tpq).is_some_and(|t| t.verdict == Verdict::True);
+                    let knows = done
+                        .get(&fpq::tpq_id(&r, f))
+                        .is_some_and(|t| t.verdict == Verdict::True);
                     if self.cfg.gate && !knows {
                         continue;
                     }
-                    let (qs, unmade) = fpq::fpqs(&r, &mut editor, f, &opts);
+                    let (qs, unmade) = fpq::fpqs(&r, &mut editor, f, opts);
                     out.extend(qs);
                     self.unmade += unmade;
                 }

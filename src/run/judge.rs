@@ -9,10 +9,9 @@
 
 use std::sync::Arc;
 
-use futures::StreamExt;
 use serde::{Deserialize, Serialize};
 
-use crate::backends::{Backend, BackendError, Chunk, GenParams, Prompt, Request};
+use crate::backends::{Backend, BackendError, GenParams, Prompt, Request};
 use crate::method::{self, prompts};
 use crate::questions::Question;
 use crate::verify::{self, Answer, OutcomeKind, Reading, Verdict};
@@ -102,28 +101,22 @@ impl Judge {
         response: &str,
         reason: &str,
     ) -> Result<JudgeCall, BackendError> {
-        let mut stream = self.backend.ask(Request {
+        let req = Request {
             id: format!("judge:{}", q.id),
             prompt: prompt(q, response),
             params: judge_params(),
-        });
-        let mut output = None;
-        while let Some(chunk) = stream.next().await {
-            match chunk {
-                Ok(Chunk::Done(c)) => output = Some(c.text),
-                Ok(_) => {}
-                Err(e @ BackendError::Unusable(_)) => return Err(e),
-                Err(e) => {
-                    return Ok(JudgeCall {
-                        model: self.model.clone(),
-                        output: String::new(),
-                        outcome: None,
-                        reason: format!("{reason}; the judge failed: {e}"),
-                    })
-                }
+        };
+        let output = match crate::backends::complete(self.backend.as_ref(), req).await? {
+            Ok(output) => output,
+            Err(e) => {
+                return Ok(JudgeCall {
+                    model: self.model.clone(),
+                    output: String::new(),
+                    outcome: None,
+                    reason: format!("{reason}; the judge failed: {e}"),
+                })
             }
-        }
-        let output = output.unwrap_or_default();
+        };
         Ok(JudgeCall {
             model: self.model.clone(),
             outcome: read_output(&output),

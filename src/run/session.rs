@@ -94,23 +94,24 @@ fn questions_for(
     }
     let templates = load_templates(&config.templates)?;
     progress("generating questions");
-    let (qs, _) = questions::generate(
-        index,
-        &templates,
-        &GenerateOptions {
-            task: config.task,
-            limit: config.limit,
-            negatives: config.negatives,
-            negatives_from: config.negatives_from,
-            sampling: config.sampling,
-            seed: config.seed,
-            relations: config.relations.clone(),
-            entities: config.entities.clone(),
-            context: config.context,
-            fpq: None,
-        },
-    )?;
+    let (qs, _) = questions::generate(index, &templates, &generate_options(config))?;
     Ok(qs)
+}
+
+/// What a run's configuration asks the question generators for.
+fn generate_options(config: &RunConfig) -> GenerateOptions {
+    GenerateOptions {
+        task: config.task,
+        limit: config.limit,
+        negatives: config.negatives,
+        negatives_from: config.negatives_from,
+        sampling: config.sampling,
+        seed: config.seed,
+        relations: config.relations.clone(),
+        entities: config.entities.clone(),
+        context: config.context,
+        fpq: config.fpq.as_ref().map(|f| f.options.clone()),
+    }
 }
 
 /// The plan of a run whose questions depend on earlier answers (KGLens, KG-FPQ), restored
@@ -136,16 +137,8 @@ fn plan_for(
             Ok(Some(Box::new(run)))
         }
         Task::KgFpq => {
-            let opts = GenerateOptions {
-                task: config.task,
-                limit: config.limit,
-                sampling: config.sampling,
-                seed: config.seed,
-                relations: config.relations.clone(),
-                entities: config.entities.clone(),
-                ..GenerateOptions::default()
-            };
             let cfg = config.fpq.clone().unwrap_or_default();
+            let opts = generate_options(config);
             Ok(Some(Box::new(FpqRun::new(index, cfg, &opts)?)))
         }
         _ => Ok(None),

@@ -6,10 +6,9 @@
 
 use std::sync::Arc;
 
-use futures::StreamExt;
 use serde::{Deserialize, Serialize};
 
-use crate::backends::{Backend, BackendError, Chunk, GenParams, Request};
+use crate::backends::{Backend, BackendError, GenParams, Request};
 use crate::method::prompts;
 use crate::questions::{FpqFormat, Question};
 
@@ -76,7 +75,7 @@ impl Writer {
             "Subject: {}\nRelation: {}\nObject: {}",
             q.subject_label, q.relation, q.object_label
         );
-        let mut stream = self.backend.ask(Request {
+        let req = Request {
             id: format!("writer:{}", q.id),
             prompt: prompts::spec("fpq-writer").ask(input),
             params: GenParams {
@@ -86,21 +85,14 @@ impl Writer {
                 max_tokens: 48,
                 stop: vec!["\n".into()],
             },
-        });
-        let mut text = None;
-        let mut failure = None;
-        while let Some(chunk) = stream.next().await {
-            match chunk {
-                Ok(Chunk::Done(c)) => text = Some(c.text),
-                Ok(_) => {}
-                Err(e @ BackendError::Unusable(_)) => return Err(e),
-                Err(e) => failure = Some(e.to_string()),
+        };
+        let (text, verdict) = match crate::backends::complete(self.backend.as_ref(), req).await? {
+            Ok(text) => {
+                let text = text.trim().to_string();
+                let verdict = check(&text, &q.subject_label, &q.object_label, true_object);
+                (text, verdict)
             }
-        }
-        let text = text.unwrap_or_default().trim().to_string();
-        let verdict = match failure {
-            Some(f) => Err(format!("the writer failed: {f}")),
-            None => check(&text, &q.subject_label, &q.object_label, true_object),
+            Err(f) => (String::new(), Err(format!("the writer failed: {f}"))),
         };
         let accepted = verdict.is_ok();
         p.written = Some(Written {

@@ -51,12 +51,7 @@ pub fn config_for(base: &RunBase, req: &RunRequest) -> RunConfig {
         },
         context: req.context,
         kglens: (req.task == crate::questions::Task::Kglens).then(|| kglens_budget(req.limit)),
-        // KG-FPQ asks each question three times and takes the majority, as the paper does.
-        repeats: if req.task == crate::questions::Task::KgFpq {
-            3
-        } else {
-            1
-        },
+        repeats: crate::method::of(req.task).default_repeats(),
         ..RunConfig::new(&base.kg, base.model.clone(), req.task, req.limit)
     }
 }

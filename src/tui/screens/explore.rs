@@ -162,14 +162,14 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
                 "kg-fpq",
                 format!(
                     "{} edits × {} formats · {} · within {} hops",
-                    p.edits.len(),
-                    p.formats.len(),
+                    p.options.edits.len(),
+                    p.options.formats.len(),
                     if p.gate {
                         "gated by the TPQ"
                     } else {
                         "no gate"
                     },
-                    p.max_hops
+                    p.options.max_hops
                 ),
                 "   (limit = facts)",
             ));
