@@ -4,7 +4,9 @@
 //! then into the run log and the aggregates. Nothing in the engine depends on the terminal UI.
 
 pub mod backends;
+pub mod compare;
 pub mod credentials;
+pub mod figures;
 pub mod kg;
 pub mod method;
 pub mod metrics;

@@ -976,3 +976,102 @@ fn ctrl_c_stops_cleanly_and_says_how_to_resume() {
             .unwrap();
     assert!(manifest["finished_at"].is_null());
 }
+
+/// The default model at temperature 0 and at temperature 1 on the same questions: `compare`
+/// pairs them by question id, and its 2×2 table and McNemar test agree with the two runs'
+/// recorded outcomes counted here; `plot` draws them side by side.
+#[test]
+fn compare_the_default_model_at_two_temperatures_on_the_same_questions() {
+    let model = default_model();
+    let runs = tempfile::tempdir().unwrap();
+    let runs_dir = runs.path().to_str().unwrap();
+    let mut run_ids = vec![];
+    for t in ["0", "1"] {
+        let s = run_json(&[
+            "--kg",
+            "sample:countries",
+            "--model",
+            model.to_str().unwrap(),
+            "--task",
+            "yesno",
+            "--limit",
+            "40",
+            "--temperature",
+            t,
+            "--runs-dir",
+            runs_dir,
+        ]);
+        run_ids.push(s["run_id"].as_str().unwrap().to_string());
+    }
+    let (a, b) = (
+        results(&runs.path().join(&run_ids[0])),
+        results(&runs.path().join(&run_ids[1])),
+    );
+    assert_eq!(ids(&a).len(), 40);
+    let b_ids: HashSet<String> = ids(&b).into_iter().collect();
+    assert!(ids(&a).iter().all(|i| b_ids.contains(i)), "same questions");
+    // The 2×2 table counted from the records.
+    let right = |recs: &[Value], id: &str| {
+        recs.iter()
+            .find(|r| r["question"]["id"] == id)
+            .map(|r| r["outcome"] == "correct")
+            .unwrap()
+    };
+    let (mut only_a, mut only_b) = (0u64, 0u64);
+    for id in ids(&a) {
+        match (right(&a, &id), right(&b, &id)) {
+            (true, false) => only_a += 1,
+            (false, true) => only_b += 1,
+            _ => {}
+        }
+    }
+    let out = common::ok(&[
+        "compare",
+        &run_ids[0],
+        &run_ids[1],
+        "--runs-dir",
+        runs_dir,
+        "--format",
+        "json",
+    ]);
+    let c: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(c["common"], 40);
+    let vs = &c["groups"][0]["vs_baseline"][0];
+    assert_eq!(vs["table"]["only_a"], only_a);
+    assert_eq!(vs["table"]["only_b"], only_b);
+    let p = vs["mcnemar"]["p"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&p));
+    let form = vs["mcnemar"]["form"].as_str().unwrap();
+    let expected = match only_a + only_b {
+        0 => "no-discordant-pairs",
+        m if m < 25 => "exact-binomial",
+        _ => "chi-squared-corrected",
+    };
+    assert_eq!(form, expected);
+    assert_eq!(c["runs"][0]["temperature"], 0.0);
+    assert_eq!(c["runs"][1]["temperature"], 1.0);
+    // A temperature of 1 samples: across 40 questions it answers some differently.
+    let differ = a
+        .iter()
+        .filter(|r| {
+            let id = r["question"]["id"].as_str().unwrap();
+            let other = b.iter().find(|x| x["question"]["id"] == id).unwrap();
+            r["attempts"][0]["response"] != other["attempts"][0]["response"]
+        })
+        .count();
+    assert!(differ > 0, "temperature 1 changed no answer");
+    let svg = runs.path().join("cmp.svg");
+    common::ok(&[
+        "plot",
+        &run_ids[0],
+        &run_ids[1],
+        "--runs-dir",
+        runs_dir,
+        "--kind",
+        "bars",
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    let svg = std::fs::read_to_string(svg).unwrap();
+    assert!(svg.contains("T=0") && svg.contains("T=1"));
+}

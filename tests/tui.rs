@@ -2096,3 +2096,77 @@ fn runs_from_before_schema_2_open_in_every_screen() {
         );
     }
 }
+
+/// Compare (6): two runs of the same questions, one interrupted, marked with Space; the
+/// comparison is on the questions both answered, and `P` saves it as a figure. `P` on
+/// Heatmaps saves the view as drawn into the run's figures/.
+#[test]
+fn compare_screen_marks_runs_compares_common_questions_and_saves_figures() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = fixture(tmp.path());
+    let b = fixture_with(
+        tmp.path(),
+        ModelSpec::Llama {
+            path: PathBuf::from("other-model.gguf"),
+        },
+        12,
+        Task::Statement,
+    );
+    let mut app = open_app(tmp.path(), &a);
+    keys(&mut app, "6");
+    assert_eq!(app.screen, Screen::Compare);
+    assert_eq!(app.compare.runs.len(), 2);
+    let screen = render(&app, 120, 30);
+    assert!(screen.contains("Mark two runs or more"), "{screen}");
+    // Newest first: mark both, b (the newer) first, so b is the baseline A.
+    key(&mut app, KeyCode::Char(' '));
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Char(' '));
+    assert_eq!(app.compare.marked.len(), 2);
+    let c = app.compare.result.as_ref().unwrap().as_ref().unwrap();
+    assert_eq!(c.common, 12);
+    assert_eq!(c.runs[0].id, b.id);
+    let screen = render(&app, 120, 30);
+    assert!(screen.contains("12 common questions"), "{screen}");
+    assert!(screen.contains("[A]") && screen.contains("[B]"), "{screen}");
+    assert!(screen.contains("overall"), "{screen}");
+    let small = render(&app, 80, 24);
+    assert!(small.contains("common questions"), "{small}");
+    // g: by head type.
+    keys(&mut app, "g");
+    assert_eq!(
+        app.compare
+            .result
+            .as_ref()
+            .unwrap()
+            .as_ref()
+            .unwrap()
+            .grouping,
+        "head type"
+    );
+    keys(&mut app, "P");
+    assert!(app.status.starts_with("figure saved: "), "{}", app.status);
+    let path = PathBuf::from(app.status.trim_start_matches("figure saved: "));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(path.starts_with(tmp.path().join("figures")));
+    assert!(svg.contains("accuracy by head type"), "{svg}");
+    // Unmarking one leaves nothing to compare.
+    key(&mut app, KeyCode::Char(' '));
+    assert!(app.compare.result.is_none());
+    keys(&mut app, "P");
+    assert!(app.status.starts_with("no figure saved"), "{}", app.status);
+    // Heatmaps: the view as drawn.
+    keys(&mut app, "3v");
+    keys(&mut app, "P");
+    assert!(app.status.starts_with("figure saved: "), "{}", app.status);
+    let path = PathBuf::from(app.status.trim_start_matches("figure saved: "));
+    assert!(
+        path.starts_with(tmp.path().join(&a.id).join("figures")),
+        "{path:?}"
+    );
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.contains("head type × tail type"), "{svg}");
+    // Errors has no figure, and says so.
+    keys(&mut app, "4P");
+    assert!(app.status.contains("no figure"), "{}", app.status);
+}

@@ -5,6 +5,7 @@ mod bench_fpq;
 mod bench_llama;
 mod bench_tui;
 mod bench_verdicts;
+mod compare;
 mod demo;
 mod fpq_args;
 mod kg;
@@ -12,6 +13,7 @@ mod kglens_args;
 mod labels;
 mod logging;
 mod openai_args;
+mod plot;
 mod progress;
 mod questions;
 mod run;
@@ -70,6 +72,11 @@ pub enum Command {
     Run(Box<run::RunArgs>),
     /// Print the metrics of a run (finished or not) from its results.jsonl.
     Report(run::ReportArgs),
+    /// Draw a figure of one run, or of several side by side, as SVG or PNG.
+    Plot(plot::PlotArgs),
+    /// Compare runs on their common questions: metrics side by side, differences with 95%
+    /// intervals, McNemar's test on the paired outcomes.
+    Compare(compare::CompareArgs),
     /// The bundled default model.
     #[command(subcommand)]
     Model(run::ModelCommand),
@@ -117,6 +124,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Audit(a) => questions::audit(a),
         Command::Run(a) => run::run(*a),
         Command::Report(a) => run::report_cmd(a),
+        Command::Plot(a) => plot::plot(a),
+        Command::Compare(a) => compare::compare(a),
         Command::Model(m) => run::model(m),
         Command::Bench(b) => bench::run(b),
     }
@@ -149,24 +158,7 @@ pub fn describe_output(out: &str) -> String {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file and a rename, so a crash or Ctrl-C never
-/// leaves a half-written output behind.
-pub fn write_atomically(path: &PathBuf, bytes: &[u8]) -> anyhow::Result<()> {
-    use anyhow::Context;
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("out"),
-        std::process::id()
-    ));
-    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
-    Ok(())
-}
+pub use kgscope::store::write_atomically;
 
 #[cfg(test)]
 mod tests {

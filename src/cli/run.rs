@@ -16,7 +16,6 @@ use kgscope::run::kglens::IterationReport;
 use kgscope::run::session::{self, Prepared};
 use kgscope::run::{config, Control, EngineOptions, ModelSpec, RunConfig, RunEvent};
 use kgscope::sanitize::line as clean;
-use kgscope::store::labels::LabelBook;
 
 use super::kglens_args::KglensArgs;
 use super::openai_args::OpenAiArgs;
@@ -100,15 +99,32 @@ pub struct ReportArgs {
     /// Where runs are kept.
     #[arg(long, default_value = "runs", env = "KGSCOPE_RUNS")]
     pub runs_dir: PathBuf,
-    /// Print the metrics as JSON instead of tables.
-    #[arg(long)]
+    /// Output format: text (for the terminal), md (Markdown tables), html (one self-contained
+    /// page with the figures inlined as SVG), csv (one row per group and metric) or json.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: ReportFormat,
+    /// The same as --format json.
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
+    /// Where to write the report; `-` for standard output.
+    #[arg(long, default_value = super::STDOUT, value_name = "FILE")]
+    pub out: String,
     /// How many of the worst relations to list.
     #[arg(long, default_value_t = 10)]
     pub worst: usize,
     /// Score the machine's decisions only: hand labels in labels.jsonl do not override them.
     #[arg(long)]
     pub no_labels: bool,
+}
+
+#[derive(Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    #[default]
+    Text,
+    Md,
+    Html,
+    Csv,
+    Json,
 }
 
 #[derive(Subcommand)]
@@ -561,78 +577,85 @@ fn iteration_line(r: &IterationReport) -> String {
 }
 
 pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
-    let (run, manifest, machine) = session::open_results(&a.runs_dir, &a.run)?;
-    let book = if a.no_labels {
-        LabelBook::default()
-    } else {
-        LabelBook::from_entries(run.read_labels()?)
-    };
-    let (records, labelled) = report::labels::apply(&machine, &book);
-    let by_judge = machine
+    use kgscope::report::{doc, document};
+    let r = report::loaded::LoadedRun::load(&a.runs_dir, &a.run, !a.no_labels)?;
+    let format = if a.json { ReportFormat::Json } else { a.format };
+    let by_judge = r
+        .machine
         .iter()
-        .filter(|r| r.stage() == kgscope::verify::Stage::Judge)
+        .filter(|x| x.stage() == kgscope::verify::Stage::Judge)
         .count();
-    let decided = serde_json::json!({
-        "rules": machine.len() - by_judge,
-        "judge": by_judge,
-        "hand_labels": labelled,
-    });
-    let snapshot = report::snapshot_of(&records);
-    let kglens = match &manifest.config.kglens {
-        Some(cfg) => run
-            .read_json::<kgscope::run::kglens::KglensState>(kgscope::run::kglens::STATE_FILE)?
-            .map(|state| report::kglens::of(&snapshot, &state, cfg)),
-        None => None,
-    };
-    if a.json {
-        println!(
-            "{}",
+    let text = match format {
+        ReportFormat::Json => {
             kgscope::sanitize::json_pretty(&serde_json::json!({
-                "run_id": run.id,
-                "run_dir": run.path,
-                "answered": machine.len(),
-                "questions": manifest.questions,
-                "schema_version": manifest.schema_version,
-                "decided_by": decided,
-                "metrics": snapshot,
-                "kglens": kglens,
-            }))?
-        );
-    } else {
-        println!(
-            "run {} ({} on {}, model {}): {} of {} questions answered{}",
-            run.id,
-            manifest.config.task.as_str(),
-            // Masked when stored; masked again for manifests written before that.
-            clean(&credentials::redact(&manifest.config.kg)),
-            clean(&credentials::redact_urls_in(&manifest.model_id)),
-            machine.len(),
-            manifest.questions,
-            if manifest.finished_at.is_some() {
-                ""
-            } else {
-                " (unfinished: `kgscope run --resume` continues it)"
-            }
-        );
-        println!(
-            "decided by: rules {}, judge {}; hand labels decided {} ({} changed), left out {} as bad question or KG wrong{}",
-            machine.len() - by_judge,
-            by_judge,
-            labelled.decided,
-            labelled.changed,
-            labelled.left_out,
-            if labelled.tied > 0 {
-                format!(", {} tied (machine decision kept)", labelled.tied)
-            } else {
-                String::new()
-            }
-        );
-        let metrics = method::of(manifest.config.task).metrics();
-        print!("{}", report::table::summary(&snapshot, metrics, a.worst));
-        if let Some(k) = &kglens {
-            print!("{}", report::kglens::text(k));
+                "run_id": r.run.id,
+                "run_dir": r.run.path,
+                "answered": r.machine.len(),
+                "questions": r.manifest.questions,
+                "schema_version": r.manifest.schema_version,
+                "decided_by": {
+                    "rules": r.machine.len() - by_judge,
+                    "judge": by_judge,
+                    "hand_labels": r.labelled,
+                },
+                "metrics": r.snapshot,
+                "kglens": r.kglens,
+            }))? + "\n"
         }
-        print!("{}", report::fpq::text(&snapshot));
+        ReportFormat::Md => doc::markdown(&document::blocks(&r, false)?),
+        ReportFormat::Html => doc::html(
+            &format!("kgscope report: run {}", r.run.id),
+            &document::blocks(&r, true)?,
+        ),
+        ReportFormat::Csv => doc::csv(&document::CSV_HEADER, &document::csv_rows(&r)),
+        ReportFormat::Text => text_report(&r, by_judge, a.worst),
+    };
+    super::write_output(&a.out, text.as_bytes())?;
+    if a.out != super::STDOUT {
+        eprintln!("wrote {}", super::describe_output(&a.out));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The terminal report: what the run was, who decided, the summary and the method's views.
+fn text_report(r: &report::loaded::LoadedRun, by_judge: usize, worst: usize) -> String {
+    use std::fmt::Write;
+    let (manifest, machine, labelled) = (&r.manifest, &r.machine, &r.labelled);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "run {} ({} on {}, model {}): {} of {} questions answered{}",
+        r.run.id,
+        r.method(),
+        r.kg(),
+        r.model(),
+        machine.len(),
+        manifest.questions,
+        if manifest.finished_at.is_some() {
+            ""
+        } else {
+            " (unfinished: `kgscope run --resume` continues it)"
+        }
+    );
+    let _ = writeln!(
+        out,
+        "decided by: rules {}, judge {}; hand labels decided {} ({} changed), left out {} as bad question or KG wrong{}",
+        machine.len() - by_judge,
+        by_judge,
+        labelled.decided,
+        labelled.changed,
+        labelled.left_out,
+        if labelled.tied > 0 {
+            format!(", {} tied (machine decision kept)", labelled.tied)
+        } else {
+            String::new()
+        }
+    );
+    let metrics = method::of(manifest.config.task).metrics();
+    out.push_str(&report::table::summary(&r.snapshot, metrics, worst));
+    if let Some(k) = &r.kglens {
+        out.push_str(&report::kglens::text(k));
+    }
+    out.push_str(&report::fpq::text(&r.snapshot));
+    out
 }

@@ -22,6 +22,28 @@ pub enum Metric {
 }
 
 impl Metric {
+    pub const ALL: [Metric; 11] = [
+        Metric::Correctness,
+        Metric::Truthfulness,
+        Metric::Informativeness,
+        Metric::Accuracy,
+        Metric::AbstainRate,
+        Metric::InvalidRate,
+        Metric::WinRate,
+        Metric::ZeroSense,
+        Metric::Precision,
+        Metric::Recall,
+        Metric::F1,
+    ];
+
+    /// A metric by its name as shown, or with hyphens for spaces ("abstain-rate", "f1").
+    pub fn parse(name: &str) -> Option<Metric> {
+        let want = name.trim().to_lowercase().replace('-', " ");
+        Self::ALL
+            .into_iter()
+            .find(|m| m.name().to_lowercase() == want)
+    }
+
     /// The rates every method has, from its outcome counts.
     pub const OUTCOME_RATES: [Metric; 3] =
         [Metric::Accuracy, Metric::AbstainRate, Metric::InvalidRate];

@@ -8,6 +8,7 @@
 
 pub mod aggregate;
 pub mod agreement;
+pub mod calibration;
 pub mod counts;
 pub mod grapheval;
 pub mod interval;

@@ -1,9 +1,14 @@
 //! Metrics of a run, from its records: the same code serves the live summary and
 //! `kgscope report`, so the two always agree.
 
+pub mod binning;
+pub mod doc;
+pub mod document;
 pub mod fpq;
+pub mod grid;
 pub mod kglens;
 pub mod labels;
+pub mod loaded;
 pub mod rate;
 pub mod table;
 
@@ -58,4 +63,21 @@ pub fn snapshot_of(records: &[ResultRecord]) -> Snapshot {
         t.add(r);
     }
     t.snapshot()
+}
+
+/// Each answer's self-consistency and whether it was right, for the reliability diagram:
+/// the share of the question's attempts that gave the majority's verdict. Questions asked
+/// once carry no such probability and are left out.
+pub fn confidences(records: &[ResultRecord]) -> Vec<(f64, bool)> {
+    records
+        .iter()
+        .filter(|r| r.attempts.len() >= 2)
+        .map(|r| {
+            let agree = r.attempts.iter().filter(|a| a.verdict == r.verdict).count();
+            (
+                agree as f64 / r.attempts.len() as f64,
+                r.outcome == crate::verify::OutcomeKind::Correct,
+            )
+        })
+        .collect()
 }

@@ -68,6 +68,7 @@ pub fn build_app(o: &Options) -> anyhow::Result<App> {
     // `run` has parsed it already and said what was wrong; here it only names the model.
     app.model = model_spec(o).ok().flatten();
     app.log = o.log.clone();
+    app.runs_dir = o.runs_dir.clone();
     if let Some(data) = opened {
         app.open_run(data);
         app.screen = Screen::Heatmaps;

@@ -43,6 +43,7 @@ pub fn draw(f: &mut Frame, app: &App) {
         Screen::Heatmaps => screens::heatmaps::draw(f, app, body),
         Screen::Errors => screens::errors::draw(f, app, body),
         Screen::Inspect => screens::inspect::draw(f, app, body),
+        Screen::Compare => screens::compare::draw(f, app, body),
     }
     let hint = "? keys · q quit";
     let [left, right] = Layout::horizontal([
@@ -98,7 +99,10 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
     (
         "Anywhere",
         &[
-            ("1-5 Tab S-Tab", "switch screen"),
+            (
+                "1-6 Tab S-Tab  P",
+                "switch screen · save this screen's figure (SVG)",
+            ),
             ("?  q  Ctrl-C", "this help (any key closes it) · quit"),
         ],
     ),
@@ -121,8 +125,11 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
     (
         "Live",
         &[
-            ("p  Space  c", "pause or resume · cancel (asks first)"),
-            ("R", "continue an unfinished run opened with --run"),
+            // One line for both: the table must fit the smallest terminal (80×24).
+            (
+                "p Space  c  R",
+                "pause/resume · cancel (asks) · continue a --run",
+            ),
         ],
     ),
     (
@@ -164,6 +171,13 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
             ("i x", "wrong as: inconsistent response, other"),
             ("e  u  c", "note · undo your latest label · clear yours"),
         ],
+    ),
+    (
+        "Compare",
+        &[(
+            "↑↓ Space g r",
+            "select · mark (first: baseline) · grouping · reload",
+        )],
     ),
 ];
 

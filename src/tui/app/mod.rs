@@ -14,16 +14,16 @@ use super::kgview::{self, Card, Entry, EntryKind};
 use super::theme::Theme;
 use crate::kg::index::KgIndex;
 pub use crate::metrics::Metric;
-use crate::metrics::{GroupStats, Rate};
 use crate::questions::{Question, Task};
 use crate::run::{ResultRecord, RunEvent};
 use crate::store::labels::{self, ErrorType, Label, LabelEntry, LabelVerdict, Retract, Retraction};
 use crate::verify::OutcomeKind;
 
-mod binning;
+pub mod compare;
 pub mod demo;
 mod errors;
 mod explore;
+mod figure;
 mod groups;
 mod heatmaps;
 mod inspect;
@@ -45,15 +45,17 @@ pub enum Screen {
     Heatmaps,
     Errors,
     Inspect,
+    Compare,
 }
 
 impl Screen {
-    pub const ALL: [Screen; 5] = [
+    pub const ALL: [Screen; 6] = [
         Screen::Explore,
         Screen::Live,
         Screen::Heatmaps,
         Screen::Errors,
         Screen::Inspect,
+        Screen::Compare,
     ];
     pub fn title(self) -> &'static str {
         match self {
@@ -62,6 +64,7 @@ impl Screen {
             Screen::Heatmaps => "Heatmaps",
             Screen::Errors => "Errors",
             Screen::Inspect => "Inspect",
+            Screen::Compare => "Compare",
         }
     }
     fn index(self) -> usize {
@@ -230,6 +233,9 @@ pub struct App {
     pub commands: Vec<Command>,
     /// `kgscope demo`: the app drives itself until a key is pressed.
     pub demo: Option<demo::Demo>,
+    /// Where runs are kept: the Compare screen lists them, figures of comparisons go there.
+    pub runs_dir: std::path::PathBuf,
+    pub compare: compare::CompareView,
 }
 
 impl App {
@@ -266,6 +272,8 @@ impl App {
             log: None,
             commands: Vec::new(),
             demo: None,
+            runs_dir: std::path::PathBuf::from("runs"),
+            compare: compare::CompareView::default(),
         };
         app.refresh_matches();
         app
@@ -319,16 +327,22 @@ impl App {
                     self.help = true;
                     return;
                 }
-                KeyCode::Char(c @ '1'..='5') => {
-                    self.screen = Screen::ALL[(c as u8 - b'1') as usize];
+                KeyCode::Char(c @ '1'..='6') => {
+                    self.go_to(Screen::ALL[(c as u8 - b'1') as usize]);
                     return;
                 }
                 KeyCode::Tab => {
-                    self.screen = Screen::ALL[(self.screen.index() + 1) % 5];
+                    let n = Screen::ALL.len();
+                    self.go_to(Screen::ALL[(self.screen.index() + 1) % n]);
                     return;
                 }
                 KeyCode::BackTab => {
-                    self.screen = Screen::ALL[(self.screen.index() + 4) % 5];
+                    let n = Screen::ALL.len();
+                    self.go_to(Screen::ALL[(self.screen.index() + n - 1) % n]);
+                    return;
+                }
+                KeyCode::Char('P') => {
+                    self.save_figure();
                     return;
                 }
                 _ => {}
@@ -340,7 +354,16 @@ impl App {
             Screen::Heatmaps => self.heat_key(k),
             Screen::Errors => self.errors_key(k),
             Screen::Inspect => self.inspect_key(k),
+            Screen::Compare => self.compare_key(k),
         }
+    }
+
+    /// Switches screens; Compare lists the runs directory afresh on the way in.
+    pub fn go_to(&mut self, s: Screen) {
+        if s == Screen::Compare && self.screen != Screen::Compare {
+            self.refresh_compare();
+        }
+        self.screen = s;
     }
 }
 

@@ -53,7 +53,7 @@ impl App {
             MouseEventKind::Down(MouseButton::Left) => {
                 if m.row == 0 {
                     if let Some(s) = tab_at(m.column) {
-                        self.screen = s;
+                        self.go_to(s);
                     }
                     return;
                 }

@@ -1,5 +1,6 @@
 //! One module per screen.
 
+pub mod compare;
 pub mod errors;
 pub mod explore;
 pub mod heatmaps;

@@ -1,0 +1,258 @@
+//! Runs side by side: the same metrics for several runs on the questions they share, and for
+//! each run against the first (the baseline) the difference in accuracy with its interval and
+//! McNemar's test on the paired outcomes, overall and per group.
+//!
+//! Questions are matched by id. Runs on different question sets are compared on the ids all
+//! of them answered, and the comparison says how many that is of each run's.
+
+pub mod paired;
+pub mod render;
+
+use std::collections::{BTreeMap, HashMap};
+
+use anyhow::bail;
+use serde::Serialize;
+
+use crate::metrics::{Metric, Rate};
+use crate::report::loaded::LoadedRun;
+use crate::run::ResultRecord;
+use crate::verify::OutcomeKind;
+use paired::{Difference, McNemar, Table};
+
+/// What the per-group rows group by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Grouping {
+    Relation,
+    HeadType,
+    TailType,
+    /// One of the method's facets (KG-FPQ's edit, hop, format).
+    Facet(String),
+}
+
+impl Grouping {
+    pub fn parse(s: &str) -> Grouping {
+        match s {
+            "relation" => Grouping::Relation,
+            "head-type" => Grouping::HeadType,
+            "tail-type" => Grouping::TailType,
+            other => Grouping::Facet(other.to_string()),
+        }
+    }
+    pub fn name(&self) -> String {
+        match self {
+            Grouping::Relation => "relation".into(),
+            Grouping::HeadType => "head type".into(),
+            Grouping::TailType => "tail type".into(),
+            Grouping::Facet(f) => f.clone(),
+        }
+    }
+    fn key(&self, r: &ResultRecord) -> Option<String> {
+        let s = crate::report::scored(r);
+        match self {
+            Grouping::Relation => Some(s.relation),
+            Grouping::HeadType => Some(s.head_type),
+            Grouping::TailType => Some(s.tail_type),
+            Grouping::Facet(f) => s.facets.into_iter().find(|(k, _)| k == f).map(|(_, v)| v),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RunSummary {
+    pub id: String,
+    /// Model and temperature (with the id where two runs would read the same).
+    pub name: String,
+    pub model: String,
+    pub kg: String,
+    pub method: String,
+    pub temperature: f32,
+    /// Questions the run answered (its own, before matching).
+    pub answered: usize,
+}
+
+/// One metric for every run, on the common questions.
+#[derive(Debug, Clone, Serialize)]
+pub struct MetricRow {
+    pub metric: String,
+    pub values: Vec<Option<Rate>>,
+}
+
+/// A run against the baseline on one group's common questions.
+#[derive(Debug, Clone, Serialize)]
+pub struct VsBaseline {
+    pub table: Table,
+    /// This run's accuracy minus the baseline's, with Newcombe's 95% interval.
+    pub difference: Option<Difference>,
+    pub mcnemar: McNemar,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct GroupRow {
+    /// "overall", or the group's name.
+    pub group: String,
+    /// Common questions in the group.
+    pub n: u64,
+    /// Each run's accuracy on them.
+    pub accuracy: Vec<Option<Rate>>,
+    /// Runs 2… against run 1.
+    pub vs_baseline: Vec<VsBaseline>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    pub runs: Vec<RunSummary>,
+    /// Question ids every run answered: how many, and which (in the baseline's order).
+    pub common: usize,
+    #[serde(skip)]
+    pub common_ids: Vec<String>,
+    /// The test used on paired outcomes, in words.
+    pub test: String,
+    pub metrics: Vec<MetricRow>,
+    pub grouping: String,
+    /// Overall first, then each group by size.
+    pub groups: Vec<GroupRow>,
+}
+
+fn correct(r: &ResultRecord) -> bool {
+    r.outcome == OutcomeKind::Correct
+}
+
+fn group_row(group: String, ids: &[&str], runs: &[HashMap<&str, &ResultRecord>]) -> GroupRow {
+    let right: Vec<Vec<bool>> = runs
+        .iter()
+        .map(|m| ids.iter().map(|id| correct(m[id])).collect())
+        .collect();
+    let n = ids.len() as u64;
+    let accuracy = right
+        .iter()
+        .map(|r| Rate::new(r.iter().filter(|x| **x).count() as f64, n as f64))
+        .collect();
+    let vs_baseline = right[1..]
+        .iter()
+        .map(|other| {
+            let mut t = Table::default();
+            for (a, b) in right[0].iter().zip(other) {
+                t.add(*a, *b);
+            }
+            VsBaseline {
+                table: t,
+                difference: paired::difference(&t),
+                mcnemar: paired::mcnemar(&t),
+            }
+        })
+        .collect();
+    GroupRow {
+        group,
+        n,
+        accuracy,
+        vs_baseline,
+    }
+}
+
+/// Compares `runs` (at least two; the first is the baseline) on their common questions.
+pub fn compare(runs: &[LoadedRun], by: &Grouping) -> anyhow::Result<Comparison> {
+    if runs.len() < 2 {
+        bail!("a comparison needs at least two runs");
+    }
+    let maps: Vec<HashMap<&str, &ResultRecord>> = runs
+        .iter()
+        .map(|r| {
+            r.records
+                .iter()
+                .map(|rec| (rec.question.id.as_str(), rec))
+                .collect()
+        })
+        .collect();
+    // Common ids, in the baseline's order.
+    let common: Vec<&str> = runs[0]
+        .records
+        .iter()
+        .map(|r| r.question.id.as_str())
+        .filter(|id| maps[1..].iter().all(|m| m.contains_key(id)))
+        .collect();
+    if common.is_empty() {
+        bail!(
+            "the runs share no question: {} answered {} questions, {} answered {}; runs compare on \
+             the question ids they have in common (the same KG, method, seed and generator \
+             options give the same questions)",
+            runs[0].run.id,
+            runs[0].records.len(),
+            runs[1].run.id,
+            runs[1].records.len()
+        );
+    }
+    let names = names(runs);
+    let summaries = runs
+        .iter()
+        .zip(&names)
+        .map(|(r, name)| RunSummary {
+            id: r.run.id.clone(),
+            name: name.clone(),
+            model: r.model(),
+            kg: r.kg(),
+            method: r.method().into(),
+            temperature: r.temperature(),
+            answered: r.records.len(),
+        })
+        .collect();
+    // Each run's metrics on the common questions only.
+    let snapshots: Vec<_> = maps
+        .iter()
+        .map(|m| {
+            let recs: Vec<ResultRecord> = common.iter().map(|id| m[id].clone()).collect();
+            crate::report::snapshot_of(&recs)
+        })
+        .collect();
+    let own = crate::method::of(runs[0].manifest.config.task).metrics();
+    let metrics = Metric::summary_of(own)
+        .into_iter()
+        .map(|m| MetricRow {
+            metric: m.name().into(),
+            values: snapshots.iter().map(|s| m.of(&s.overall)).collect(),
+        })
+        .collect();
+    let mut groups = vec![group_row("overall".into(), &common, &maps)];
+    let mut by_group: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for id in &common {
+        if let Some(k) = by.key(maps[0][id]) {
+            by_group.entry(k).or_default().push(id);
+        }
+    }
+    let mut rows: Vec<GroupRow> = by_group
+        .into_iter()
+        .map(|(k, ids)| group_row(k, &ids, &maps))
+        .collect();
+    rows.sort_by(|a, b| b.n.cmp(&a.n).then(a.group.cmp(&b.group)));
+    groups.extend(rows);
+    let test = format!(
+        "McNemar's test on paired correct/incorrect outcomes (exact binomial when the discordant \
+         pairs number under {}, else χ² with continuity correction); differences with \
+         Newcombe's 95% interval for paired proportions",
+        paired::EXACT_BELOW
+    );
+    Ok(Comparison {
+        runs: summaries,
+        common: common.len(),
+        common_ids: common.iter().map(|s| s.to_string()).collect(),
+        test,
+        metrics,
+        grouping: by.name(),
+        groups,
+    })
+}
+
+/// Run names for headers: model and temperature, with the id where two would read the same.
+pub fn names(runs: &[LoadedRun]) -> Vec<String> {
+    let short: Vec<String> = runs.iter().map(LoadedRun::short_name).collect();
+    short
+        .iter()
+        .zip(runs)
+        .map(|(s, r)| {
+            if short.iter().filter(|o| *o == s).count() > 1 {
+                format!("{s} ({})", r.run.id)
+            } else {
+                s.clone()
+            }
+        })
+        .collect()
+}

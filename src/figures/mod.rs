@@ -1,0 +1,521 @@
+//! Figures of recorded runs, drawn with plotters as SVG or PNG: the TUI's heatmaps, metric
+//! bars with 95% intervals, KGLens' per-predicate dot view and the reliability diagram, for
+//! one run or several side by side.
+//!
+//! A figure is built in two steps: [`build`] turns runs into a [`Figure`] (plain data: what
+//! each panel shows, already grouped and sorted, with its title), then [`svg`] or [`save`]
+//! draws it. Text is laid out with the bundled DejaVu Sans, never a system font, so the same
+//! figure comes out on every machine.
+
+mod bars;
+mod calibration;
+mod canvas;
+mod dots;
+mod heatmap;
+
+use std::path::Path;
+
+use anyhow::{bail, Context};
+use image::ImageEncoder;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::metrics::calibration::Calibration;
+use crate::metrics::{GroupStats, Metric, Rate, Snapshot};
+use crate::report::grid::{sort_rows, HeatGrid, HeatSort, HeatView};
+use crate::report::kglens::EdgeGroup;
+use crate::report::loaded::LoadedRun;
+
+pub use canvas::register_fonts;
+
+/// What to draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A heatmap of the metric, as the TUI's Heatmaps screen shows it.
+    Heatmap,
+    /// The metric per group as bars with 95% intervals; several runs side by side per group.
+    Bars,
+    /// KGLens' per-predicate dot view: zero-sense rate with its interval, the dot's size the
+    /// predicate's share of examined edges.
+    Dots,
+    /// Reliability diagram: accuracy against confidence (self-consistency over repeats).
+    Calibration,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Heatmap => "heatmap",
+            Kind::Bars => "bars",
+            Kind::Dots => "dots",
+            Kind::Calibration => "calibration",
+        }
+    }
+}
+
+/// The grouping a heatmap or bar chart shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum View {
+    /// A view of the TUI's Heatmaps screen.
+    Heat(HeatView),
+    HeadType,
+    TailType,
+    /// One facet of a method (KG-FPQ's edit, hop or format).
+    Facet(String),
+}
+
+impl View {
+    /// `relation`, `types` (head × tail), `year`, `head-type`, `tail-type`, a facet pair
+    /// (`edit-hop`, `edit-relation`, `edit-format`) or one facet's name (`edit`, `hop`, …).
+    pub fn parse(s: &str) -> View {
+        match s {
+            "relation" => View::Heat(HeatView::Relation),
+            "types" | "head-tail" => View::Heat(HeatView::HeadTail),
+            "year" => View::Heat(HeatView::Year),
+            "head-type" => View::HeadType,
+            "tail-type" => View::TailType,
+            other => {
+                let pair = other.replacen('-', " × ", 1);
+                match crate::report::grid::FACET_MAPS
+                    .iter()
+                    .position(|p| *p == pair)
+                {
+                    Some(i) => View::Heat(HeatView::Facets(i)),
+                    None => View::Facet(other.to_string()),
+                }
+            }
+        }
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            View::Heat(v) => v.name().to_string(),
+            View::HeadType => "by head type".into(),
+            View::TailType => "by tail type".into(),
+            View::Facet(f) => format!("by {f}"),
+        }
+    }
+}
+
+/// What to draw of which runs.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub kind: Kind,
+    pub view: View,
+    /// The metric of heatmaps and bars; `None` for the method's first.
+    pub metric: Option<Metric>,
+    pub sort: HeatSort,
+    /// At most this many rows (groups); the subtitle says how many were left out.
+    pub max_rows: usize,
+}
+
+impl Default for Request {
+    fn default() -> Self {
+        Request {
+            kind: Kind::Heatmap,
+            view: View::Heat(HeatView::Relation),
+            metric: None,
+            sort: HeatSort::Name,
+            max_rows: 60,
+        }
+    }
+}
+
+/// One run's part of a figure drawn as panels side by side.
+#[derive(Debug, Clone)]
+pub struct Panel<T> {
+    pub title: String,
+    pub data: T,
+}
+
+/// One series of a bar chart or reliability diagram: a run.
+#[derive(Debug, Clone)]
+pub struct Series<T> {
+    pub name: String,
+    pub data: T,
+}
+
+/// A figure as data: what it shows, grouped, sorted and titled, ready to draw.
+#[derive(Debug, Clone)]
+pub enum Figure {
+    Heatmap {
+        title: String,
+        subtitle: String,
+        metric: Metric,
+        /// The corner's text: what rows and columns are.
+        corner: String,
+        panels: Vec<Panel<HeatGrid>>,
+    },
+    Bars {
+        title: String,
+        subtitle: String,
+        metric: Metric,
+        groups: Vec<String>,
+        /// Per run, each group's value (in `groups`' order) and size.
+        series: Vec<Series<Vec<(Option<Rate>, u64)>>>,
+    },
+    Dots {
+        title: String,
+        subtitle: String,
+        panels: Vec<Panel<Vec<EdgeGroup>>>,
+    },
+    Calibration {
+        title: String,
+        subtitle: String,
+        series: Vec<Series<Calibration>>,
+    },
+}
+
+use crate::compare::names;
+
+/// The subtitle naming the runs: one run in full, several by method, KG and count.
+fn subtitle(runs: &[LoadedRun], extra: &str) -> String {
+    let base = match runs {
+        [one] => one.describe(),
+        _ => {
+            let mut kgs: Vec<String> = runs.iter().map(LoadedRun::kg).collect();
+            kgs.dedup();
+            let mut methods: Vec<&str> = runs.iter().map(LoadedRun::method).collect();
+            methods.dedup();
+            format!(
+                "{} runs · KG {} · {}",
+                runs.len(),
+                kgs.join(", "),
+                methods.join(", ")
+            )
+        }
+    };
+    if extra.is_empty() {
+        base
+    } else {
+        format!("{base} · {extra}")
+    }
+}
+
+fn metric_of(runs: &[LoadedRun], req: &Request) -> Metric {
+    req.metric
+        .unwrap_or_else(|| crate::method::of(runs[0].manifest.config.task).metrics()[0])
+}
+
+/// The groups of a one-dimensional view, in the grid's order for the TUI's views.
+fn groups_of(
+    s: &Snapshot,
+    view: &View,
+    metric: Metric,
+) -> anyhow::Result<Vec<(String, GroupStats)>> {
+    let map = |m: &std::collections::BTreeMap<String, GroupStats>| {
+        m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+    };
+    Ok(match view {
+        View::Heat(v @ (HeatView::Relation | HeatView::Year)) => {
+            let g = HeatGrid::build(s, *v, metric, HeatSort::Name);
+            g.rows
+                .into_iter()
+                .zip(g.stats)
+                .filter_map(|(r, mut cells)| cells.pop().flatten().map(|st| (r, st)))
+                .collect()
+        }
+        View::Heat(v) => bail!(
+            "bars show one grouping at a time, and \"{}\" is a grid: use --kind heatmap, or \
+             one of relation, year, head-type, tail-type or a facet",
+            v.name()
+        ),
+        View::HeadType => map(&s.by_head_type),
+        View::TailType => map(&s.by_tail_type),
+        View::Facet(f) => match s.by_facet.get(f) {
+            Some(m) => map(m),
+            None => bail!("{}", unknown_view(s, f)),
+        },
+    })
+}
+
+fn unknown_view(s: &Snapshot, f: &str) -> String {
+    let facets: Vec<&str> = s.by_facet.keys().map(String::as_str).collect();
+    format!(
+        "unknown view \"{f}\": the views are relation, types, year, head-type, tail-type{}",
+        if facets.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", and this run's facets {} and their pairs (edit-hop, edit-relation, edit-format)",
+                facets.join(", ")
+            )
+        }
+    )
+}
+
+/// The figure `req` asks for, from `runs` (one, or several side by side).
+pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
+    if runs.is_empty() {
+        bail!("no run to draw");
+    }
+    let names = names(runs);
+    Ok(match req.kind {
+        Kind::Heatmap => {
+            let metric = metric_of(runs, req);
+            let View::Heat(view) = req.view else {
+                bail!(
+                    "a heatmap shows a view of the Heatmaps screen: relation, types, year or a \
+                     facet pair (edit-hop, edit-relation, edit-format); for {} use --kind bars",
+                    req.view.name()
+                )
+            };
+            if let HeatView::Facets(i) = view {
+                let pair = crate::report::grid::FACET_MAPS[i];
+                if runs
+                    .iter()
+                    .all(|r| !r.snapshot.by_facet_pair.contains_key(pair))
+                {
+                    bail!("{}", unknown_view(&runs[0].snapshot, &req.view_arg()));
+                }
+            }
+            let mut left_out = 0;
+            let panels = runs
+                .iter()
+                .zip(&names)
+                .map(|(r, name)| {
+                    let mut g = HeatGrid::build(&r.snapshot, view, metric, req.sort);
+                    left_out = left_out.max(g.rows.len().saturating_sub(req.max_rows));
+                    g.rows.truncate(req.max_rows);
+                    g.stats.truncate(req.max_rows);
+                    Panel {
+                        title: format!("{name} · n={}", r.snapshot.overall.n),
+                        data: g,
+                    }
+                })
+                .collect();
+            Figure::Heatmap {
+                title: format!("{} {}", metric.name(), view.name()),
+                subtitle: subtitle(runs, &rows_note(req, left_out)),
+                metric,
+                corner: match view {
+                    HeatView::HeadTail => "head \\ tail".into(),
+                    HeatView::Facets(_) => view.name().replace(" × ", " \\ "),
+                    _ => String::new(),
+                },
+                panels,
+            }
+        }
+        Kind::Bars => {
+            let metric = metric_of(runs, req);
+            let per_run = runs
+                .iter()
+                .map(|r| groups_of(&r.snapshot, &req.view, metric))
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            // Every run's groups, in first-seen order, then sorted on the first run's values.
+            let mut groups: Vec<String> = vec![];
+            for g in per_run.iter().flatten() {
+                if !groups.contains(&g.0) {
+                    groups.push(g.0.clone());
+                }
+            }
+            let value = |run: &[(String, GroupStats)], g: &str| {
+                run.iter()
+                    .find(|(k, _)| k == g)
+                    .map_or((None, 0), |(_, st)| (metric.of(st), st.n))
+            };
+            let first: Vec<(Option<Rate>, u64)> =
+                groups.iter().map(|g| value(&per_run[0], g)).collect();
+            let order = sort_rows(&first, metric, req.sort);
+            let left_out = groups.len().saturating_sub(req.max_rows);
+            let groups: Vec<String> = order
+                .iter()
+                .take(req.max_rows)
+                .map(|&i| groups[i].clone())
+                .collect();
+            let series = per_run
+                .iter()
+                .zip(&names)
+                .map(|(run, name)| Series {
+                    name: name.clone(),
+                    data: groups.iter().map(|g| value(run, g)).collect(),
+                })
+                .collect();
+            Figure::Bars {
+                title: format!("{} {} with 95% intervals", metric.name(), req.view.name()),
+                subtitle: subtitle(runs, &rows_note(req, left_out)),
+                metric,
+                groups,
+                series,
+            }
+        }
+        Kind::Dots => {
+            let mut left_out = 0;
+            let panels = runs
+                .iter()
+                .zip(&names)
+                .map(|(r, name)| {
+                    let Some(k) = &r.kglens else {
+                        bail!(
+                            "run {} is not a KGLens run: the dot view needs `--task kglens`",
+                            r.run.id
+                        )
+                    };
+                    let mut dots = k.by_predicate.clone();
+                    left_out = left_out.max(dots.len().saturating_sub(req.max_rows));
+                    dots.truncate(req.max_rows);
+                    Ok(Panel {
+                        title: format!("{name} · {} edges in the subgraph", k.edges),
+                        data: dots,
+                    })
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            Figure::Dots {
+                title: "KGLens: zero-sense rate per predicate".into(),
+                subtitle: subtitle(runs, &rows_note(req, left_out)),
+                panels,
+            }
+        }
+        Kind::Calibration => {
+            let series =
+                runs.iter()
+                    .zip(&names)
+                    .filter_map(|(r, name)| {
+                        crate::metrics::calibration::of(crate::report::confidences(&r.records), 10)
+                            .map(|c| Series {
+                                name: name.clone(),
+                                data: c,
+                            })
+                    })
+                    .collect::<Vec<_>>();
+            if series.is_empty() {
+                bail!(
+                    "no probabilities in {}: the reliability diagram needs several attempts per \
+                     question (`kgscope run --repeats 5 --temperature 0.8`), whose agreement is \
+                     the answer's confidence",
+                    if runs.len() == 1 {
+                        "this run"
+                    } else {
+                        "these runs"
+                    }
+                );
+            }
+            Figure::Calibration {
+                title: "reliability: accuracy against confidence (self-consistency)".into(),
+                subtitle: subtitle(runs, "10 bins"),
+                series,
+            }
+        }
+    })
+}
+
+impl Request {
+    /// The view as the command line names it, for messages.
+    fn view_arg(&self) -> String {
+        match &self.view {
+            View::Heat(HeatView::Facets(i)) => {
+                crate::report::grid::FACET_MAPS[*i].replace(" × ", "-")
+            }
+            v => v.name(),
+        }
+    }
+}
+
+fn rows_note(req: &Request, left_out: usize) -> String {
+    if left_out == 0 {
+        String::new()
+    } else {
+        format!(
+            "first {} rows by {}, {left_out} more left out (--max-rows)",
+            req.max_rows,
+            req.sort.name()
+        )
+    }
+}
+
+/// The pixel size a figure needs.
+fn size(fig: &Figure) -> (u32, u32) {
+    match fig {
+        Figure::Heatmap { .. } => heatmap::size(fig),
+        Figure::Bars { .. } => bars::size(fig),
+        Figure::Dots { .. } => dots::size(fig),
+        Figure::Calibration { .. } => calibration::size(fig),
+    }
+}
+
+fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    fig: &Figure,
+    w: u32,
+) -> anyhow::Result<()> {
+    canvas::d(area.fill(&WHITE))?;
+    let c = canvas::Canvas { area };
+    match fig {
+        Figure::Heatmap { .. } => heatmap::draw(&c, fig, w),
+        Figure::Bars { .. } => bars::draw(&c, fig, w),
+        Figure::Dots { .. } => dots::draw(&c, fig, w),
+        Figure::Calibration { .. } => calibration::draw(&c, fig, w),
+    }
+}
+
+/// The figure as an SVG document.
+pub fn svg(fig: &Figure) -> anyhow::Result<String> {
+    register_fonts();
+    let (w, h) = size(fig);
+    let mut out = String::new();
+    {
+        let area = SVGBackend::with_string(&mut out, (w, h)).into_drawing_area();
+        draw(&area, fig, w)?;
+        canvas::d(area.present())?;
+    }
+    Ok(out)
+}
+
+/// The figure as a PNG image.
+pub fn png(fig: &Figure) -> anyhow::Result<Vec<u8>> {
+    register_fonts();
+    let (w, h) = size(fig);
+    let mut rgb = vec![0u8; w as usize * h as usize * 3];
+    {
+        let area = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+        draw(&area, fig, w)?;
+        canvas::d(area.present())?;
+    }
+    let mut out = vec![];
+    image::codecs::png::PngEncoder::new(&mut out)
+        .write_image(&rgb, w, h, image::ColorType::Rgb8)
+        .context("encoding the PNG")?;
+    Ok(out)
+}
+
+/// Whether `path` names a figure format: `true` for PNG, `false` for SVG.
+pub fn encode_for_check(path: &Path) -> anyhow::Result<bool> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("svg") => Ok(false),
+        Some("png") => Ok(true),
+        _ => bail!(
+            "{}: a figure is written as .svg or .png (by the file's extension)",
+            path.display()
+        ),
+    }
+}
+
+/// The figure in the format `path`'s extension names (.svg or .png).
+pub fn encode_for(fig: &Figure, path: &Path) -> anyhow::Result<Vec<u8>> {
+    if encode_for_check(path)? {
+        png(fig)
+    } else {
+        Ok(svg(fig)?.into_bytes())
+    }
+}
+
+impl Figure {
+    pub fn title(&self) -> &str {
+        match self {
+            Figure::Heatmap { title, .. }
+            | Figure::Bars { title, .. }
+            | Figure::Dots { title, .. }
+            | Figure::Calibration { title, .. } => title,
+        }
+    }
+}
+
+/// Writes the figure to `path`, as SVG or PNG by its extension; whole or not at all.
+pub fn save(fig: &Figure, path: &Path) -> anyhow::Result<()> {
+    let bytes = encode_for(fig, path)?;
+    crate::store::write_atomically(path, &bytes)
+}

@@ -1,0 +1,337 @@
+//! The heatmaps of a run as grids of groups: rows, columns and each cell's stats, in the
+//! order chosen. The TUI's Heatmaps screen draws them as text, `kgscope plot` as figures, so a
+//! figure always shows the cells the screen shows.
+
+use crate::metrics::{GroupStats, Metric, Rate, Snapshot};
+
+use super::binning;
+
+/// A 95% interval wider than this spans over half the scale: such a cell cannot be told
+/// apart from most others, so it is marked and ranked after the cells that can.
+pub const RANKABLE_WIDTH: f64 = 0.5;
+
+/// Whether a rate's interval is narrow enough to rank it against others.
+pub fn rankable(r: &Rate) -> bool {
+    r.hi - r.lo <= RANKABLE_WIDTH
+}
+
+/// The order of the heatmap's rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HeatSort {
+    /// By name (years in order).
+    #[default]
+    Name,
+    /// Worst first on the metric's scale; rows whose interval is too wide to rank come after
+    /// the rankable ones, and rows without a value last.
+    Value,
+    /// Largest groups first.
+    Count,
+}
+
+impl HeatSort {
+    pub fn name(self) -> &'static str {
+        match self {
+            HeatSort::Name => "name",
+            HeatSort::Value => "value, worst first",
+            HeatSort::Count => "n, largest first",
+        }
+    }
+    pub fn next(self) -> Self {
+        match self {
+            HeatSort::Name => HeatSort::Value,
+            HeatSort::Value => HeatSort::Count,
+            HeatSort::Count => HeatSort::Name,
+        }
+    }
+}
+
+/// Row order for `sort`: each row's metric value and size (for the head × tail view, the
+/// head type's over all tails). Stable, so ties keep the name order.
+pub fn sort_rows(rows: &[(Option<Rate>, u64)], metric: Metric, sort: HeatSort) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    match sort {
+        HeatSort::Name => {}
+        HeatSort::Count => order.sort_by_key(|&i| std::cmp::Reverse(rows[i].1)),
+        HeatSort::Value => order.sort_by(|&a, &b| {
+            // (tier, goodness): rankable 0, too wide 1, no value 2.
+            let key = |i: usize| match rows[i].0 {
+                Some(r) if rankable(&r) => (0, metric.goodness(r.value)),
+                Some(r) => (1, metric.goodness(r.value)),
+                None => (2, 0.0),
+            };
+            let (ka, kb) = (key(a), key(b));
+            ka.0.cmp(&kb.0)
+                .then(ka.1.total_cmp(&kb.1))
+                .then(rows[b].1.cmp(&rows[a].1))
+        }),
+    }
+    order
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeatView {
+    Relation,
+    HeadTail,
+    Year,
+    /// One of the method's pairs of facets ([`FACET_MAPS`]: KG-FPQ's edit × hop and edit ×
+    /// relation), by its index there.
+    Facets(usize),
+}
+
+/// The facet pairs drawn as heatmaps when a run has them, rows × columns.
+pub const FACET_MAPS: &[&str] = &["edit × hop", "edit × relation", "edit × format"];
+
+impl HeatView {
+    pub fn name(self) -> &'static str {
+        match self {
+            HeatView::Relation => "by relation",
+            HeatView::HeadTail => "head type × tail type",
+            HeatView::Year => "by year",
+            HeatView::Facets(i) => FACET_MAPS.get(i).copied().unwrap_or("facets"),
+        }
+    }
+
+    /// Whether the view is a grid of rows × columns (its cells name both).
+    pub fn is_grid(self) -> bool {
+        matches!(self, HeatView::HeadTail | HeatView::Facets(_))
+    }
+
+    /// The views a snapshot has, in the order the TUI's `v` visits them: the three group
+    /// views, then the facet maps the run has.
+    pub fn all_of(s: &Snapshot) -> Vec<HeatView> {
+        let facet_maps = FACET_MAPS
+            .iter()
+            .take_while(|p| s.by_facet_pair.contains_key(**p))
+            .count();
+        [HeatView::Relation, HeatView::HeadTail, HeatView::Year]
+            .into_iter()
+            .chain((0..facet_maps).map(HeatView::Facets))
+            .collect()
+    }
+}
+
+/// The group a heatmap cell stands for; also the Errors screen's filter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cell {
+    Relation(String),
+    HeadTail(String, String),
+    /// The years `from..=to` (one year, or a bin of sparse years).
+    Years(i32, i32),
+    /// A cell of a facet-pair map: `pair` is "a × b", `row` a value of a, `col` one of b.
+    Facets {
+        pair: String,
+        row: String,
+        col: String,
+    },
+}
+
+impl Cell {
+    pub fn describe(&self) -> String {
+        match self {
+            Cell::Relation(r) => format!("relation {}", crate::sanitize::line(r)),
+            Cell::HeadTail(h, t) => format!(
+                "{} → {}",
+                crate::sanitize::line(h),
+                crate::sanitize::line(t)
+            ),
+            Cell::Years(a, b) if a == b => format!("year {a}"),
+            Cell::Years(a, b) => format!("years {}", binning::label(*a, *b)),
+            Cell::Facets { pair, row, col } => {
+                let (a, b) = pair.split_once(" × ").unwrap_or((pair.as_str(), ""));
+                format!(
+                    "{a} {} × {b} {}",
+                    crate::sanitize::line(row),
+                    crate::sanitize::line(col)
+                )
+            }
+        }
+    }
+}
+
+/// One heatmap view: rows in display order, columns, and each cell's stats.
+#[derive(Debug, Clone)]
+pub struct HeatGrid {
+    /// Row names as shown (a type, a relation, a year or a bin of years).
+    pub rows: Vec<String>,
+    /// Column names: the tail types of the head × tail view, one unnamed column otherwise.
+    pub cols: Vec<String>,
+    /// `stats[row][col]`.
+    pub stats: Vec<Vec<Option<GroupStats>>>,
+    /// The group each row stands for (the head type in the head × tail view).
+    keys: Vec<RowKey>,
+    /// Years per row in the year view (1 when no binning was needed).
+    pub year_width: i32,
+}
+
+#[derive(Debug, Clone)]
+enum RowKey {
+    Name(String),
+    Years(i32, i32),
+    /// A row of a facet-pair map ("a × b", the row's value of a).
+    Facet(String, String),
+}
+
+impl HeatGrid {
+    pub fn cell(&self, row: usize, col: usize) -> Option<Cell> {
+        Some(match (self.keys.get(row)?, self.cols.get(col)?) {
+            (RowKey::Years(a, b), _) => Cell::Years(*a, *b),
+            (RowKey::Facet(pair, r), c) => Cell::Facets {
+                pair: pair.clone(),
+                row: r.clone(),
+                col: c.clone(),
+            },
+            (RowKey::Name(r), c) if c.is_empty() => Cell::Relation(r.clone()),
+            (RowKey::Name(h), t) => Cell::HeadTail(h.clone(), t.clone()),
+        })
+    }
+
+    /// No rows: the view of no run.
+    pub fn empty() -> HeatGrid {
+        HeatGrid {
+            rows: vec![],
+            cols: vec![String::new()],
+            stats: vec![],
+            keys: vec![],
+            year_width: 1,
+        }
+    }
+
+    /// The grid of `view` from a snapshot, rows sorted by `sort` on `metric`. A few hundred
+    /// groups at most: built on demand, never kept in step with a run.
+    pub fn build(s: &Snapshot, view: HeatView, metric: Metric, sort: HeatSort) -> HeatGrid {
+        let mut g = HeatGrid::empty();
+        // Each row's value and size, for sorting.
+        let mut sort_by: Vec<(Option<Rate>, u64)> = vec![];
+        let mut push = |g: &mut HeatGrid,
+                        name: String,
+                        key: RowKey,
+                        cells: Vec<Option<GroupStats>>,
+                        whole: Option<&GroupStats>| {
+            sort_by.push((whole.and_then(|w| metric.of(w)), whole.map_or(0, |w| w.n)));
+            g.rows.push(name);
+            g.keys.push(key);
+            g.stats.push(cells);
+        };
+        match view {
+            HeatView::Relation => {
+                for (r, st) in &s.by_relation {
+                    push(
+                        &mut g,
+                        r.clone(),
+                        RowKey::Name(r.clone()),
+                        vec![Some(st.clone())],
+                        Some(st),
+                    );
+                }
+            }
+            HeatView::Year => {
+                g.year_width = binning::width(s.by_year.iter().map(|(y, st)| (*y, st.n)));
+                for (a, b) in binning::bins(s.by_year.keys().copied(), g.year_width) {
+                    let st = GroupStats::combine(s.by_year.range(a..=b).map(|(_, st)| st));
+                    push(
+                        &mut g,
+                        binning::label(a, b),
+                        RowKey::Years(a, b),
+                        vec![st.clone()],
+                        st.as_ref(),
+                    );
+                }
+            }
+            HeatView::HeadTail => {
+                let mut cols: Vec<String> = s
+                    .by_head_tail
+                    .values()
+                    .flat_map(|m| m.keys().cloned())
+                    .collect();
+                cols.sort();
+                cols.dedup();
+                for (h, tails) in &s.by_head_tail {
+                    let cells = cols.iter().map(|c| tails.get(c).cloned()).collect();
+                    push(
+                        &mut g,
+                        h.clone(),
+                        RowKey::Name(h.clone()),
+                        cells,
+                        s.by_head_type.get(h),
+                    );
+                }
+                g.cols = cols;
+            }
+            HeatView::Facets(i) => {
+                let pair = FACET_MAPS.get(i).copied().unwrap_or_default();
+                let (a, _) = pair.split_once(" × ").unwrap_or((pair, ""));
+                if let Some(rows) = s.by_facet_pair.get(pair) {
+                    let mut cols: Vec<String> =
+                        rows.values().flat_map(|m| m.keys().cloned()).collect();
+                    cols.sort_by_key(|c| natural(c));
+                    cols.dedup();
+                    for (r, by_col) in rows {
+                        let cells = cols.iter().map(|c| by_col.get(c).cloned()).collect();
+                        let whole = s.by_facet.get(a).and_then(|m| m.get(r));
+                        push(
+                            &mut g,
+                            r.clone(),
+                            RowKey::Facet(pair.to_string(), r.clone()),
+                            cells,
+                            whole,
+                        );
+                    }
+                    g.cols = cols;
+                }
+            }
+        }
+        let order = sort_rows(&sort_by, metric, sort);
+        g.rows = order.iter().map(|&i| g.rows[i].clone()).collect();
+        g.keys = order.iter().map(|&i| g.keys[i].clone()).collect();
+        g.stats = order.iter().map(|&i| g.stats[i].clone()).collect();
+        g
+    }
+}
+
+/// Sort key that puts "2" before "10" and "-" last: hop counts and edit codes read in order.
+fn natural(s: &str) -> (u8, u64, String) {
+    match s.parse::<u64>() {
+        Ok(n) => (0, n, String::new()),
+        Err(_) if s == "-" => (2, 0, String::new()),
+        Err(_) => (1, 0, s.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(successes: f64, n: f64) -> Option<Rate> {
+        Rate::new(successes, n)
+    }
+
+    #[test]
+    fn value_sort_puts_the_worst_rankable_rows_first() {
+        let rows = [
+            (r(9.0, 10.0), 10),    // 0.9, narrow
+            (r(1.0, 2.0), 2),      // 0.5, too wide to rank
+            (r(20.0, 100.0), 100), // 0.2, narrow
+            (None, 3),             // no value
+            (r(40.0, 100.0), 100), // 0.4, narrow
+            (r(0.0, 1.0), 1),      // 0.0 but n=1: too wide
+        ];
+        assert!(!rankable(&rows[1].0.unwrap()) && !rankable(&rows[5].0.unwrap()));
+        assert_eq!(
+            sort_rows(&rows, Metric::Accuracy, HeatSort::Value),
+            [2, 4, 0, 5, 1, 3]
+        );
+        // Abstaining: high is bad, so the highest rate comes first.
+        assert_eq!(
+            sort_rows(&rows, Metric::AbstainRate, HeatSort::Value),
+            [0, 4, 2, 1, 5, 3]
+        );
+        assert_eq!(
+            sort_rows(&rows, Metric::Accuracy, HeatSort::Count),
+            [2, 4, 0, 3, 1, 5]
+        );
+        assert_eq!(
+            sort_rows(&rows, Metric::Accuracy, HeatSort::Name),
+            [0, 1, 2, 3, 4, 5]
+        );
+    }
+}

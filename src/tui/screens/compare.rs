@@ -1,0 +1,157 @@
+//! Compare: the runs of the runs directory on the left (marked ones numbered A, B, …; A is the
+//! baseline), and on the right the marked runs side by side on their common questions: the
+//! metrics, then accuracy per group with each run's difference from A and McNemar's p.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{List, ListItem, ListState, Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::heatmaps::fit;
+use crate::compare::render::letter;
+use crate::sanitize::line;
+use crate::tui::app::compare::GROUPINGS;
+use crate::tui::app::App;
+use crate::tui::ui::{block, rate};
+
+pub fn draw(f: &mut Frame, app: &App, area: Rect) {
+    let t = &app.theme;
+    let c = &app.compare;
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(34), Constraint::Percentage(66)]).areas(area);
+    let inner = left.width.saturating_sub(4) as usize;
+    let items: Vec<ListItem> = c
+        .runs
+        .iter()
+        .map(|r| {
+            let mark = match c.marked.iter().position(|m| *m == r.id) {
+                Some(i) => format!("[{}] ", letter(i)),
+                None => "[ ] ".into(),
+            };
+            let head = fit(&format!("{mark}{}", line(&r.id)), inner);
+            let detail = fit(
+                &format!(
+                    "    {} · T={} · {} q · {}",
+                    r.method, r.temperature, r.questions, r.kg
+                ),
+                inner,
+            );
+            ListItem::new(vec![
+                Line::from(head),
+                Line::from(Span::styled(detail, t.dim())),
+            ])
+        })
+        .collect();
+    let title = format!("Runs in {}", line(&app.runs_dir.display().to_string()));
+    if let Some(e) = &c.list_error {
+        f.render_widget(
+            Paragraph::new(line(e))
+                .wrap(Wrap { trim: true })
+                .block(block(app, &title)),
+            left,
+        );
+    } else if items.is_empty() {
+        f.render_widget(
+            Paragraph::new("No runs yet: start one from Explore (r) or with `kgscope run`.")
+                .wrap(Wrap { trim: true })
+                .block(block(app, &title)),
+            left,
+        );
+    } else {
+        let list = List::new(items)
+            .block(block(app, &title))
+            .highlight_style(t.selected());
+        let mut state = ListState::default().with_selected(Some(c.cursor));
+        f.render_stateful_widget(list, left, &mut state);
+    }
+    let title = format!("Comparison by {} (g)", GROUPINGS[c.grouping]);
+    let body: Vec<Line> = match &c.result {
+        None => vec![
+            Line::from("Mark two runs or more with Space: the first marked (A) is the baseline."),
+            Line::from(Span::styled(
+                "Runs are compared on the questions they share (same id); P saves the figure.",
+                t.dim(),
+            )),
+        ],
+        Some(Err(e)) => vec![Line::from(Span::styled(
+            line(e),
+            t.outcome(crate::verify::OutcomeKind::Incorrect),
+        ))],
+        Some(Ok(cmp)) => {
+            let w = right.width.saturating_sub(2) as usize;
+            let mut lines = vec![Line::from(fit(
+                &format!(
+                    "{} common questions ({}); McNemar exact below 25 discordant pairs, else χ²",
+                    cmp.common,
+                    cmp.runs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, r)| format!("{}: {} of {}", letter(i), cmp.common, r.answered))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                w,
+            ))];
+            for (i, r) in cmp.runs.iter().enumerate() {
+                lines.push(Line::from(Span::styled(
+                    fit(&format!("{} = {} · {}", letter(i), r.name, r.id), w),
+                    t.dim(),
+                )));
+            }
+            for m in &cmp.metrics {
+                let mut s = format!("{:<16}", fit(&m.metric, 15));
+                for v in &m.values {
+                    s.push_str(&format!("{:<20}", rate(*v)));
+                }
+                lines.push(Line::from(fit(&s, w)));
+            }
+            lines.push(Line::from(""));
+            let name_w = 24;
+            let mut head = format!(
+                "{:<name_w$}{:>5}  {:<7}",
+                fit(&cmp.grouping, name_w - 1),
+                "n",
+                "A"
+            );
+            for i in 1..cmp.runs.len() {
+                head.push_str(&format!(
+                    "{:<7}{:<24}{:<8}",
+                    letter(i),
+                    format!("{}−A [95%]", letter(i)),
+                    "p"
+                ));
+            }
+            lines.push(Line::from(Span::styled(fit(&head, w), t.title())));
+            for g in cmp.groups.iter().skip(c.scroll) {
+                let acc = |r: Option<crate::metrics::Rate>| {
+                    r.map_or("–".into(), |r| format!("{:.2}", r.value))
+                };
+                let mut s = format!(
+                    "{:<name_w$}{:>5}  {:<7}",
+                    fit(&line(&g.group), name_w - 1),
+                    g.n,
+                    acc(g.accuracy[0])
+                );
+                let mut style = Style::default();
+                for (i, v) in g.vs_baseline.iter().enumerate() {
+                    let d = v.difference.map_or("–".into(), |d| {
+                        format!("{:+.2} [{:+.2},{:+.2}]", d.value, d.lo, d.hi)
+                    });
+                    s.push_str(&format!(
+                        "{:<7}{:<24}{:<8}",
+                        acc(g.accuracy[i + 1]),
+                        d,
+                        format!("{:.3}", v.mcnemar.p)
+                    ));
+                    if v.mcnemar.p < 0.05 {
+                        style = t.title();
+                    }
+                }
+                lines.push(Line::from(Span::styled(fit(&s, w), style)));
+            }
+            lines
+        }
+    };
+    f.render_widget(Paragraph::new(body).block(block(app, &title)), right);
+}
