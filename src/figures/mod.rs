@@ -135,6 +135,9 @@ pub struct Series<T> {
     pub data: T,
 }
 
+/// One bar: the group's metric (with its interval) and its size.
+pub type BarValue = (Option<Rate>, u64);
+
 /// A figure as data: what it shows, grouped, sorted and titled, ready to draw.
 #[derive(Debug, Clone)]
 pub enum Figure {
@@ -152,7 +155,7 @@ pub enum Figure {
         metric: Metric,
         groups: Vec<String>,
         /// Per run, each group's value (in `groups`' order) and size.
-        series: Vec<Series<Vec<(Option<Rate>, u64)>>>,
+        series: Vec<Series<Vec<BarValue>>>,
     },
     Dots {
         title: String,

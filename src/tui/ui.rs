@@ -100,8 +100,8 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
         "Anywhere",
         &[
             (
-                "1-6 Tab S-Tab  P",
-                "switch screen · save this screen's figure (SVG)",
+                "1-6 Tab  P",
+                "switch screen (S-Tab: back) · save the figure",
             ),
             ("?  q  Ctrl-C", "this help (any key closes it) · quit"),
         ],
@@ -135,8 +135,7 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
     (
         "Heatmaps",
         &[
-            ("m  s", "next metric · sort rows: name, value, n"),
-            ("v", "next view: relation, head×tail, year"),
+            ("m  s  v", "next metric · sort: name, value, n · next view"),
             ("↑↓←→ h j k l", "move"),
             ("Enter", "errors of this cell"),
         ],
@@ -174,10 +173,13 @@ pub const KEYS: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "Compare",
-        &[(
-            "↑↓ Space g r",
-            "select · mark (first: baseline) · grouping · reload",
-        )],
+        &[
+            (
+                "↑↓ j k  Space",
+                "select · mark (the first marked is the baseline)",
+            ),
+            ("g  r  PgUp/Dn", "grouping · read the runs again · scroll"),
+        ],
     ),
 ];
 

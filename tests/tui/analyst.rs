@@ -396,7 +396,7 @@ fn the_header_and_live_cards_fit_80_columns() {
     let [small, _] = snap_both(&app, "analyst-live");
     let header = small.lines().next().unwrap();
     // The KG and run id are cut with a mark, not clipped at the edge.
-    assert!(header.contains("5 Inspect   sample:countries"), "{header}");
+    assert!(header.contains("6 Compare   sampl"), "{header}");
     assert!(header.trim_end().ends_with('…'), "{header}");
     for title in [
         "accuracy", "abstain", "invalid", "correct", "truthful", "inform",

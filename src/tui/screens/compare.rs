@@ -153,5 +153,11 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             lines
         }
     };
-    f.render_widget(Paragraph::new(body).block(block(app, &title)), right);
+    // Error messages wrap; the table's lines are cut to width already.
+    f.render_widget(
+        Paragraph::new(body)
+            .wrap(Wrap { trim: false })
+            .block(block(app, &title)),
+        right,
+    );
 }
