@@ -6,6 +6,7 @@ mod bench_llama;
 mod bench_tui;
 mod bench_verdicts;
 mod demo;
+mod export;
 mod fpq_args;
 mod kg;
 mod kglens_args;
@@ -70,6 +71,9 @@ pub enum Command {
     Run(Box<run::RunArgs>),
     /// Print the metrics of a run (finished or not) from its results.jsonl.
     Report(run::ReportArgs),
+    /// Write the results of one or more runs as one JSON Lines dataset, a row per question
+    /// with the same typed columns throughout (loadable by Hugging Face `datasets`).
+    Export(export::ExportArgs),
     /// The bundled default model.
     #[command(subcommand)]
     Model(run::ModelCommand),
@@ -117,6 +121,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Audit(a) => questions::audit(a),
         Command::Run(a) => run::run(*a),
         Command::Report(a) => run::report_cmd(a),
+        Command::Export(a) => export::run(a),
         Command::Model(m) => run::model(m),
         Command::Bench(b) => bench::run(b),
     }

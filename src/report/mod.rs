@@ -1,6 +1,7 @@
 //! Metrics of a run, from its records: the same code serves the live summary and
 //! `kgscope report`, so the two always agree.
 
+pub mod dataset;
 pub mod fpq;
 pub mod kglens;
 pub mod labels;
