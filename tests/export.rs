@@ -242,6 +242,20 @@ fn runs_of_every_method_export_as_one_dataset_of_typed_columns() {
     }
     assert!(rest.is_empty(), "rows beyond the runs' records");
 
+    // Parquet: the same number of rows, in a file the parquet crate reads.
+    let parquet = tmp.path().join("data/results.parquet");
+    let mut pq_args = args.clone();
+    let at = pq_args.iter().position(|a| *a == "--out").unwrap();
+    pq_args[at + 1] = parquet.to_str().unwrap();
+    pq_args.extend_from_slice(&["--format", "parquet"]);
+    common::ok(&pq_args);
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let reader = SerializedFileReader::new(std::fs::File::open(&parquet).unwrap()).unwrap();
+    assert_eq!(
+        reader.metadata().file_metadata().num_rows(),
+        rows.len() as i64
+    );
+
     // `-` is standard output, the same bytes.
     let mut stdout_args = vec!["export"];
     stdout_args.extend_from_slice(&ids);

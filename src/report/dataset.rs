@@ -122,6 +122,127 @@ pub fn row(m: &Manifest, r: &ResultRecord) -> Row {
     }
 }
 
+/// [`Row`] as Parquet: its columns in order, typed whatever the values (a column null on every
+/// row still has its type), lists in the standard three-level layout pyarrow reads as lists.
+const PARQUET_SCHEMA: &str = "message row {
+    required binary run_id (STRING);
+    required binary model (STRING);
+    required binary kg (STRING);
+    required binary kg_fingerprint (STRING);
+    required binary method (STRING);
+    required binary question_id (STRING);
+    required binary positive_id (STRING);
+    required binary prompt (STRING);
+    optional binary context (STRING);
+    required binary relation (STRING);
+    required binary subject (STRING);
+    required binary predicate (STRING);
+    required binary object (STRING);
+    required binary subject_label (STRING);
+    required binary object_label (STRING);
+    optional binary head_type (STRING);
+    optional binary tail_type (STRING);
+    optional int64 year;
+    optional binary replaced (STRING);
+    required binary gold (STRING);
+    optional group options (LIST) { repeated group list { required binary element (STRING); } }
+    optional group accepted (LIST) { repeated group list { required binary element (STRING); } }
+    required binary response (STRING);
+    required binary answer (STRING);
+    required binary verdict (STRING);
+    required binary outcome (STRING);
+    required binary stage (STRING);
+    required int64 attempts;
+    required int64 completion_tokens;
+    required float temperature;
+    required group facets (LIST) { repeated group list { required group element {
+        required binary name (STRING); required binary value (STRING); } } }
+}";
+
+/// Writes `rows` as one Parquet file (one row group, uncompressed) of [`PARQUET_SCHEMA`].
+pub fn write_parquet<W: std::io::Write + Send>(
+    rows: &[Row],
+    out: W,
+) -> parquet::errors::Result<()> {
+    use parquet::basic::Type as Physical;
+    use parquet::data_type::{ByteArray, ByteArrayType, FloatType, Int64Type};
+    use serde_json::Value;
+    let schema = std::sync::Arc::new(parquet::schema::parser::parse_message_type(PARQUET_SCHEMA)?);
+    let values: Vec<Value> = rows
+        .iter()
+        .map(|r| serde_json::to_value(r).expect("a row is JSON"))
+        .collect();
+    let mut file =
+        parquet::file::writer::SerializedFileWriter::new(out, schema.clone(), Default::default())?;
+    let leaves = parquet::schema::types::SchemaDescriptor::new(schema);
+    let mut group = file.next_row_group()?;
+    for leaf in leaves.columns() {
+        let path = leaf.path().parts();
+        let (max_def, list) = (leaf.max_def_level(), leaf.max_rep_level() > 0);
+        // A list's items, or a struct field of each (`facets.list.element.name`).
+        let field = |item: &Value| match path.get(3) {
+            Some(name) => item[name.as_str()].clone(),
+            None => item.clone(),
+        };
+        // This leaf's values, definition and repetition levels, row by row.
+        let (mut items, mut def, mut rep) = (vec![], vec![], vec![]);
+        for row in &values {
+            match &row[path[0].as_str()] {
+                Value::Array(a) if list && !a.is_empty() => {
+                    for (i, item) in a.iter().enumerate() {
+                        items.push(field(item));
+                        def.push(max_def);
+                        rep.push(i16::from(i > 0));
+                    }
+                }
+                // An empty list is defined down to the list, a null one not at all.
+                Value::Array(_) | Value::Null => {
+                    def.push(if row[path[0].as_str()].is_null() {
+                        0
+                    } else {
+                        max_def - 1
+                    });
+                    rep.push(0);
+                }
+                v => {
+                    items.push(v.clone());
+                    def.push(max_def);
+                    rep.push(0);
+                }
+            }
+        }
+        let def = (max_def > 0).then_some(&def[..]);
+        let rep = list.then_some(&rep[..]);
+        let mut column = group.next_column()?.expect("a writer per leaf column");
+        match leaf.physical_type() {
+            Physical::INT64 => {
+                let ints: Vec<i64> = items.iter().filter_map(Value::as_i64).collect();
+                column.typed::<Int64Type>().write_batch(&ints, def, rep)?
+            }
+            Physical::FLOAT => {
+                let floats: Vec<f32> = items
+                    .iter()
+                    .filter_map(|v| Some(v.as_f64()? as f32))
+                    .collect();
+                column.typed::<FloatType>().write_batch(&floats, def, rep)?
+            }
+            _ => {
+                let texts: Vec<ByteArray> = items
+                    .iter()
+                    .map(|v| ByteArray::from(v.as_str().unwrap_or_default()))
+                    .collect();
+                column
+                    .typed::<ByteArrayType>()
+                    .write_batch(&texts, def, rep)?
+            }
+        };
+        column.close()?;
+    }
+    group.close()?;
+    file.close()?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,6 +388,54 @@ mod tests {
             }),
             _ => false,
         }
+    }
+
+    /// The Parquet file holds the rows the JSON Lines hold, with the README's columns in order.
+    #[test]
+    fn parquet_reads_back_as_the_json_rows() {
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        let records: Vec<ResultRecord> = [Task::Yesno, Task::McqWh]
+            .into_iter()
+            .map(|t| {
+                let mut r = record(Gold::yes(), t, Answer::Bool { value: true });
+                r.question.year = Some(1990);
+                r
+            })
+            .collect();
+        let mut rows: Vec<Row> = records
+            .iter()
+            .map(|r| row(&manifest(Task::Yesno), r))
+            .collect();
+        rows[1].options = Some(vec![]);
+        rows[1].facets = vec![Facet {
+            name: "edit".into(),
+            value: "NSC".into(),
+        }];
+        rows[1].context = Some("c".into());
+        let mut file = tempfile::tempfile().unwrap();
+        write_parquet(&rows, &mut file).unwrap();
+        let reader = SerializedFileReader::new(file).unwrap();
+        let names: Vec<String> = reader
+            .metadata()
+            .file_metadata()
+            .schema()
+            .get_fields()
+            .iter()
+            .map(|f| f.name().to_string())
+            .collect();
+        let documented: Vec<String> = documented().into_iter().map(|(c, _)| c).collect();
+        assert_eq!(names, documented);
+        let back: Vec<Value> = reader
+            .get_row_iter(None)
+            .unwrap()
+            .map(|r| r.unwrap().to_json_value())
+            .collect();
+        // The record API reads a list's three levels back as a list, a struct as an object.
+        let json: Vec<Value> = rows
+            .iter()
+            .map(|r| serde_json::to_value(r).unwrap())
+            .collect();
+        assert_eq!(back, json);
     }
 
     #[test]
