@@ -136,6 +136,9 @@ pub fn line_for(
                 "note": l.note,
                 "annotator": l.annotator,
                 "time": l.time,
+                // Always there, null unless --majority: files of both kinds have one key set,
+                // which `datasets` needs to load them together.
+                "votes": null,
             });
             if let Some((voters, of)) = &c.votes {
                 v["annotator"] = json!("majority");

@@ -7,6 +7,7 @@ mod bench_tui;
 mod bench_verdicts;
 mod compare;
 mod demo;
+mod export;
 mod fpq_args;
 mod kg;
 mod kglens_args;
@@ -77,6 +78,9 @@ pub enum Command {
     /// Compare runs on their common questions: metrics side by side, differences with 95%
     /// intervals, McNemar's test on the paired outcomes.
     Compare(compare::CompareArgs),
+    /// Write the results of one or more runs as one JSON Lines dataset, a row per question
+    /// with the same typed columns throughout (loadable by Hugging Face `datasets`).
+    Export(export::ExportArgs),
     /// The bundled default model.
     #[command(subcommand)]
     Model(run::ModelCommand),
@@ -126,6 +130,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Report(a) => run::report_cmd(a),
         Command::Plot(a) => plot::plot(a),
         Command::Compare(a) => compare::compare(a),
+        Command::Export(a) => export::run(a),
         Command::Model(m) => run::model(m),
         Command::Bench(b) => bench::run(b),
     }

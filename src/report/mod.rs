@@ -2,6 +2,7 @@
 //! `kgscope report`, so the two always agree.
 
 pub mod binning;
+pub mod dataset;
 pub mod doc;
 pub mod document;
 pub mod fpq;
