@@ -62,17 +62,7 @@ pub fn draw<DB: DrawingBackend>(c: &Canvas<DB>, fig: &Figure, width: u32) -> R {
     let px = |v: f64| x0 + ((x1 - x0) as f64 * v.clamp(0.0, 1.0)).round() as i32;
     let rh = row_h(k);
     let bottom = y + AXIS_H + groups.len().max(1) as i32 * rh;
-    for t in [0.0, 0.25, 0.5, 0.75, 1.0] {
-        c.line(vec![(px(t), y + AXIS_H - 4), (px(t), bottom)], GRID, 1)?;
-        c.text(
-            &format!("{t:.2}"),
-            (px(t), y + AXIS_H / 2 - 2),
-            11.0,
-            false,
-            Anchor::Centre,
-            MUTED,
-        )?;
-    }
+    c.x_axis(&px, y + AXIS_H, bottom)?;
     y += AXIS_H;
     for (gi, group) in groups.iter().enumerate() {
         let ry = y + gi as i32 * rh;

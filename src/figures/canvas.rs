@@ -206,6 +206,24 @@ impl<DB: DrawingBackend> Canvas<'_, DB> {
             .draw(&Circle::new((x, y), r, edge.stroke_width(1))))
     }
 
+    /// A horizontal 0–1 axis: ticks at quarters labelled above `top`, grid lines down to
+    /// `bottom`; `px` maps a value to its x.
+    pub fn x_axis(&self, px: &dyn Fn(f64) -> i32, top: i32, bottom: i32) -> R {
+        for t in [0.0, 0.25, 0.5, 0.75, 1.0] {
+            self.line(vec![(px(t), top - 4), (px(t), bottom)], GRID, 1)?;
+            let label = format!("{t:.2}");
+            self.text(
+                &label,
+                (px(t), top - 13),
+                11.0,
+                false,
+                Anchor::Centre,
+                MUTED,
+            )?;
+        }
+        Ok(())
+    }
+
     /// The title block: a bold title and a muted subtitle under it.
     pub fn title(&self, title: &str, subtitle: &str, width: u32) -> R {
         let max = width.saturating_sub(2 * MARGIN as u32);

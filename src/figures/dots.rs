@@ -4,7 +4,7 @@
 
 use plotters::prelude::*;
 
-use super::canvas::{self, scale, Anchor, Canvas, GRID, INK, MARGIN, MUTED, R, TITLE_H};
+use super::canvas::{self, scale, Anchor, Canvas, INK, MARGIN, MUTED, R, TITLE_H};
 use super::Figure;
 
 const PANEL_W: i32 = 620;
@@ -62,17 +62,7 @@ pub fn draw<DB: DrawingBackend>(c: &Canvas<DB>, fig: &Figure, width: u32) -> R {
             INK,
         )?;
         let y = TITLE_H + PANEL_TITLE_H;
-        for t in [0.0, 0.25, 0.5, 0.75, 1.0] {
-            c.line(vec![(px(t), y + AXIS_H - 4), (px(t), bottom)], GRID, 1)?;
-            c.text(
-                &format!("{t:.2}"),
-                (px(t), y + AXIS_H / 2 - 2),
-                11.0,
-                false,
-                Anchor::Centre,
-                MUTED,
-            )?;
-        }
+        c.x_axis(&px, y + AXIS_H, bottom)?;
         if panel.data.is_empty() {
             c.text(
                 "no edges examined",
