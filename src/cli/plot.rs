@@ -131,7 +131,7 @@ pub fn plot(a: PlotArgs) -> anyhow::Result<ExitCode> {
     };
     let req = a.figure.request(kind)?;
     // The extension is checked before any run is read.
-    figures::encode_for_check(&a.out)?;
+    figures::is_png(&a.out)?;
     let runs = load_runs(&a.runs_dir, &a.runs, !a.no_labels)?;
     let fig = figures::build(&runs, &req)?;
     figures::save(&fig, &a.out)?;

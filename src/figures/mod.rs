@@ -211,12 +211,7 @@ fn groups_of(
     };
     Ok(match view {
         View::Heat(v @ (HeatView::Relation | HeatView::Year)) => {
-            let g = HeatGrid::build(s, *v, metric, HeatSort::Name);
-            g.rows
-                .into_iter()
-                .zip(g.stats)
-                .filter_map(|(r, mut cells)| cells.pop().flatten().map(|st| (r, st)))
-                .collect()
+            HeatGrid::build(s, *v, metric, HeatSort::Name).into_list()
         }
         View::Heat(v) => bail!(
             "bars show one grouping at a time, and \"{}\" is a grid: use --kind heatmap, or \
@@ -481,8 +476,8 @@ pub fn png(fig: &Figure) -> anyhow::Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Whether `path` names a figure format: `true` for PNG, `false` for SVG.
-pub fn encode_for_check(path: &Path) -> anyhow::Result<bool> {
+/// Whether `path` asks for a PNG (`true`) or an SVG (`false`); any other extension is an error.
+pub fn is_png(path: &Path) -> anyhow::Result<bool> {
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
@@ -499,7 +494,7 @@ pub fn encode_for_check(path: &Path) -> anyhow::Result<bool> {
 
 /// The figure in the format `path`'s extension names (.svg or .png).
 pub fn encode_for(fig: &Figure, path: &Path) -> anyhow::Result<Vec<u8>> {
-    if encode_for_check(path)? {
+    if is_png(path)? {
         png(fig)
     } else {
         Ok(svg(fig)?.into_bytes())

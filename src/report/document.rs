@@ -33,13 +33,7 @@ pub fn groupings(s: &Snapshot) -> Vec<(String, Vec<(String, GroupStats)>)> {
         ("head type".to_string(), named(&s.by_head_type)),
         ("tail type".to_string(), named(&s.by_tail_type)),
     ];
-    let years = HeatGrid::build(s, HeatView::Year, Metric::Accuracy, HeatSort::Name);
-    let years: Vec<(String, GroupStats)> = years
-        .rows
-        .into_iter()
-        .zip(years.stats)
-        .filter_map(|(r, mut c)| c.pop().flatten().map(|st| (r, st)))
-        .collect();
+    let years = HeatGrid::build(s, HeatView::Year, Metric::Accuracy, HeatSort::Name).into_list();
     if !years.is_empty() {
         out.push(("year".to_string(), years));
     }

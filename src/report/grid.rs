@@ -185,6 +185,16 @@ impl HeatGrid {
         })
     }
 
+    /// The rows of a one-column view (relation, year) with their stats, in order; rows
+    /// without stats left out.
+    pub fn into_list(self) -> Vec<(String, GroupStats)> {
+        self.rows
+            .into_iter()
+            .zip(self.stats)
+            .filter_map(|(r, mut cells)| cells.pop().flatten().map(|st| (r, st)))
+            .collect()
+    }
+
     /// No rows: the view of no run.
     pub fn empty() -> HeatGrid {
         HeatGrid {
