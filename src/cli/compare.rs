@@ -1,12 +1,11 @@
 //! `kgscope compare`: several runs side by side on their common questions.
 
-use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use kgscope::compare::{self, render, Grouping};
-use kgscope::figures::{self, Kind, Request, View};
+use kgscope::figures;
 use kgscope::report::doc;
 
 use super::plot::load_runs;
@@ -75,27 +74,7 @@ pub fn compare(a: CompareArgs) -> anyhow::Result<ExitCode> {
         CompareFormat::Json => kgscope::sanitize::json_pretty(&c)? + "\n",
         CompareFormat::Html => {
             let mut blocks = render::blocks(&c);
-            // The figure shows the runs on the common questions only, like the tables.
-            let keep: HashSet<&str> = c.common_ids.iter().map(String::as_str).collect();
-            let common: Vec<_> = runs
-                .iter()
-                .map(|r| r.restricted(|id| keep.contains(id)))
-                .collect();
-            let view = match &by {
-                Grouping::Relation => View::Heat(kgscope::report::grid::HeatView::Relation),
-                Grouping::HeadType => View::HeadType,
-                Grouping::TailType => View::TailType,
-                Grouping::Facet(f) => View::Facet(f.clone()),
-            };
-            let fig = figures::build(
-                &common,
-                &Request {
-                    kind: Kind::Bars,
-                    view,
-                    metric: Some(kgscope::metrics::Metric::Accuracy),
-                    ..Request::default()
-                },
-            )?;
+            let fig = figures::comparison(&runs, &c, &by)?;
             blocks.push(doc::Block::Figure {
                 caption: format!("{} — on the {} common questions", fig.title(), c.common),
                 svg: figures::svg(&fig)?,

@@ -242,6 +242,36 @@ fn unknown_view(s: &Snapshot, f: &str) -> String {
     )
 }
 
+/// The figure of a comparison: accuracy per group of `by`, one bar per run, on the runs'
+/// common questions only (as the comparison's tables are).
+pub fn comparison(
+    runs: &[LoadedRun],
+    c: &crate::compare::Comparison,
+    by: &crate::compare::Grouping,
+) -> anyhow::Result<Figure> {
+    use crate::compare::Grouping;
+    let keep: std::collections::HashSet<&str> = c.common_ids.iter().map(String::as_str).collect();
+    let common: Vec<LoadedRun> = runs
+        .iter()
+        .map(|r| r.restricted(|id| keep.contains(id)))
+        .collect();
+    let view = match by {
+        Grouping::Relation => View::Heat(HeatView::Relation),
+        Grouping::HeadType => View::HeadType,
+        Grouping::TailType => View::TailType,
+        Grouping::Facet(f) => View::Facet(f.clone()),
+    };
+    build(
+        &common,
+        &Request {
+            kind: Kind::Bars,
+            view,
+            metric: Some(Metric::Accuracy),
+            ..Request::default()
+        },
+    )
+}
+
 /// The figure `req` asks for, from `runs` (one, or several side by side).
 pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
     if runs.is_empty() {

@@ -15,7 +15,7 @@ impl App {
     }
 
     fn try_save_figure(&self) -> anyhow::Result<std::path::PathBuf> {
-        let (runs, req, dir, name) = match self.screen {
+        let (fig, dir, name) = match self.screen {
             Screen::Heatmaps | Screen::Live => {
                 let Some(d) = &self.data else {
                     anyhow::bail!("no run open");
@@ -44,7 +44,8 @@ impl App {
                     slug(&req.view.name()),
                     slug(self.heat.metric.name())
                 );
-                (vec![run], req, d.run.path.join("figures"), name)
+                let fig = figures::build(&[run], &req)?;
+                (fig, d.run.path.join("figures"), name)
             }
             Screen::Compare => {
                 let runs = self.compared_runs();
@@ -54,30 +55,14 @@ impl App {
                 let Some(Ok(c)) = &self.compare.result else {
                     anyhow::bail!("nothing compared");
                 };
-                let keep: std::collections::HashSet<&str> =
-                    c.common_ids.iter().map(String::as_str).collect();
-                let runs: Vec<LoadedRun> = runs
-                    .iter()
-                    .map(|r| r.restricted(|id| keep.contains(id)))
-                    .collect();
-                let view = match compare::GROUPINGS[self.compare.grouping] {
-                    "head-type" => View::HeadType,
-                    "tail-type" => View::TailType,
-                    _ => View::Heat(HeatView::Relation),
-                };
-                let req = Request {
-                    kind: Kind::Bars,
-                    view,
-                    metric: Some(Metric::Accuracy),
-                    ..Request::default()
-                };
+                let by = crate::compare::Grouping::parse(compare::GROUPINGS[self.compare.grouping]);
+                let fig = figures::comparison(&runs, c, &by)?;
                 let ids: Vec<&str> = runs.iter().map(|r| r.run.id.as_str()).collect();
                 let name = format!("compare-{}.svg", slug(&ids.join("-vs-")));
-                (runs, req, self.runs_dir.join("figures"), name)
+                (fig, self.runs_dir.join("figures"), name)
             }
             _ => anyhow::bail!("this screen has no figure (Heatmaps, Live and Compare do)"),
         };
-        let fig = figures::build(&runs, &req)?;
         let path = dir.join(name);
         figures::save(&fig, &path)?;
         Ok(path)
