@@ -43,7 +43,7 @@ impl SortArg {
     }
 }
 
-/// What a figure shows, shared by `plot` and `report --format html`.
+/// What a figure shows: its groups, metric, order and size.
 #[derive(Args, Clone)]
 pub struct FigureArgs {
     /// Groups: relation, types (head × tail), year, head-type, tail-type, a method's facet
