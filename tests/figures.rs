@@ -110,7 +110,7 @@ fn every_figure_kind_renders_the_same_svg() {
             .map(str::trim)
             .collect();
         // The title names what is drawn, the subtitle model, KG, method and n.
-        assert!(texts.contains(&fig.title()), "{name}: {texts:?}");
+        assert!(texts.contains(&fig.title.as_str()), "{name}: {texts:?}");
         let sub = texts
             .iter()
             .find(|t| t.contains("KG "))

@@ -76,7 +76,7 @@ pub fn compare(a: CompareArgs) -> anyhow::Result<ExitCode> {
             let mut blocks = render::blocks(&c);
             let fig = figures::comparison(&runs, &c, &by)?;
             blocks.push(doc::Block::Figure {
-                caption: format!("{} — on the {} common questions", fig.title(), c.common),
+                caption: format!("{} — on the {} common questions", fig.title, c.common),
                 svg: figures::svg(&fig)?,
             });
             doc::html("kgscope comparison", &blocks)

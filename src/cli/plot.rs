@@ -138,7 +138,7 @@ pub fn plot(a: PlotArgs) -> anyhow::Result<ExitCode> {
     eprintln!(
         "wrote {} ({}, {} run{})",
         a.out.display(),
-        fig.title(),
+        fig.title,
         runs.len(),
         if runs.len() == 1 { "" } else { "s" }
     );

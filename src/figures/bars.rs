@@ -4,7 +4,17 @@
 use plotters::prelude::*;
 
 use super::canvas::{self, series as colour, Anchor, Canvas, GRID, INK, MARGIN, MUTED, R, TITLE_H};
-use super::Figure;
+use super::{BarValue, Series};
+use crate::metrics::Metric;
+
+/// The metric per group, one bar per run in each group.
+#[derive(Debug, Clone)]
+pub struct Bars {
+    pub metric: Metric,
+    pub groups: Vec<String>,
+    /// Per run, each group's value (in `groups`' order) and size.
+    pub series: Vec<Series<Vec<BarValue>>>,
+}
 
 const WIDTH: i32 = 980;
 const BAR_H: i32 = 14;
@@ -23,93 +33,91 @@ fn row_h(k: usize) -> i32 {
     (k as i32 * BAR_STEP + 12).max(30)
 }
 
-pub fn size(fig: &Figure) -> (u32, u32) {
-    let Figure::Bars { groups, series, .. } = fig else {
-        unreachable!()
-    };
-    let legend = if series.len() > 1 { LEGEND_H } else { 0 };
-    let h =
-        TITLE_H + legend + AXIS_H + groups.len().max(1) as i32 * row_h(series.len()) + 30 + MARGIN;
-    (WIDTH as u32, h as u32)
-}
-
-pub fn draw<DB: DrawingBackend>(c: &Canvas<DB>, fig: &Figure, width: u32) -> R {
-    let Figure::Bars {
-        title,
-        subtitle,
-        metric,
-        groups,
-        series,
-    } = fig
-    else {
-        unreachable!()
-    };
-    c.title(title, subtitle, width)?;
-    let k = series.len();
-    let mut y = TITLE_H;
-    if k > 1 {
-        let mut x = MARGIN;
-        for (i, s) in series.iter().enumerate() {
-            c.fill((x, y + 6), (x + 14, y + 20), colour(i, k))?;
-            let name = c.fit(&s.name, 13.0, false, 360);
-            c.text(&name, (x + 20, y + 13), 13.0, false, Anchor::Left, INK)?;
-            x += 20 + c.width(&name, 13.0, false) as i32 + 24;
-        }
-        y += LEGEND_H;
+impl Bars {
+    pub fn size(&self) -> (u32, u32) {
+        let Bars { groups, series, .. } = self;
+        let legend = if series.len() > 1 { LEGEND_H } else { 0 };
+        let h = TITLE_H
+            + legend
+            + AXIS_H
+            + groups.len().max(1) as i32 * row_h(series.len())
+            + 30
+            + MARGIN;
+        (WIDTH as u32, h as u32)
     }
-    let lw = label_w(groups);
-    let (x0, x1) = (MARGIN + lw, WIDTH - MARGIN - VALUE_W);
-    let px = |v: f64| x0 + ((x1 - x0) as f64 * v.clamp(0.0, 1.0)).round() as i32;
-    let rh = row_h(k);
-    let bottom = y + AXIS_H + groups.len().max(1) as i32 * rh;
-    c.x_axis(&px, y + AXIS_H, bottom)?;
-    y += AXIS_H;
-    for (gi, group) in groups.iter().enumerate() {
-        let ry = y + gi as i32 * rh;
-        if gi > 0 {
-            c.line(vec![(MARGIN, ry), (x1, ry)], GRID, 1)?;
+
+    pub fn draw<DB: DrawingBackend>(&self, c: &Canvas<DB>) -> R {
+        let Bars {
+            metric,
+            groups,
+            series,
+        } = self;
+        let k = series.len();
+        let mut y = TITLE_H;
+        if k > 1 {
+            let mut x = MARGIN;
+            for (i, s) in series.iter().enumerate() {
+                c.fill((x, y + 6), (x + 14, y + 20), colour(i, k))?;
+                let name = c.fit(&s.name, 13.0, false, 360);
+                c.text(&name, (x + 20, y + 13), 13.0, false, Anchor::Left, INK)?;
+                x += 20 + c.width(&name, 13.0, false) as i32 + 24;
+            }
+            y += LEGEND_H;
         }
-        let name = c.fit(group, 13.0, false, lw as u32 - 10);
-        c.text(&name, (MARGIN, ry + rh / 2), 13.0, false, Anchor::Left, INK)?;
-        for (si, s) in series.iter().enumerate() {
-            let cy = ry + 6 + si as i32 * BAR_STEP + BAR_H / 2;
-            match s.data[gi] {
-                (Some(r), n) => {
-                    c.fill(
-                        (px(0.0), cy - BAR_H / 2),
-                        (px(r.value), cy + BAR_H / 2),
-                        colour(si, k),
-                    )?;
-                    c.whisker_h(px(r.lo), px(r.hi), cy, INK)?;
-                    let text = format!("{} n={n}", canvas::value(r.value));
-                    c.text(
-                        &text,
-                        (px(r.hi.max(r.value)) + 8, cy),
-                        12.0,
-                        false,
-                        Anchor::Left,
-                        INK,
-                    )?;
-                }
-                (None, _) => {
-                    c.text(
-                        "no answers",
-                        (px(0.0) + 4, cy),
-                        12.0,
-                        false,
-                        Anchor::Left,
-                        MUTED,
-                    )?;
+        let lw = label_w(groups);
+        let (x0, x1) = (MARGIN + lw, WIDTH - MARGIN - VALUE_W);
+        let px = |v: f64| x0 + ((x1 - x0) as f64 * v.clamp(0.0, 1.0)).round() as i32;
+        let rh = row_h(k);
+        let bottom = y + AXIS_H + groups.len().max(1) as i32 * rh;
+        c.x_axis(&px, y + AXIS_H, bottom)?;
+        y += AXIS_H;
+        for (gi, group) in groups.iter().enumerate() {
+            let ry = y + gi as i32 * rh;
+            if gi > 0 {
+                c.line(vec![(MARGIN, ry), (x1, ry)], GRID, 1)?;
+            }
+            let name = c.fit(group, 13.0, false, lw as u32 - 10);
+            c.text(&name, (MARGIN, ry + rh / 2), 13.0, false, Anchor::Left, INK)?;
+            for (si, s) in series.iter().enumerate() {
+                let cy = ry + 6 + si as i32 * BAR_STEP + BAR_H / 2;
+                match s.data[gi] {
+                    (Some(r), n) => {
+                        c.fill(
+                            (px(0.0), cy - BAR_H / 2),
+                            (px(r.value), cy + BAR_H / 2),
+                            colour(si, k),
+                        )?;
+                        c.whisker_h(px(r.lo), px(r.hi), cy, INK)?;
+                        let text = format!("{} n={n}", canvas::value(r.value));
+                        c.text(
+                            &text,
+                            (px(r.hi.max(r.value)) + 8, cy),
+                            12.0,
+                            false,
+                            Anchor::Left,
+                            INK,
+                        )?;
+                    }
+                    (None, _) => {
+                        c.text(
+                            "no answers",
+                            (px(0.0) + 4, cy),
+                            12.0,
+                            false,
+                            Anchor::Left,
+                            MUTED,
+                        )?;
+                    }
                 }
             }
         }
+        c.text(
+            &format!("{}; whiskers: 95% Wilson intervals", metric.name()),
+            (MARGIN, bottom + 16),
+            12.0,
+            false,
+            Anchor::Left,
+            MUTED,
+        )
     }
-    c.text(
-        &format!("{}; whiskers: 95% Wilson intervals", metric.name()),
-        (MARGIN, bottom + 16),
-        12.0,
-        false,
-        Anchor::Left,
-        MUTED,
-    )
 }

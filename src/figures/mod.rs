@@ -13,6 +13,11 @@ mod canvas;
 mod dots;
 mod heatmap;
 
+pub use bars::Bars;
+pub use calibration::Reliability;
+pub use dots::Dots;
+pub use heatmap::Heatmap;
+
 use std::path::Path;
 
 use anyhow::{bail, Context};
@@ -20,10 +25,8 @@ use image::ImageEncoder;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::metrics::calibration::Calibration;
 use crate::metrics::{GroupStats, Metric, Rate, Snapshot};
 use crate::report::grid::{sort_rows, HeatGrid, HeatSort, HeatView};
-use crate::report::kglens::EdgeGroup;
 use crate::report::loaded::LoadedRun;
 
 pub use canvas::register_fonts;
@@ -138,35 +141,21 @@ pub struct Series<T> {
 /// One bar: the group's metric (with its interval) and its size.
 pub type BarValue = (Option<Rate>, u64);
 
-/// A figure as data: what it shows, grouped, sorted and titled, ready to draw.
+/// A figure as data: its title, and what it shows, grouped, sorted and ready to draw.
 #[derive(Debug, Clone)]
-pub enum Figure {
-    Heatmap {
-        title: String,
-        subtitle: String,
-        metric: Metric,
-        /// The corner's text: what rows and columns are.
-        corner: String,
-        panels: Vec<Panel<HeatGrid>>,
-    },
-    Bars {
-        title: String,
-        subtitle: String,
-        metric: Metric,
-        groups: Vec<String>,
-        /// Per run, each group's value (in `groups`' order) and size.
-        series: Vec<Series<Vec<BarValue>>>,
-    },
-    Dots {
-        title: String,
-        subtitle: String,
-        panels: Vec<Panel<Vec<EdgeGroup>>>,
-    },
-    Calibration {
-        title: String,
-        subtitle: String,
-        series: Vec<Series<Calibration>>,
-    },
+pub struct Figure {
+    pub title: String,
+    /// What the figure is of: model, KG, method and n, or the runs.
+    pub subtitle: String,
+    pub body: Body,
+}
+
+#[derive(Debug, Clone)]
+pub enum Body {
+    Heatmap(Heatmap),
+    Bars(Bars),
+    Dots(Dots),
+    Calibration(Reliability),
 }
 
 use crate::compare::names;
@@ -312,16 +301,18 @@ pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
                     }
                 })
                 .collect();
-            Figure::Heatmap {
+            Figure {
                 title: format!("{} {}", metric.name(), view.name()),
                 subtitle: subtitle(runs, &rows_note(req, left_out)),
-                metric,
-                corner: match view {
-                    HeatView::HeadTail => "head \\ tail".into(),
-                    HeatView::Facets(_) => view.name().replace(" × ", " \\ "),
-                    _ => String::new(),
-                },
-                panels,
+                body: Body::Heatmap(Heatmap {
+                    metric,
+                    corner: match view {
+                        HeatView::HeadTail => "head \\ tail".into(),
+                        HeatView::Facets(_) => view.name().replace(" × ", " \\ "),
+                        _ => String::new(),
+                    },
+                    panels,
+                }),
             }
         }
         Kind::Bars => {
@@ -359,12 +350,14 @@ pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
                     data: groups.iter().map(|g| value(run, g)).collect(),
                 })
                 .collect();
-            Figure::Bars {
+            Figure {
                 title: format!("{} {} with 95% intervals", metric.name(), req.view.name()),
                 subtitle: subtitle(runs, &rows_note(req, left_out)),
-                metric,
-                groups,
-                series,
+                body: Body::Bars(Bars {
+                    metric,
+                    groups,
+                    series,
+                }),
             }
         }
         Kind::Dots => {
@@ -388,10 +381,10 @@ pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
                     })
                 })
                 .collect::<anyhow::Result<Vec<_>>>()?;
-            Figure::Dots {
+            Figure {
                 title: "KGLens: zero-sense rate per predicate".into(),
                 subtitle: subtitle(runs, &rows_note(req, left_out)),
-                panels,
+                body: Body::Dots(Dots { panels }),
             }
         }
         Kind::Calibration => {
@@ -418,10 +411,10 @@ pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
                     }
                 );
             }
-            Figure::Calibration {
+            Figure {
                 title: "reliability: accuracy against confidence (self-consistency)".into(),
                 subtitle: subtitle(runs, "10 bins"),
-                series,
+                body: Body::Calibration(Reliability { series }),
             }
         }
     })
@@ -453,11 +446,11 @@ fn rows_note(req: &Request, left_out: usize) -> String {
 
 /// The pixel size a figure needs.
 fn size(fig: &Figure) -> (u32, u32) {
-    match fig {
-        Figure::Heatmap { .. } => heatmap::size(fig),
-        Figure::Bars { .. } => bars::size(fig),
-        Figure::Dots { .. } => dots::size(fig),
-        Figure::Calibration { .. } => calibration::size(fig),
+    match &fig.body {
+        Body::Heatmap(b) => b.size(),
+        Body::Bars(b) => b.size(),
+        Body::Dots(b) => b.size(),
+        Body::Calibration(b) => b.size(),
     }
 }
 
@@ -468,11 +461,12 @@ fn draw<DB: DrawingBackend>(
 ) -> anyhow::Result<()> {
     canvas::d(area.fill(&WHITE))?;
     let c = canvas::Canvas { area };
-    match fig {
-        Figure::Heatmap { .. } => heatmap::draw(&c, fig, w),
-        Figure::Bars { .. } => bars::draw(&c, fig, w),
-        Figure::Dots { .. } => dots::draw(&c, fig, w),
-        Figure::Calibration { .. } => calibration::draw(&c, fig, w),
+    c.title(&fig.title, &fig.subtitle, w)?;
+    match &fig.body {
+        Body::Heatmap(b) => b.draw(&c),
+        Body::Bars(b) => b.draw(&c),
+        Body::Dots(b) => b.draw(&c),
+        Body::Calibration(b) => b.draw(&c),
     }
 }
 
@@ -528,17 +522,6 @@ pub fn encode_for(fig: &Figure, path: &Path) -> anyhow::Result<Vec<u8>> {
         png(fig)
     } else {
         Ok(svg(fig)?.into_bytes())
-    }
-}
-
-impl Figure {
-    pub fn title(&self) -> &str {
-        match self {
-            Figure::Heatmap { title, .. }
-            | Figure::Bars { title, .. }
-            | Figure::Dots { title, .. }
-            | Figure::Calibration { title, .. } => title,
-        }
     }
 }
 

@@ -162,7 +162,7 @@ pub fn blocks(run: &LoadedRun, figures: bool) -> anyhow::Result<Vec<Block>> {
         for req in figure_requests(run) {
             let fig = figures::build(std::slice::from_ref(run), &req)?;
             b.push(Block::Figure {
-                caption: format!("{} — {}", fig.title(), run.describe()),
+                caption: format!("{} — {}", fig.title, run.describe()),
                 svg: figures::svg(&fig)?,
             });
         }
