@@ -26,7 +26,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::metrics::{GroupStats, Metric, Rate, Snapshot};
-use crate::report::grid::{sort_rows, HeatGrid, HeatSort, HeatView};
+use crate::report::grid::{listed, sort_rows, HeatGrid, HeatSort, HeatView};
 use crate::report::loaded::LoadedRun;
 
 pub use canvas::register_fonts;
@@ -195,9 +195,6 @@ fn groups_of(
     view: &View,
     metric: Metric,
 ) -> anyhow::Result<Vec<(String, GroupStats)>> {
-    let map = |m: &std::collections::BTreeMap<String, GroupStats>| {
-        m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
-    };
     Ok(match view {
         View::Heat(v @ (HeatView::Relation | HeatView::Year)) => {
             HeatGrid::build(s, *v, metric, HeatSort::Name).into_list()
@@ -207,10 +204,10 @@ fn groups_of(
              one of relation, year, head-type, tail-type or a facet",
             v.name()
         ),
-        View::HeadType => map(&s.by_head_type),
-        View::TailType => map(&s.by_tail_type),
+        View::HeadType => listed(&s.by_head_type),
+        View::TailType => listed(&s.by_tail_type),
         View::Facet(f) => match s.by_facet.get(f) {
-            Some(m) => map(m),
+            Some(m) => listed(m),
             None => bail!("{}", unknown_view(s, f)),
         },
     })

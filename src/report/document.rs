@@ -5,7 +5,7 @@ use crate::figures::{self, Kind, Request, View};
 use crate::metrics::{GroupStats, Metric, Rate, Snapshot};
 
 use super::doc::Block;
-use super::grid::{HeatGrid, HeatSort, HeatView};
+use super::grid::{listed, HeatGrid, HeatSort, HeatView};
 use super::loaded::LoadedRun;
 
 /// "0.734 [0.612, 0.831]".
@@ -23,22 +23,17 @@ fn metrics_of(run: &LoadedRun) -> Vec<Metric> {
 /// Every grouping of a snapshot with its groups, in reading order: relation, head type, tail
 /// type, year (binned as the heatmap bins it), then each facet.
 pub fn groupings(s: &Snapshot) -> Vec<(String, Vec<(String, GroupStats)>)> {
-    let named = |m: &std::collections::BTreeMap<String, GroupStats>| {
-        m.iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect::<Vec<_>>()
-    };
     let mut out = vec![
-        ("relation".to_string(), named(&s.by_relation)),
-        ("head type".to_string(), named(&s.by_head_type)),
-        ("tail type".to_string(), named(&s.by_tail_type)),
+        ("relation".to_string(), listed(&s.by_relation)),
+        ("head type".to_string(), listed(&s.by_head_type)),
+        ("tail type".to_string(), listed(&s.by_tail_type)),
     ];
     let years = HeatGrid::build(s, HeatView::Year, Metric::Accuracy, HeatSort::Name).into_list();
     if !years.is_empty() {
         out.push(("year".to_string(), years));
     }
     for (facet, m) in &s.by_facet {
-        out.push((facet.clone(), named(m)));
+        out.push((facet.clone(), listed(m)));
     }
     out
 }

@@ -148,6 +148,11 @@ impl Cell {
     }
 }
 
+/// A group map's groups as a list, in name order (a report table's or a bar chart's rows).
+pub fn listed(m: &std::collections::BTreeMap<String, GroupStats>) -> Vec<(String, GroupStats)> {
+    m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+}
+
 /// One heatmap view: rows in display order, columns, and each cell's stats.
 #[derive(Debug, Clone)]
 pub struct HeatGrid {

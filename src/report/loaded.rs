@@ -3,7 +3,6 @@
 
 use std::path::Path;
 
-use crate::credentials;
 use crate::metrics::Snapshot;
 use crate::run::kglens::{KglensState, STATE_FILE};
 use crate::run::{session, Manifest, ResultRecord};
@@ -64,14 +63,13 @@ impl LoadedRun {
         r
     }
 
-    /// The model as it may be shown: URLs' credentials masked (manifests written before
-    /// masking was stored are masked again here).
+    /// See [`Manifest::model_shown`].
     pub fn model(&self) -> String {
-        crate::sanitize::line(&credentials::redact_urls_in(&self.manifest.model_id))
+        self.manifest.model_shown()
     }
 
     pub fn kg(&self) -> String {
-        crate::sanitize::line(&credentials::redact(&self.manifest.config.kg))
+        self.manifest.kg_shown()
     }
 
     pub fn method(&self) -> &'static str {

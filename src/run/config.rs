@@ -277,6 +277,19 @@ pub struct Manifest {
     pub finished_at: Option<String>,
 }
 
+impl Manifest {
+    /// The model as it may be shown: URLs' credentials masked (manifests written before
+    /// masking was stored are masked again here), control characters removed.
+    pub fn model_shown(&self) -> String {
+        crate::sanitize::line(&crate::credentials::redact_urls_in(&self.model_id))
+    }
+
+    /// The KG as it may be shown, credentials masked.
+    pub fn kg_shown(&self) -> String {
+        crate::sanitize::line(&crate::credentials::redact(&self.config.kg))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -50,10 +50,10 @@ pub fn list_runs(runs_dir: &Path) -> Result<Vec<RunListing>, String> {
             Some(RunListing {
                 id,
                 method: m.config.task.as_str().into(),
-                model: crate::sanitize::line(&crate::credentials::redact_urls_in(&m.model_id)),
+                model: m.model_shown(),
                 temperature: m.config.params.temperature,
                 questions: m.questions,
-                kg: crate::sanitize::line(&crate::credentials::redact(&m.config.kg)),
+                kg: m.kg_shown(),
             })
         })
         .collect();
