@@ -8,6 +8,7 @@
 pub mod paired;
 pub mod render;
 
+use std::borrow::Borrow;
 use std::collections::{BTreeMap, HashMap};
 
 use anyhow::bail;
@@ -150,7 +151,9 @@ fn group_row(group: String, ids: &[&str], runs: &[HashMap<&str, &ResultRecord>])
 }
 
 /// Compares `runs` (at least two; the first is the baseline) on their common questions.
-pub fn compare(runs: &[LoadedRun], by: &Grouping) -> anyhow::Result<Comparison> {
+/// Takes the runs or references to them (the TUI keeps its loaded runs and lends them).
+pub fn compare<R: Borrow<LoadedRun>>(runs: &[R], by: &Grouping) -> anyhow::Result<Comparison> {
+    let runs: Vec<&LoadedRun> = runs.iter().map(Borrow::borrow).collect();
     if runs.len() < 2 {
         bail!("a comparison needs at least two runs");
     }
@@ -181,7 +184,7 @@ pub fn compare(runs: &[LoadedRun], by: &Grouping) -> anyhow::Result<Comparison> 
             runs[1].records.len()
         );
     }
-    let names = names(runs);
+    let names = names(&runs);
     let summaries = runs
         .iter()
         .zip(&names)
@@ -242,11 +245,11 @@ pub fn compare(runs: &[LoadedRun], by: &Grouping) -> anyhow::Result<Comparison> 
 }
 
 /// Run names for headers: model and temperature, with the id where two would read the same.
-pub fn names(runs: &[LoadedRun]) -> Vec<String> {
-    let short: Vec<String> = runs.iter().map(LoadedRun::short_name).collect();
+pub fn names<R: Borrow<LoadedRun>>(runs: &[R]) -> Vec<String> {
+    let short: Vec<String> = runs.iter().map(|r| r.borrow().short_name()).collect();
     short
         .iter()
-        .zip(runs)
+        .zip(runs.iter().map(Borrow::borrow))
         .map(|(s, r)| {
             if short.iter().filter(|o| *o == s).count() > 1 {
                 format!("{s} ({})", r.run.id)

@@ -230,8 +230,8 @@ fn unknown_view(s: &Snapshot, f: &str) -> String {
 
 /// The figure of a comparison: accuracy per group of `by`, one bar per run, on the runs'
 /// common questions only (as the comparison's tables are).
-pub fn comparison(
-    runs: &[LoadedRun],
+pub fn comparison<R: std::borrow::Borrow<LoadedRun>>(
+    runs: &[R],
     c: &crate::compare::Comparison,
     by: &crate::compare::Grouping,
 ) -> anyhow::Result<Figure> {
@@ -239,7 +239,7 @@ pub fn comparison(
     let keep: std::collections::HashSet<&str> = c.common_ids.iter().map(String::as_str).collect();
     let common: Vec<LoadedRun> = runs
         .iter()
-        .map(|r| r.restricted(|id| keep.contains(id)))
+        .map(|r| r.borrow().restricted(|id| keep.contains(id)))
         .collect();
     let view = match by {
         Grouping::Relation => View::Heat(HeatView::Relation),

@@ -82,7 +82,6 @@ impl App {
             c.result = None;
             return;
         }
-        let mut runs = vec![];
         for id in &c.marked {
             if !c.loaded.contains_key(id) {
                 match LoadedRun::load(&self.runs_dir, id, true) {
@@ -95,18 +94,18 @@ impl App {
                     }
                 }
             }
-            runs.push(c.loaded[id].clone());
         }
+        let runs: Vec<&LoadedRun> = c.marked.iter().map(|id| &c.loaded[id]).collect();
         let by = Grouping::parse(GROUPINGS[c.grouping]);
         c.result = Some(compare::compare(&runs, &by).map_err(|e| format!("{e:#}")));
     }
 
     /// The marked runs as loaded, in marking order (for the figure).
-    pub fn compared_runs(&self) -> Vec<LoadedRun> {
+    pub fn compared_runs(&self) -> Vec<&LoadedRun> {
         self.compare
             .marked
             .iter()
-            .filter_map(|id| self.compare.loaded.get(id).cloned())
+            .filter_map(|id| self.compare.loaded.get(id))
             .collect()
     }
 
