@@ -580,11 +580,7 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
     use kgscope::report::{doc, document};
     let r = report::loaded::LoadedRun::load(&a.runs_dir, &a.run, !a.no_labels)?;
     let format = if a.json { ReportFormat::Json } else { a.format };
-    let by_judge = r
-        .machine
-        .iter()
-        .filter(|x| x.stage() == kgscope::verify::Stage::Judge)
-        .count();
+    let by_judge = r.decided_by_judge();
     let text = match format {
         ReportFormat::Json => {
             kgscope::sanitize::json_pretty(&serde_json::json!({

@@ -77,14 +77,8 @@ pub fn blocks(run: &LoadedRun, figures: bool) -> anyhow::Result<Vec<Block>> {
             } else {
                 " (unfinished)"
             },
-            run.machine
-                .iter()
-                .filter(|r| r.stage() != crate::verify::Stage::Judge)
-                .count(),
-            run.machine
-                .iter()
-                .filter(|r| r.stage() == crate::verify::Stage::Judge)
-                .count(),
+            run.machine.len() - run.decided_by_judge(),
+            run.decided_by_judge(),
             run.labelled.decided,
             run.labelled.changed,
             run.labelled.left_out,

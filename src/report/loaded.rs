@@ -63,6 +63,14 @@ impl LoadedRun {
         r
     }
 
+    /// How many recorded answers the LLM judge decided (the rules decided the rest).
+    pub fn decided_by_judge(&self) -> usize {
+        self.machine
+            .iter()
+            .filter(|r| r.stage() == crate::verify::Stage::Judge)
+            .count()
+    }
+
     /// See [`Manifest::model_shown`].
     pub fn model(&self) -> String {
         self.manifest.model_shown()
