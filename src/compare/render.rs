@@ -8,7 +8,7 @@ use super::Comparison;
 
 /// Run labels in tables: A, B, C, …
 pub fn letter(i: usize) -> String {
-    char::from(b'A' + (i % 26) as u8).to_string()
+    crate::questions::gold::choice_letter(i).to_string()
 }
 
 fn p_value(p: f64) -> String {
