@@ -319,19 +319,22 @@ pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
                 .map(|r| groups_of(&r.snapshot, &req.view, metric))
                 .collect::<anyhow::Result<Vec<_>>>()?;
             // Every run's groups, in first-seen order, then sorted on the first run's values.
-            let mut groups: Vec<String> = vec![];
-            for g in per_run.iter().flatten() {
-                if !groups.contains(&g.0) {
-                    groups.push(g.0.clone());
-                }
-            }
-            let value = |run: &[(String, GroupStats)], g: &str| {
-                run.iter()
-                    .find(|(k, _)| k == g)
-                    .map_or((None, 0), |(_, st)| (metric.of(st), st.n))
+            let mut seen = std::collections::HashSet::new();
+            let groups: Vec<String> = per_run
+                .iter()
+                .flatten()
+                .filter(|g| seen.insert(g.0.as_str()))
+                .map(|g| g.0.clone())
+                .collect();
+            let lookup: Vec<std::collections::HashMap<&str, &GroupStats>> = per_run
+                .iter()
+                .map(|run| run.iter().map(|(k, st)| (k.as_str(), st)).collect())
+                .collect();
+            let value = |run: &std::collections::HashMap<&str, &GroupStats>, g: &str| {
+                run.get(g).map_or((None, 0), |st| (metric.of(st), st.n))
             };
             let first: Vec<(Option<Rate>, u64)> =
-                groups.iter().map(|g| value(&per_run[0], g)).collect();
+                groups.iter().map(|g| value(&lookup[0], g)).collect();
             let order = sort_rows(&first, metric, req.sort);
             let left_out = groups.len().saturating_sub(req.max_rows);
             let groups: Vec<String> = order
@@ -339,7 +342,7 @@ pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
                 .take(req.max_rows)
                 .map(|&i| groups[i].clone())
                 .collect();
-            let series = per_run
+            let series = lookup
                 .iter()
                 .zip(&names)
                 .map(|(run, name)| Series {
