@@ -137,3 +137,52 @@ fn an_interrupted_old_run_resumes_with_its_own_questions() {
     let m = json(&run.join("manifest.json"));
     assert!(m["finished_at"].is_string());
 }
+
+/// A run written by a newer kgscope (run format 99, fields this build does not know) is read
+/// for reports with a warning, and refused for resume with the version it needs; the refusal
+/// leaves every file byte for byte as it was.
+#[test]
+fn a_run_from_a_newer_format_is_reported_but_never_written() {
+    let runs = copy_runs();
+    let dir = runs.path().to_str().unwrap();
+    let id = RUNS[0];
+    let run = runs.path().join(id);
+    let mut m = json(&run.join("manifest.json"));
+    m["schema_version"] = 99.into();
+    m["tool_version"] = "9.9.0".into();
+    m["provenance"] = serde_json::json!({"signed_by": "someone"});
+    m["config"]["quantum_setting"] = 7.into();
+    std::fs::write(
+        run.join("manifest.json"),
+        serde_json::to_vec_pretty(&m).unwrap(),
+    )
+    .unwrap();
+    let files = |dir: &Path| -> Vec<(PathBuf, Vec<u8>)> {
+        common::walk(dir)
+            .into_iter()
+            .map(|f| (f.clone(), std::fs::read(&f).unwrap()))
+            .collect()
+    };
+    let before = files(&run);
+
+    let out = common::run(&["run", "--resume", id, "--runs-dir", dir]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("run format 99 by kgscope 9.9.0") && err.contains("format 99 or later"),
+        "{err}"
+    );
+    assert_eq!(files(&run), before, "the refused resume changed the run");
+    assert!(!run.join("writer.lock").exists(), "the lock was taken");
+
+    let out = common::run(&["report", id, "--runs-dir", dir, "--json"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("run format 99") && err.contains("reports only"),
+        "{err}"
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["schema_version"], 99);
+    assert_eq!(files(&run), before);
+}

@@ -565,6 +565,124 @@ fn rdf_xml_and_overlong_statements_report_line_and_column() {
     assert!(err.contains("limit of 16 MiB"), "{err}");
 }
 
+/// An RDF/XML file cut short (inside an element, inside a tag, or missing only the closing
+/// root) is refused with the position where it ends, as truncated Turtle is, and loads nothing;
+/// gzipped too. The whole file loads.
+#[test]
+fn truncated_rdf_xml_is_refused_with_the_position_where_it_ends() {
+    let whole = "<?xml version=\"1.0\"?>\n\
+         <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"\n\
+         \x20        xmlns:ex=\"http://example.org/\">\n\
+         \x20 <rdf:Description rdf:about=\"http://example.org/a\" ex:note=\"1 > 0\">\n\
+         \x20   <ex:p>one &amp; two</ex:p>\n\
+         \x20   <ex:r><![CDATA[<three>]]></ex:r>\n\
+         \x20   <ex:q rdf:resource=\"http://example.org/b\"/>\n\
+         \x20 </rdf:Description>\n\
+         \x20 <!-- the end </rdf:RDF> -->\n\
+         </rdf:RDF>\n";
+    let dir = tempfile::tempdir().unwrap();
+    let stats = |name: &str, content: &[u8]| -> Output {
+        let path = dir.path().join(name);
+        std::fs::write(&path, content).unwrap();
+        common::run(&["kg", "stats", "--kg", path.to_str().unwrap(), "--json"])
+    };
+    let out = stats("whole.rdf", whole.as_bytes());
+    assert!(out.status.success(), "{}", text(&out));
+    // Where the file ends, and what is left open there.
+    let cuts = [
+        (
+            "no-root-end.rdf",
+            whole.trim_end().trim_end_matches("</rdf:RDF>").len(),
+            "10:1: the file ends before </rdf:RDF>: it was cut short",
+        ),
+        (
+            "mid-element.rdf",
+            whole.find("one &amp;").unwrap() + 2,
+            "5:13: the file ends before </ex:p> and 2 more closing tags",
+        ),
+    ];
+    for (name, at, says) in cuts {
+        let out = stats(name, &whole.as_bytes()[..at]);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{name} loaded: {said}");
+        assert!(said.contains(&format!("{name}:{says}")), "{name}: {said}");
+    }
+    // Cut inside a tag or a comment: the parser may see it first; either way a position.
+    for (name, at) in [
+        ("mid-tag.rdf", whole.find("rdf:resource=").unwrap() + 4),
+        ("in-comment.rdf", whole.find("the end").unwrap()),
+    ] {
+        let out = stats(name, &whole.as_bytes()[..at]);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{name} loaded: {said}");
+        let after = said.split(&format!("{name}:")).nth(1).unwrap_or("");
+        let mut numbers = after.split(':').take(2).map(|n| n.parse::<u32>());
+        assert!(
+            matches!((numbers.next(), numbers.next()), (Some(Ok(l)), Some(Ok(c))) if l >= 6 && c >= 1),
+            "{name}: {said}"
+        );
+    }
+    // Gzipped, and through `kg load` into a store: refused the same way.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&whole.as_bytes()[..whole.find("</rdf:Description>").unwrap()])
+        .unwrap();
+    let path = dir.path().join("cut.rdf.gz");
+    std::fs::write(&path, gz.finish().unwrap()).unwrap();
+    let store = dir.path().join("store");
+    let out = common::run(&[
+        "kg",
+        "load",
+        path.to_str().unwrap(),
+        "--store",
+        store.to_str().unwrap(),
+    ]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("cut.rdf.gz:8:3:") && said.contains("before </rdf:Description>"),
+        "{said}"
+    );
+}
+
+/// KG labels that are HTML reach a Markdown report as entities, never as markup; the cells
+/// still read as the labels.
+#[test]
+fn a_markdown_report_of_hostile_labels_holds_no_raw_html() {
+    let dir = tempfile::tempdir().unwrap();
+    let kg = dir.path().join("hostile.ttl");
+    std::fs::write(
+        &kg,
+        "@prefix ex: <http://example.org/> .\n\
+         @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n\
+         ex:a rdfs:label \"thing</title><script>x()</script>\" ; ex:rel ex:b .\n\
+         ex:b rdfs:label \"<img src=x onerror=alert(1)> & co\" .\n\
+         ex:c rdfs:label \"plain\" ; ex:rel ex:d .\n\
+         ex:d rdfs:label \"other\" .\n\
+         ex:rel rdfs:label \"<b>related</b> to\" .\n",
+    )
+    .unwrap();
+    let (base, _) = common::scripted_server(|_| common::sse_completion(&["True"], 1));
+    let runs = dir.path().join("runs");
+    let out = kgscope_run(Some(&base), &runs, &["--kg", kg.to_str().unwrap()])
+        .args(["--model", "openai:m", "--limit", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let id = common::only_run_id(&runs);
+    let md = common::ok(&[
+        "report",
+        &id,
+        "--runs-dir",
+        runs.to_str().unwrap(),
+        "--format",
+        "md",
+    ]);
+    for raw in ["<script", "</title", "<img", "<b>", "</b>"] {
+        assert!(!md.contains(raw), "{raw} reached the Markdown raw:\n{md}");
+    }
+    assert!(md.contains("&lt;b&gt;related&lt;/b&gt; to"), "{md}");
+}
+
 #[test]
 fn a_load_killed_mid_way_leaves_no_bulk_files_after_the_next_load() {
     let dir = tempfile::tempdir().unwrap();

@@ -189,3 +189,61 @@ fn the_tui_follows_a_written_run_read_only_until_its_writer_is_gone() {
     );
     assert!(result_lines(&run).is_empty());
 }
+
+/// A writer started with credentials in `--base-url` records its command line masked: the lock
+/// file (also as a kill -9 leaves it), a second writer's refusal and the TUI's read-only banner
+/// show `***` where the user, password and key were.
+#[test]
+fn credentials_on_the_writers_command_line_reach_no_lock_file_refusal_or_banner() {
+    const SECRETS: [&str; 3] = ["lock-user", "pw-LOCK-SECRET", "KEY-LOCK-SECRET"];
+    let base_url = server_stalling_first(2)
+        .replace("http://", &format!("http://{}:{}@", SECRETS[0], SECRETS[1]));
+    let full = format!("{base_url}?api_key={}", SECRETS[2]);
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = tmp.path();
+    let mut writer = start_writer(runs, &full);
+    let run = wait_locked_by(runs, writer.id());
+    let id = run.file_name().unwrap().to_string_lossy().into_owned();
+    let no_secret = |what: &str, text: &str| {
+        for s in SECRETS {
+            assert!(!text.contains(s), "{s} in {what}: {text}");
+        }
+    };
+    let lock = std::fs::read_to_string(run.join("writer.lock")).unwrap();
+    no_secret("writer.lock", &lock);
+    assert!(lock.contains("--base-url http://***@127.0.0.1"), "{lock}");
+
+    let refused = common::bin()
+        .args(["run", "--resume", &id, "--base-url", &full, "--runs-dir"])
+        .arg(runs)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("being written by another process"), "{err}");
+    no_secret("the refusal", &err);
+
+    let t = Tmux::start(&format!(
+        "{} tui --kg sample:countries --model openai:fake --run {id} --runs-dir {} --log {}",
+        env!("CARGO_BIN_EXE_kgscope"),
+        runs.display(),
+        tmp.path().join("tui.log").display(),
+    ));
+    t.wait_for("Explore", 30);
+    t.keys(&["2"]);
+    let banner = t.wait_for("Read-only", 10);
+    assert!(banner.contains(&format!("pid {}", writer.id())), "{banner}");
+    no_secret("the TUI", &banner);
+    drop(t);
+
+    // kill -9 leaves the record on disk (only a clean exit empties it): masked all the same.
+    kill9(&mut writer);
+    let left = std::fs::read_to_string(run.join("writer.lock")).unwrap();
+    assert!(left.contains(&format!("\"pid\":{}", writer.id())), "{left}");
+    no_secret("writer.lock after kill -9", &left);
+    for f in common::walk(runs) {
+        no_secret(
+            &f.display().to_string(),
+            &String::from_utf8_lossy(&std::fs::read(&f).unwrap()),
+        );
+    }
+}

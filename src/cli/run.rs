@@ -290,6 +290,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 judge_all: a.judge_all,
                 kglens,
                 fpq,
+                extra: Default::default(),
             };
             sp.finish_and_clear();
             ensure_model(&cfg.model)?;
@@ -453,22 +454,29 @@ async fn drive(
         tally.add(r);
     }
     let total = prepared.manifest.questions as u64;
+    // A failure to record (a full disk, a file that cannot be written) stops the run like a
+    // backend that cannot answer: what was saved is summed up and the resume command is said,
+    // with --json too.
     if prepared.plan.is_none() {
         let (events, control, recorder) = session::start(prepared, backend, opts);
-        let outcome = consume(events, &control, tally, total).await;
-        recorder
-            .await
-            .context("the run log writer stopped")?
-            .map_err(anyhow::Error::msg)
-            .context("writing results.jsonl")?;
+        let mut outcome = consume(events, &control, tally, total).await;
+        let recorded = match recorder.await {
+            Ok(r) => r.map_err(|e| format!("writing results.jsonl: {e}")),
+            Err(e) => Err(format!("the run log writer stopped: {e}")),
+        };
+        if let Err(e) = recorded {
+            outcome.stopped = Some(e);
+        }
         return Ok(outcome);
     }
     let templates = session::load_templates(&prepared.manifest.config.templates)?;
     let control = Control::default();
     let (tx, events) = tokio::sync::mpsc::channel(1024);
     let driver = adaptive::drive(prepared, &templates, backend, opts, control.clone(), tx);
-    let (driven, outcome) = tokio::join!(driver, consume(events, &control, tally, total));
-    driven.map_err(anyhow::Error::msg)?;
+    let (driven, mut outcome) = tokio::join!(driver, consume(events, &control, tally, total));
+    if let Err(e) = driven {
+        outcome.stopped = Some(e);
+    }
     Ok(outcome)
 }
 

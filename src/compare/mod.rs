@@ -157,6 +157,27 @@ pub fn compare<R: Borrow<LoadedRun>>(runs: &[R], by: &Grouping) -> anyhow::Resul
     if runs.len() < 2 {
         bail!("a comparison needs at least two runs");
     }
+    if let Grouping::Facet(f) = by {
+        // A facet no run has would leave the per-group section out without a word.
+        let facets: std::collections::BTreeSet<&str> = runs
+            .iter()
+            .flat_map(|r| r.snapshot.by_facet.keys().map(String::as_str))
+            .collect();
+        if !facets.contains(f.as_str()) {
+            bail!(
+                "unknown grouping \"{}\": the groupings are relation, head-type, tail-type{}",
+                crate::sanitize::line(f),
+                if facets.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " and these runs' facets {}",
+                        facets.into_iter().collect::<Vec<_>>().join(", ")
+                    )
+                }
+            );
+        }
+    }
     let maps: Vec<HashMap<&str, &ResultRecord>> = runs
         .iter()
         .map(|r| {

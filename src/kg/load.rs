@@ -176,12 +176,33 @@ fn located_quads(path: &Path) -> Result<QuadIter> {
     if format == RdfFormat::RdfXml {
         // oxigraph's RDF/XML errors carry no location (oxrdfio returns `None` for them), but
         // oxrdfxml's own parser knows the byte offset it stopped at.
+        // It also ends at the end of its input whatever is still open: the elements are
+        // followed alongside, so a file cut short is an error at its end, not a quiet loss.
+        let open = Arc::new(std::sync::Mutex::new(
+            super::xml_depth::OpenElements::default(),
+        ));
         let mut parser = RdfXmlParser::new()
             .with_base_iri(base)
             .map_err(|e| bad_base(e.to_string()))?
-            .for_reader(reader);
+            .for_reader(super::xml_depth::Tracked {
+                inner: reader,
+                open: open.clone(),
+            });
+        let mut ended = false;
         return Ok(Box::new(std::iter::from_fn(move || {
-            let next = parser.next()?;
+            if ended {
+                return None;
+            }
+            let Some(next) = parser.next() else {
+                ended = true;
+                let unfinished = open.lock().ok()?.unfinished()?;
+                return Some(Err(syntax_at(
+                    &owned,
+                    gz,
+                    read.load(Ordering::Relaxed),
+                    unfinished,
+                )));
+            };
             Some(match next {
                 Ok(t) => Ok(t.in_graph(GraphName::DefaultGraph)),
                 Err(RdfXmlParseError::Syntax(e)) => Err(syntax_at(

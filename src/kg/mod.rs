@@ -14,6 +14,7 @@ pub mod neighbourhood;
 pub mod samples;
 pub mod subgraph;
 pub mod vocab;
+mod xml_depth;
 
 use std::path::{Path, PathBuf};
 

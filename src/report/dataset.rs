@@ -267,6 +267,7 @@ mod tests {
             model_id: "m".into(),
             questions: 3,
             finished_at: None,
+            extra: Default::default(),
         }
     }
 

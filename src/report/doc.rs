@@ -1,7 +1,7 @@
 //! Reports as documents: headings, paragraphs, tables and figures, written as Markdown (for a
 //! paper or an issue) or as one self-contained HTML file (figures inlined as SVG, styles in
-//! the page) that can be mailed. KG and model text is data: Markdown cells are cleaned and
-//! their pipes escaped, HTML text is escaped.
+//! the page) that can be mailed. KG and model text is data: Markdown text is cleaned and its
+//! `&`, `<`, `>` written as entities (cells' pipes escaped too), HTML text is escaped.
 
 use std::fmt::Write;
 
@@ -25,8 +25,32 @@ pub enum Block {
     },
 }
 
+/// Text in Markdown, cleaned, with `&`, `<` and `>` as entities: most renderers pass raw HTML
+/// through, so a KG label like `</title><script>…` would otherwise become markup. Entities
+/// render as the characters they stand for, so nothing a reader sees changes.
+fn md_text(s: &str) -> String {
+    entities(s, false)
+}
+
+/// `s` cleaned, with `&`, `<`, `>` (and with `quotes`, `"` and `'`) as entities.
+fn entities(s: &str, quotes: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in clean(s).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' if quotes => out.push_str("&quot;"),
+            '\'' if quotes => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A table cell: [`md_text`] with backslashes and pipes escaped, so a cell stays one cell.
 fn md_cell(s: &str) -> String {
-    clean(s).replace('\\', "\\\\").replace('|', "\\|")
+    md_text(&s.replace('\\', "\\\\").replace('|', "\\|"))
 }
 
 pub fn markdown(blocks: &[Block]) -> String {
@@ -34,10 +58,10 @@ pub fn markdown(blocks: &[Block]) -> String {
     for b in blocks {
         match b {
             Block::Heading(level, text) => {
-                let _ = writeln!(out, "{} {}\n", "#".repeat(*level as usize), clean(text));
+                let _ = writeln!(out, "{} {}\n", "#".repeat(*level as usize), md_text(text));
             }
             Block::Para(text) => {
-                let _ = writeln!(out, "{}\n", clean(text));
+                let _ = writeln!(out, "{}\n", md_text(text));
             }
             Block::Table {
                 header,
@@ -57,26 +81,16 @@ pub fn markdown(blocks: &[Block]) -> String {
                 out.push('\n');
             }
             Block::Figure { caption, .. } => {
-                let _ = writeln!(out, "*Figure: {}* (in the HTML report)\n", clean(caption));
+                let _ = writeln!(out, "*Figure: {}* (in the HTML report)\n", md_text(caption));
             }
         }
     }
     out
 }
 
+/// Text in HTML, cleaned and escaped (attribute values too).
 pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in clean(s).chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    entities(s, true)
 }
 
 const STYLE: &str = "body{font-family:'DejaVu Sans',system-ui,sans-serif;max-width:1200px;\
@@ -194,6 +208,7 @@ mod tests {
         ];
         let md = markdown(&blocks);
         assert!(md.contains("x\\|y"), "{md}");
+        assert!(md.starts_with("# a &lt;b&gt; &amp; c\n"), "{md}");
         assert!(!md.contains('\u{1b}'));
         let h = html("t<", &blocks);
         assert!(h.contains("a &lt;b&gt; &amp; c") && h.contains("<title>t&lt;</title>"));

@@ -217,6 +217,9 @@ pub struct RunConfig {
     /// A KG-FPQ run's edits, formats and gate (`task` kg-fpq only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fpq: Option<super::fpq::FpqConfig>,
+    /// Settings this build does not know (written by a newer kgscope), kept as they were.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
 impl RunConfig {
@@ -247,14 +250,12 @@ impl RunConfig {
             judge_all: false,
             kglens: (task == Task::Kglens).then(super::kglens::KglensConfig::default),
             fpq: (task == Task::KgFpq).then(super::fpq::FpqConfig::default),
+            extra: Default::default(),
         }
     }
 }
 
-/// The version of the run format this build writes. 1: gold answers as strings, verdicts only
-/// (no `schema_version` field). 2: typed gold answers and answers, verification stages, the
-/// judge's calls, context.
-pub const SCHEMA_VERSION: u32 = 2;
+pub use crate::store::rundir::SCHEMA_VERSION;
 
 fn legacy_schema() -> u32 {
     1
@@ -275,6 +276,10 @@ pub struct Manifest {
     pub questions: usize,
     #[serde(default)]
     pub finished_at: Option<String>,
+    /// Fields this build does not know (written by a newer kgscope), kept as they were so a
+    /// manifest written again loses nothing.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
 impl Manifest {
@@ -319,5 +324,31 @@ mod tests {
         );
         let round: RunConfig = serde_json::from_str(&serde_json::to_string(&new).unwrap()).unwrap();
         assert_eq!(round, new);
+    }
+
+    /// Fields a newer kgscope wrote survive a read and a write by this one, in the manifest
+    /// and in its configuration.
+    #[test]
+    fn unknown_manifest_fields_are_kept() {
+        let config = RunConfig::new(
+            "sample:nba",
+            ModelSpec::parse("default", None, "K").unwrap(),
+            Task::Statement,
+            10,
+        );
+        let mut json = serde_json::json!({
+            "schema_version": 2, "run_id": "r", "tool_version": "0.9", "created_at": "t",
+            "config": config, "kg_source": "s", "kg_fingerprint": "f", "model_id": "m",
+            "questions": 3, "provenance": {"signed_by": "x"},
+        });
+        json["config"]["future_setting"] = serde_json::json!([1, 2]);
+        let m: Manifest = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(m.extra["provenance"]["signed_by"], "x");
+        let back = serde_json::to_value(&m).unwrap();
+        assert_eq!(back["provenance"], json["provenance"]);
+        assert_eq!(
+            back["config"]["future_setting"],
+            json["config"]["future_setting"]
+        );
     }
 }

@@ -84,6 +84,72 @@ impl FpqRun {
     pub fn facts(&self) -> usize {
         self.facts.len()
     }
+
+    /// Whether the answers on record are ones this run could have written, before a resume
+    /// builds its batches from them. KG-FPQ keeps no state file: `results.jsonl` is its staged
+    /// state (which TPQs were asked, which the model knew), so a record that belongs to no fact
+    /// of the run, or a false-premise answer the gate could not have let through, means the
+    /// file is not this run's and the stage it implies cannot be trusted.
+    pub fn check_resume(&self, index: &KgIndex, done: &[ResultRecord]) -> Result<(), String> {
+        let templates = TemplateSet::builtin();
+        let r = Renderer {
+            index,
+            templates: &templates,
+            seed: self.seed,
+        };
+        let tpqs: std::collections::HashSet<String> =
+            self.facts.iter().map(|f| fpq::tpq_id(&r, f)).collect();
+        let knows: std::collections::HashSet<&str> = done
+            .iter()
+            .filter(|d| {
+                d.question
+                    .premise
+                    .as_ref()
+                    .is_some_and(|p| p.edit.is_none())
+            })
+            .filter(|d| d.verdict == Verdict::True)
+            .map(|d| d.question.id.as_str())
+            .collect();
+        let mut answered_tpqs = 0;
+        let mut first_fpq = None;
+        for d in done {
+            let id = crate::sanitize::line(&d.question.id);
+            let Some(p) = d
+                .question
+                .premise
+                .as_ref()
+                .filter(|p| tpqs.contains(&p.tpq_id))
+            else {
+                return Err(format!(
+                    "the record of {id} is about none of this run's {} facts",
+                    self.facts.len()
+                ));
+            };
+            match p.edit {
+                None if d.question.id != p.tpq_id => {
+                    return Err(format!(
+                        "the record of {id} is a true-premise question under another id"
+                    ));
+                }
+                None => answered_tpqs += 1,
+                Some(_) if self.cfg.gate && !knows.contains(p.tpq_id.as_str()) => {
+                    return Err(format!(
+                        "the record of {id} is a false-premise question whose true premise was \
+                         not answered Yes: the gate never asks it"
+                    ));
+                }
+                Some(_) => first_fpq = first_fpq.or(Some(id)),
+            }
+        }
+        if let Some(id) = first_fpq.filter(|_| answered_tpqs < tpqs.len()) {
+            return Err(format!(
+                "it holds false-premise answers ({id}, ...) but only {answered_tpqs} of \
+                 the {} true-premise ones: false premises are asked after every true one",
+                tpqs.len()
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Plan for FpqRun {

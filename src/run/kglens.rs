@@ -119,6 +119,122 @@ pub struct KglensState {
     pub weakest: Vec<WeakEdge>,
 }
 
+impl KglensState {
+    /// What is wrong with a state read back from disk, against the run's settings and the
+    /// answers on record; `Ok` when a resume can go on from it. A state that passes is one
+    /// kgscope itself could have written after `iterations_done` iterations of this run: the
+    /// posterior has a Beta per edge (α, β start at the prior and only grow), the history has
+    /// one entry per finished iteration, and `results.jsonl` holds exactly the answers of those
+    /// iterations plus, at most, part of the next one.
+    pub fn check(&self, cfg: &KglensConfig, done: &[ResultRecord]) -> Result<(), String> {
+        let p = &self.posterior;
+        if p.alpha.len() != self.edges || p.beta.len() != self.edges {
+            return Err(format!(
+                "the posterior has {} α and {} β values for a subgraph of {} edges",
+                p.alpha.len(),
+                p.beta.len(),
+                self.edges
+            ));
+        }
+        let (a0, b0) = crate::metrics::kglens::PRIOR;
+        if let Some(j) = (0..self.edges).find(|&j| {
+            !(p.alpha[j].is_finite()
+                && p.alpha[j] >= a0
+                && p.beta[j].is_finite()
+                && p.beta[j] >= b0)
+        }) {
+            return Err(format!(
+                "edge {j} has α = {}, β = {}: both start at the prior ({a0}, {b0}) and only grow \
+                 with answers, so they must be finite and at least that",
+                p.alpha[j], p.beta[j]
+            ));
+        }
+        if self.iterations_done > cfg.iterations {
+            return Err(format!(
+                "{} iterations are done of a run of {}",
+                self.iterations_done, cfg.iterations
+            ));
+        }
+        if self.history.len() != self.iterations_done as usize {
+            return Err(format!(
+                "{} iterations are done but the history has {} entries",
+                self.iterations_done,
+                self.history.len()
+            ));
+        }
+        let rate = |x: f64| (0.0..=1.0).contains(&x);
+        for (i, h) in self.history.iter().enumerate() {
+            let n = i as u32 + 1;
+            if h.iteration != n
+                || h.correct > h.asked
+                || h.asked as usize > cfg.batch.min(self.edges)
+                || !rate(h.win_rate)
+                || !rate(h.zero_sense_rate)
+                || !rate(h.mean_failure)
+            {
+                return Err(format!(
+                    "history entry {n} is not one iteration's figures (iteration {}, {} of {} \
+                     right, rates {} / {} / {})",
+                    h.iteration, h.correct, h.asked, h.win_rate, h.zero_sense_rate, h.mean_failure
+                ));
+            }
+        }
+        if let Some(c) = self.converged_at {
+            if c == 0 || c > self.iterations_done {
+                return Err(format!(
+                    "it converged after iteration {c}, but {} iterations are done",
+                    self.iterations_done
+                ));
+            }
+        }
+        // The answers on record against the counters: each finished iteration's batch in full,
+        // and nothing beyond the iteration in progress.
+        let over = self.iterations_done >= cfg.iterations || self.converged_at.is_some();
+        let mut per_iteration = vec![0u32; self.iterations_done as usize];
+        for r in done {
+            let Some(probe) = r.question.probe else {
+                return Err(format!(
+                    "{} in results.jsonl is not a KGLens question",
+                    crate::sanitize::line(&r.question.id)
+                ));
+            };
+            if probe.edge as usize >= self.edges {
+                return Err(format!(
+                    "results.jsonl asks about edge {} of a subgraph of {} edges",
+                    probe.edge, self.edges
+                ));
+            }
+            let beyond = probe.iteration > self.iterations_done + u32::from(!over);
+            if probe.iteration == 0 || beyond {
+                return Err(format!(
+                    "results.jsonl holds answers of iteration {} but the state says {} \
+                     iterations are done{}: the state is older than the answers, or was reset",
+                    probe.iteration,
+                    self.iterations_done,
+                    if over { " and the run is over" } else { "" }
+                ));
+            }
+            if let Some(n) = per_iteration.get_mut(probe.iteration as usize - 1) {
+                *n += 1;
+            }
+        }
+        if let Some((i, (n, h))) = per_iteration
+            .iter()
+            .zip(&self.history)
+            .enumerate()
+            .find(|(_, (n, h))| **n != h.asked)
+        {
+            return Err(format!(
+                "iteration {} asked {} questions by the state but results.jsonl holds {n} of \
+                 them",
+                i + 1,
+                h.asked
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// An edge of the subgraph as the live view names it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WeakEdge {
@@ -256,11 +372,12 @@ impl KglensRun {
     pub fn restore(&mut self, state: KglensState, done: &[ResultRecord]) -> Result<(), String> {
         if state.edges != self.state.edges || state.edges_hash != self.state.edges_hash {
             return Err(format!(
-                "{STATE_FILE} was saved for another subgraph ({} edges, hash {}; now {} edges, \
+                "it was saved for another subgraph ({} edges, hash {}; now {} edges, \
                  hash {})",
                 state.edges, state.edges_hash, self.state.edges, self.state.edges_hash
             ));
         }
+        state.check(&self.cfg, done)?;
         self.state = state;
         // Only the answers of finished iterations count: the iteration in progress is asked
         // (or taken from the log) again and counted when it finishes.

@@ -130,8 +130,25 @@ fn plan_for(
             let mut run =
                 KglensRun::new(index, cfg, &config.entities, &config.relations, config.seed)?;
             if let Some((dir, done)) = resume {
-                if let Some(state) = dir.read_json::<KglensState>(STATE_FILE)? {
-                    run.restore(state, done).map_err(SessionError::Invalid)?;
+                // A state that cannot be read or does not fit the run is refused, never
+                // repaired: resuming from it would ask the wrong questions, or panic.
+                let refuse = |what: String| {
+                    SessionError::Invalid(format!(
+                        "{}: {what}. The run was left as it is; if results.jsonl is intact, move \
+                         {STATE_FILE} aside and resume: it is rebuilt from the answers on record",
+                        dir.path.join(STATE_FILE).display()
+                    ))
+                };
+                let state = dir
+                    .read_json::<KglensState>(STATE_FILE)
+                    .map_err(|e| match e {
+                        crate::store::rundir::StoreError::Other { message, .. } => {
+                            refuse(format!("not a KGLens state file ({message})"))
+                        }
+                        e => e.into(),
+                    })?;
+                if let Some(state) = state {
+                    run.restore(state, done).map_err(refuse)?;
                 }
             }
             Ok(Some(Box::new(run)))
@@ -139,7 +156,16 @@ fn plan_for(
         Task::KgFpq => {
             let cfg = config.fpq.clone().unwrap_or_default();
             let opts = generate_options(config);
-            Ok(Some(Box::new(FpqRun::new(index, cfg, &opts)?)))
+            let run = FpqRun::new(index, cfg, &opts)?;
+            if let Some((dir, done)) = resume {
+                run.check_resume(index, done).map_err(|what| {
+                    SessionError::Invalid(format!(
+                        "{}: {what}. The run was left as it is",
+                        dir.results_path().display()
+                    ))
+                })?;
+            }
+            Ok(Some(Box::new(run)))
         }
         _ => Ok(None),
     }
@@ -183,6 +209,7 @@ pub fn prepare_new_on(
             .map_or(questions.len(), |p| p.most_questions()),
         config,
         finished_at: None,
+        extra: Default::default(),
     };
     run.write_manifest(&manifest)?;
     Ok(Prepared {

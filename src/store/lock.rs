@@ -28,24 +28,10 @@ pub struct Holder {
 
 impl Holder {
     fn of_this_process() -> Holder {
-        let command = std::env::args()
-            .enumerate()
-            .map(|(i, a)| {
-                if i == 0 {
-                    Path::new(&a)
-                        .file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or(a)
-                } else {
-                    a
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
         Holder {
             pid: std::process::id(),
             host: hostname(),
-            command: crate::sanitize::line(&command),
+            command: masked_command_line(std::env::args()),
             // Whole seconds: this is for a person reading the refusal.
             since: time::OffsetDateTime::now_utc()
                 .replace_nanosecond(0)
@@ -69,13 +55,37 @@ impl Holder {
             s.push_str(&format!(" on {}", crate::sanitize::line(&self.host)));
         }
         if !self.command.is_empty() {
-            s.push_str(&format!(" ({})", crate::sanitize::line(&self.command)));
+            // Masked again: a lock file written by an older build holds the raw command line.
+            let command = crate::credentials::redact_urls_in(&self.command);
+            s.push_str(&format!(" ({})", crate::sanitize::line(&command)));
         }
         if !self.since.is_empty() {
             s.push_str(&format!(", since {}", crate::sanitize::line(&self.since)));
         }
         s
     }
+}
+
+/// The command line as the lock file records it: the program's file name, then every argument
+/// with the credentials of any URL in it masked (`--base-url http://u:secret@h/v1`,
+/// `--base-url=…?api_key=…`, a SPARQL endpoint). The raw command line is never written: the
+/// lock file outlives a kill -9 and its content reaches the refusal message and the TUI.
+fn masked_command_line(args: impl IntoIterator<Item = String>) -> String {
+    let words: Vec<String> = args
+        .into_iter()
+        .enumerate()
+        .map(|(i, a)| {
+            if i == 0 {
+                Path::new(&a)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or(a)
+            } else {
+                crate::credentials::redact_urls_in(&a)
+            }
+        })
+        .collect();
+    crate::sanitize::line(&words.join(" "))
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -233,6 +243,38 @@ mod tests {
         drop(first);
         assert_eq!(holder(dir.path()), None);
         let _again = WriterLock::acquire(dir.path()).unwrap();
+    }
+
+    #[test]
+    fn the_recorded_command_line_masks_every_url_credential() {
+        let args = [
+            "/usr/local/bin/kgscope",
+            "run",
+            "--base-url",
+            "http://user:sk-live-123@127.0.0.1:9/v1?api_key=sk-q-456",
+            "--endpoint=https://h/sparql?token=tok-789",
+            "--limit",
+            "3",
+        ]
+        .map(String::from);
+        let line = masked_command_line(args);
+        for secret in ["sk-live-123", "user:", "sk-q-456", "tok-789"] {
+            assert!(!line.contains(secret), "{secret} in {line}");
+        }
+        assert!(line.starts_with("kgscope run --base-url http://***@127.0.0.1:9/v1?api_key=***"));
+        assert!(
+            line.contains("--endpoint=https://h/sparql?token=***"),
+            "{line}"
+        );
+        assert!(line.ends_with("--limit 3"), "{line}");
+        // A lock file an older build wrote in clear is masked when shown.
+        let old = Holder {
+            pid: 7,
+            host: "h".into(),
+            command: "kgscope run --base-url http://u:pw@h/v1".into(),
+            since: String::new(),
+        };
+        assert!(!old.describe().contains("pw"), "{}", old.describe());
     }
 
     #[test]

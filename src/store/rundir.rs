@@ -11,6 +11,11 @@ pub const MANIFEST: &str = "manifest.json";
 pub const RESULTS: &str = "results.jsonl";
 pub const LABELS: &str = "labels.jsonl";
 
+/// The version of the run format this build writes, and the newest it may write to. 1: gold
+/// answers as strings, verdicts only (no `schema_version` field). 2: typed gold answers and
+/// answers, verification stages, the judge's calls, context.
+pub const SCHEMA_VERSION: u32 = 2;
+
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error(transparent)]
@@ -19,6 +24,17 @@ pub enum StoreError {
     Lock(#[from] super::lock::LockError),
     #[error("{path}: {message}")]
     Other { path: PathBuf, message: String },
+    #[error(
+        "{path}: run {run} was written in run format {found} by kgscope {by}; this build writes \
+         format {SCHEMA_VERSION} and reads newer ones for reports only. Resuming or labelling it \
+         needs a kgscope that writes format {found} or later"
+    )]
+    NewerSchema {
+        path: PathBuf,
+        run: String,
+        found: u32,
+        by: String,
+    },
     #[error("no run '{id}' in {dir} (runs there: {known})")]
     NoSuchRun {
         id: String,
@@ -67,11 +83,31 @@ impl RunDir {
         } else {
             runs_dir.join(id)
         };
+        if path.is_dir() && !path.join(MANIFEST).exists() {
+            return Err(StoreError::Other {
+                path: path.join(MANIFEST),
+                message: if path.join(RESULTS).exists() {
+                    format!(
+                        "no such file, though {RESULTS} is there: without its manifest the run \
+                         cannot be read or resumed (restore manifest.json from a backup)"
+                    )
+                } else {
+                    format!(
+                        "no such file: {} is not a kgscope run, or one cut off before its \
+                         manifest was written (nothing was asked in it)",
+                        path.display()
+                    )
+                },
+            });
+        }
         if !path.join(MANIFEST).is_file() {
+            // Only directories that are runs: a stray folder is no help to someone who typed
+            // an id wrong.
             let mut known: Vec<String> = std::fs::read_dir(runs_dir)
                 .map(|r| {
                     r.filter_map(|e| e.ok())
-                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .filter(|e| e.path().join(MANIFEST).is_file())
+                        .map(|e| crate::sanitize::line(&e.file_name().to_string_lossy()))
                         .collect()
                 })
                 .unwrap_or_default();
@@ -105,10 +141,75 @@ impl RunDir {
         self.write_json(MANIFEST, manifest)
     }
 
+    /// Reads the manifest. A run written in a newer format than this build's is read (with a
+    /// warning) as far as this build understands it; when it cannot be read at all, the error
+    /// says which format and kgscope wrote it.
     pub fn read_manifest<T: for<'de> Deserialize<'de>>(&self) -> Result<T, StoreError> {
-        self.read_json(MANIFEST)?.ok_or_else(|| StoreError::Other {
-            path: self.path.join(MANIFEST),
-            message: "no such file".into(),
+        let newer = self.newer_schema();
+        let manifest = match self.read_json(MANIFEST) {
+            Ok(Some(m)) => m,
+            Ok(None) => {
+                return Err(StoreError::Other {
+                    path: self.path.join(MANIFEST),
+                    message: "no such file".into(),
+                })
+            }
+            Err(StoreError::Other { path, message }) if newer.is_some() => {
+                return Err(StoreError::Other {
+                    path,
+                    message: format!("{message} ({})", newer.unwrap_or_default()),
+                })
+            }
+            Err(e) => return Err(e),
+        };
+        if let Some(newer) = newer {
+            tracing::warn!(
+                "{newer}: reading it for reports only; what this build does not know is left out"
+            );
+        }
+        Ok(manifest)
+    }
+
+    /// "run X was written in run format 3 by kgscope 0.9.0" when the manifest declares a run
+    /// format newer than [`SCHEMA_VERSION`]; `None` otherwise, and for a manifest that cannot
+    /// be read (its own error says so).
+    fn newer_schema(&self) -> Option<String> {
+        match self.check_writable() {
+            Err(StoreError::NewerSchema { run, found, by, .. }) => Some(format!(
+                "run {run} was written in run format {found} by kgscope {by}, newer than this \
+                 build's {SCHEMA_VERSION}"
+            )),
+            _ => None,
+        }
+    }
+
+    /// Refuses to write to a run whose manifest declares a newer run format than this build
+    /// writes: appending records or labels of the old format to it, or rewriting its manifest
+    /// without the fields this build does not know, would damage it.
+    pub fn check_writable(&self) -> Result<(), StoreError> {
+        let path = self.path.join(MANIFEST);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            return Ok(());
+        };
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+            return Ok(());
+        };
+        let found = v
+            .get("schema_version")
+            .and_then(|n| n.as_u64())
+            .unwrap_or(1);
+        if found <= u64::from(SCHEMA_VERSION) {
+            return Ok(());
+        }
+        Err(StoreError::NewerSchema {
+            path,
+            run: crate::sanitize::line(&self.id),
+            found: u32::try_from(found).unwrap_or(u32::MAX),
+            by: crate::sanitize::line(
+                v.get("tool_version")
+                    .and_then(|t| t.as_str())
+                    .unwrap_or("(unknown version)"),
+            ),
         })
     }
 
@@ -156,6 +257,7 @@ impl RunDir {
 
     /// Takes the run's writer lock: see [`super::lock`].
     pub fn lock_for_writing(&self) -> Result<super::lock::WriterLock, StoreError> {
+        self.check_writable()?;
         Ok(super::lock::WriterLock::acquire(&self.path)?)
     }
 
@@ -175,9 +277,51 @@ impl RunDir {
 
     /// Appends one judgement or retraction and flushes it at once.
     pub fn append_label(&self, entry: impl Into<LabelEntry>) -> Result<(), StoreError> {
+        self.check_writable()?;
         let mut a = Appender::open(&self.labels_path())?;
         a.push(&entry.into())?;
         a.sync()?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_with_manifest(manifest: serde_json::Value) -> (tempfile::TempDir, RunDir) {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("r1");
+        std::fs::create_dir(&path).unwrap();
+        std::fs::write(path.join(MANIFEST), manifest.to_string()).unwrap();
+        let run = RunDir::open(tmp.path(), "r1").unwrap();
+        (tmp, run)
+    }
+
+    #[test]
+    fn a_run_of_a_newer_format_is_read_but_never_written() {
+        let (_tmp, run) = run_with_manifest(serde_json::json!({
+            "schema_version": SCHEMA_VERSION + 1, "tool_version": "9.0.0", "x": 1
+        }));
+        let err = run.lock_for_writing().unwrap_err().to_string();
+        assert!(err.contains("run format 3 by kgscope 9.0.0"), "{err}");
+        let label = crate::store::labels::Retraction {
+            question_id: "q".into(),
+            retract: crate::store::labels::Retract::Clear,
+            annotator: "a".into(),
+            time: "t".into(),
+        };
+        assert!(matches!(
+            run.append_label(label),
+            Err(StoreError::NewerSchema { found: 3, .. })
+        ));
+        assert!(!run.labels_path().exists() && !run.path.join("writer.lock").exists());
+        let read: serde_json::Value = run.read_manifest().unwrap();
+        assert_eq!(read["x"], 1);
+        // This build's own format, and a manifest without a version (format 1), are written.
+        let (_tmp, run) = run_with_manifest(serde_json::json!({"schema_version": SCHEMA_VERSION}));
+        assert!(run.lock_for_writing().is_ok());
+        let (_tmp, run) = run_with_manifest(serde_json::json!({"run_id": "r1"}));
+        assert!(run.check_writable().is_ok());
     }
 }
