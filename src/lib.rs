@@ -5,7 +5,9 @@
 
 pub mod backends;
 pub mod compare;
+pub mod core;
 pub mod credentials;
+pub mod document;
 pub mod figures;
 pub mod kg;
 pub mod method;
@@ -13,6 +15,7 @@ pub mod metrics;
 pub mod models;
 pub mod process;
 pub mod questions;
+pub mod record;
 pub mod report;
 pub mod run;
 pub mod sampling;

@@ -220,7 +220,7 @@ fn html_report_is_one_well_formed_page_with_its_figures() {
         let doc = parse_html(&html);
         let count = |tag: &str| doc.descendants().filter(|n| n.has_tag_name(tag)).count();
         let run = load(&runs_dir, &id);
-        let expected = kgscope::report::document::figure_requests(&run).len();
+        let expected = kgscope::document::figure_requests(&run).len();
         assert!(expected >= 3, "{id}");
         assert_eq!(count("figure"), expected, "{id}");
         // Each figure is inline SVG, nothing fetched from elsewhere.
@@ -266,7 +266,7 @@ fn markdown_and_csv_reports_carry_the_same_numbers_as_json() {
     let mut lines = csv.lines();
     assert_eq!(
         lines.next().unwrap(),
-        kgscope::report::document::CSV_HEADER.join(",")
+        kgscope::document::CSV_HEADER.join(",")
     );
     let overall = lines
         .find(|l| l.contains(",overall,all,") && l.contains(",accuracy,"))

@@ -368,7 +368,7 @@ fn yesno_questions_follow_kglens() {
         seed: 3,
         ..Default::default()
     };
-    let (qs, _) = questions::generate(&ix, &TemplateSet::builtin(), &opts).unwrap();
+    let (qs, _) = kgscope::method::generate(&ix, &TemplateSet::builtin(), &opts).unwrap();
     assert_eq!(qs.len(), 400);
     let no = qs.iter().filter(|q| q.gold == Gold::no()).count();
     assert!(

@@ -36,7 +36,7 @@ fn generate(
         context,
         ..GenerateOptions::default()
     };
-    questions::generate(&index, &TemplateSet::builtin(), &opts)
+    kgscope::method::generate(&index, &TemplateSet::builtin(), &opts)
         .unwrap()
         .0
 }

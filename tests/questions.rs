@@ -71,7 +71,9 @@ fn relation_fits(kg: &dyn KnowledgeGraph, q: &Question) -> bool {
 }
 
 fn statements(index: &KgIndex, templates: &TemplateSet, opts: GenerateOptions) -> Vec<Question> {
-    questions::generate(index, templates, &opts).unwrap().0
+    kgscope::method::generate(index, templates, &opts)
+        .unwrap()
+        .0
 }
 
 #[test]
@@ -305,7 +307,9 @@ fn random_negatives_keep_graphevals_draw() {
             seed: 42,
         };
         let corrupter = Corrupter::new(&renderer, NegativesFrom::Random);
-        let audit = questions::audit::audit(&renderer, &corrupter, &qs);
+        let audit = questions::audit::audit(&renderer, &corrupter, &qs, &|q| {
+            kgscope::method::of(q.task).asks_statements()
+        });
         let mut counts: HashMap<Corruption, usize> = HashMap::new();
         for q in &qs {
             if let Some(how) = q.negative {

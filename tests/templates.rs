@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashSet};
 use common::*;
 use kgscope::kg::term_str;
 use kgscope::questions::templates::{render_fact, template_for, Form, TemplateSet};
-use kgscope::questions::{self, aliases, grammar, GenerateOptions, Task};
+use kgscope::questions::{aliases, grammar, GenerateOptions, Task};
 
 /// Facts rendered per relation and kind of subject.
 const PER_RELATION: usize = 50;
@@ -152,7 +152,7 @@ fn yesno_aliases_never_contain_a_candidate_answer() {
             seed: 9,
             ..Default::default()
         };
-        let (qs, _) = questions::generate(&ix, &set, &opts).unwrap();
+        let (qs, _) = kgscope::method::generate(&ix, &set, &opts).unwrap();
         assert_eq!(qs.len(), 500);
         let mut with_alias = 0;
         for q in &qs {

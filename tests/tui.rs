@@ -971,7 +971,7 @@ fn kg_fpq_maps_edit_by_hop_and_inspect_traces_the_premise() {
     };
     let cfg = RunConfig::new("sample:countries", model, Task::KgFpq, 10);
     let prepared = session::prepare_new(cfg, "test-model", tmp.path(), &|_| {}).unwrap();
-    let (questions, _) = kgscope::questions::generate(
+    let (questions, _) = kgscope::method::generate(
         &prepared.index,
         &TemplateSet::builtin(),
         &GenerateOptions {

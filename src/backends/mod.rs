@@ -9,26 +9,10 @@ use serde::{Deserialize, Serialize};
 
 pub mod llama;
 pub mod openai;
+pub mod spec;
 
-/// What the model is asked. Backends render it their own way: the OpenAI backend as chat
-/// messages, the llama backend through the GGUF chat template or as a few-shot completion
-/// prompt for base models. Everything but `input` is shared by all questions of a run, which
-/// lets the llama backend evaluate that prefix once and reuse it from the KV cache.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Prompt {
-    /// The task instruction (e.g. GraphEval's Table 6 instruction).
-    pub instruction: String,
-    /// Worked examples shown before the input (few-shot); may be empty.
-    pub shots: Vec<Shot>,
-    /// The question-specific text: a statement or a question.
-    pub input: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Shot {
-    pub input: String,
-    pub output: String,
-}
+pub use crate::core::prompts::{Prompt, Shot};
+pub use spec::ModelSpec;
 
 /// Sampling and length parameters. Temperature 0 means greedy decoding.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -145,9 +129,9 @@ pub trait Backend: Send + Sync {
 }
 
 /// The model identity recorded in a run's manifest (never a key).
-pub fn model_identity(spec: &crate::run::ModelSpec) -> String {
+pub fn model_identity(spec: &ModelSpec) -> String {
     match spec {
-        crate::run::ModelSpec::Llama { path } => {
+        ModelSpec::Llama { path } => {
             let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
             format!(
                 "llama:{} ({size} bytes)",
@@ -156,7 +140,7 @@ pub fn model_identity(spec: &crate::run::ModelSpec) -> String {
                     .unwrap_or_default()
             )
         }
-        crate::run::ModelSpec::Openai {
+        ModelSpec::Openai {
             model, base_url, ..
         } => format!("openai:{model}@{}", crate::credentials::redact(base_url)),
     }
@@ -175,19 +159,19 @@ fn secs(s: f64, what: &str) -> Result<std::time::Duration, BackendError> {
 
 /// Starts the backend a model spec names.
 pub fn from_spec(
-    spec: &crate::run::ModelSpec,
+    spec: &ModelSpec,
     parallel: usize,
     concurrency: usize,
     gpu_layers: Option<u32>,
 ) -> Result<std::sync::Arc<dyn Backend>, BackendError> {
     Ok(match spec {
-        crate::run::ModelSpec::Llama { path } => {
+        ModelSpec::Llama { path } => {
             let mut opts = llama::LlamaOptions::new(path);
             opts.parallel = parallel.max(1);
             opts.gpu_layers = gpu_layers;
             std::sync::Arc::new(llama::LlamaCppBackend::load(opts)?)
         }
-        crate::run::ModelSpec::Openai {
+        ModelSpec::Openai {
             model,
             base_url,
             api_key_env,

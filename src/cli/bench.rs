@@ -10,7 +10,7 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use kgscope::kg::load::{self, LoadOptions};
 use kgscope::kg::{local::LocalKg, KgIndex};
-use kgscope::questions::{self, GenerateOptions, Task, TemplateSet};
+use kgscope::questions::{GenerateOptions, Task, TemplateSet};
 use rand::{Rng, SeedableRng};
 
 #[derive(Subcommand)]
@@ -148,7 +148,7 @@ fn kg(a: KgBenchArgs) -> anyhow::Result<ExitCode> {
         ..Default::default()
     };
     let t = Instant::now();
-    let (qs, _) = questions::generate(&index, &templates, &opts)?;
+    let (qs, _) = kgscope::method::generate(&index, &templates, &opts)?;
     let gen_s = t.elapsed().as_secs_f64();
     // Baseline for generation: serialising the same questions to JSON Lines.
     let t = Instant::now();

@@ -14,7 +14,7 @@ use clap::Args;
 use kgscope::backends::{self, llama, openai, Backend, GenParams};
 use kgscope::kg::{self, KgIndex};
 use kgscope::process::Server;
-use kgscope::questions::{self, GenerateOptions, Question, Task, TemplateSet};
+use kgscope::questions::{GenerateOptions, Question, Task, TemplateSet};
 use kgscope::run::{config, engine, EngineOptions, ModelSpec, RunEvent};
 
 #[derive(Args)]
@@ -90,7 +90,7 @@ pub fn run(a: LlamaBenchArgs) -> anyhow::Result<ExitCode> {
         negatives: 1,
         ..Default::default()
     };
-    let (qs, _) = questions::generate(&index, &TemplateSet::builtin(), &opts)?;
+    let (qs, _) = kgscope::method::generate(&index, &TemplateSet::builtin(), &opts)?;
     let params = GenParams {
         max_tokens: a.max_tokens,
         stop: vec!["\n".into()],

@@ -41,7 +41,7 @@ impl FpqArgs {
 
     /// The edits and formats for `task`; refuses KG-FPQ options on another task.
     pub fn options(&self, task: Task) -> anyhow::Result<Option<FpqOptions>> {
-        if task != Task::KgFpq {
+        if !kgscope::method::of(task).takes_fpq_settings() {
             if self.given() {
                 anyhow::bail!(
                     "--edits, --format and --max-hops are for --method kg-fpq, not {}",

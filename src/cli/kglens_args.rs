@@ -59,7 +59,7 @@ impl KglensArgs {
 
     /// The run's KGLens settings for `task`; refuses KGLens options on another task.
     pub fn config(&self, task: Task) -> anyhow::Result<Option<KglensConfig>> {
-        if task != Task::Kglens {
+        if !kgscope::method::of(task).takes_kglens_settings() {
             if self.given() {
                 anyhow::bail!(
                     "--iterations, --batch, --difficulty, --walk-steps, --walk-width, \

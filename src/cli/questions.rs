@@ -110,7 +110,7 @@ pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
     let templates = session::load_templates(&a.gen.templates)?;
     let session::OpenKg { kg, index } = super::kg::open_indexed(&a.gen.kg.kg)?;
     let entities = super::kg::entity_iris(kg.as_ref(), &a.gen.kg.kg, &a.gen.entities, &index)?;
-    let (qs, report) = questions::generate(&index, &templates, &a.gen.options(entities))?;
+    let (qs, report) = kgscope::method::generate(&index, &templates, &a.gen.options(entities))?;
     let mut buf = Vec::with_capacity(qs.len() * 512);
     for q in &qs {
         // KG text may hold bidi overrides or C1 controls: escaped as \uXXXX, read back the same.
@@ -192,7 +192,9 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
         seed: 0,
     };
     let corrupter = questions::negatives::Corrupter::new(&renderer, NegativesFrom::Typed);
-    let report = questions::audit::audit(&renderer, &corrupter, &qs);
+    let report = questions::audit::audit(&renderer, &corrupter, &qs, &|q| {
+        kgscope::method::of(q.task).asks_statements()
+    });
     if a.json {
         println!("{}", kgscope::sanitize::json_pretty(&report)?);
         return Ok(ExitCode::SUCCESS);

@@ -585,7 +585,8 @@ fn iteration_line(r: &IterationReport) -> String {
 }
 
 pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
-    use kgscope::report::{doc, document};
+    use kgscope::document;
+    use kgscope::report::doc;
     let r = report::loaded::LoadedRun::load(&a.runs_dir, &a.run, !a.no_labels)?;
     let format = if a.json { ReportFormat::Json } else { a.format };
     let by_judge = r.decided_by_judge();

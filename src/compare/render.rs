@@ -1,7 +1,7 @@
 //! A comparison as a document (Markdown, HTML) or a long table (CSV).
 
+use crate::report::doc::rate;
 use crate::report::doc::Block;
-use crate::report::document::rate;
 
 use super::paired::McNemarForm;
 use super::Comparison;

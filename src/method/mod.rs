@@ -3,23 +3,25 @@
 //! A [`Method`] owns everything that differs between question formats: which questions it
 //! makes from KG facts, how they are asked (its prompt file under `assets/prompts/`), how the
 //! rules read a response, which metrics it reports and how the drill-down names its gold
-//! answer. The engine, the metrics, the CLI and the TUI ask the method; only [`of`] matches on
-//! [`Task`]. Adding a format is a generator in `questions/`, a method module here and a prompt
-//! file.
+//! answer, and, for a method whose questions depend on earlier answers, its [`plan::Plan`].
+//! The engine, the metrics, the CLI and the TUI ask the method; only [`of`] matches on
+//! [`Task`] (a test holds that line).
 
-pub mod prompts;
+pub use crate::core::prompts;
 
-mod kgfpq;
-mod kglens;
+pub mod kgfpq;
+pub mod kglens;
 mod mcq;
+pub mod plan;
 mod saq;
 mod statement;
 mod tfq;
 mod yesno;
 
 use crate::backends::Prompt;
+use crate::kg::{KgError, KgIndex};
 use crate::metrics::{Metric, Scoring};
-use crate::questions::{GenerateOptions, Question, Renderer, Task};
+use crate::questions::{GenerateOptions, GenerateReport, Question, Renderer, Task, TemplateSet};
 use crate::verify::Reading;
 
 /// One question format: generation, prompting, reading and metrics.
@@ -88,6 +90,30 @@ pub trait Method: Send + Sync {
     fn judge_prompt(&self, _q: &Question, _response: &str) -> Option<Prompt> {
         None
     }
+    /// Whether a question's text is its fact's statement word for word (GraphEval's
+    /// statements): a negative that reads true in words is then a bad question.
+    fn asks_statements(&self) -> bool {
+        false
+    }
+    /// Whether a run of this method carries KGLens' settings (`RunConfig::kglens`: iterations,
+    /// subgraph walk, convergence) and takes their command-line flags.
+    fn takes_kglens_settings(&self) -> bool {
+        false
+    }
+    /// Whether a run of this method carries KG-FPQ's settings (`RunConfig::fpq`: edits,
+    /// formats, gate, writer) and takes their command-line flags.
+    fn takes_fpq_settings(&self) -> bool {
+        false
+    }
+    /// The plan of a run whose questions depend on earlier answers (KGLens' iterations,
+    /// KG-FPQ's gate); `None` for a method whose questions are all made up front.
+    fn plan(
+        &self,
+        _input: &plan::PlanInput<'_>,
+        _progress: &dyn Fn(&str),
+    ) -> Result<Option<Box<dyn plan::Plan>>, KgError> {
+        Ok(None)
+    }
 }
 
 /// What Luo et al. report for every format, then the outcome rates.
@@ -125,4 +151,26 @@ pub fn of(task: Task) -> &'static dyn Method {
 /// Every method, in the order the run dialog lists them.
 pub fn all() -> impl Iterator<Item = &'static dyn Method> {
     Task::ALL.iter().map(|t| of(*t))
+}
+
+/// Generates questions for `opts.task`: the candidate facts `opts` selects, made into
+/// questions by the task's method.
+pub fn generate(
+    index: &KgIndex,
+    templates: &TemplateSet,
+    opts: &GenerateOptions,
+) -> Result<(Vec<Question>, GenerateReport), KgError> {
+    let candidates = crate::questions::candidate_facts(index, opts)?;
+    let renderer = Renderer {
+        index,
+        templates,
+        seed: opts.seed,
+    };
+    let (questions, missing) = of(opts.task).generate(&renderer, &candidates, opts);
+    let report = GenerateReport {
+        candidates: candidates.len(),
+        questions: questions.len(),
+        negatives_missing: missing,
+    };
+    Ok((questions, report))
 }

@@ -12,6 +12,9 @@ impl Method for Statement {
     fn task(&self) -> Task {
         Task::Statement
     }
+    fn asks_statements(&self) -> bool {
+        true
+    }
     fn describe(&self) -> &'static str {
         "true/false statements and their negatives (GraphEval)"
     }

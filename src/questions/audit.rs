@@ -90,7 +90,15 @@ fn triple_of(index: &KgIndex, ids: &HashMap<&str, Vec<Id>>, q: &Question) -> Opt
     Some([s, p, o])
 }
 
-pub fn audit(r: &Renderer<'_>, corrupter: &Corrupter<'_>, questions: &[Question]) -> Audit {
+/// `is_statement(q)` says whether `q`'s text is its fact's statement word for word (a method's
+/// [`asks_statements`](crate::method::Method::asks_statements)): only then does a negative that
+/// reads true in words make a bad question.
+pub fn audit(
+    r: &Renderer<'_>,
+    corrupter: &Corrupter<'_>,
+    questions: &[Question],
+    is_statement: &dyn Fn(&Question) -> bool,
+) -> Audit {
     let index = r.index;
     let ids = term_ids(index);
     let fact_of = |q: &Question| triple_of(index, &ids, q);
@@ -154,7 +162,7 @@ pub fn audit(r: &Renderer<'_>, corrupter: &Corrupter<'_>, questions: &[Question]
             a.type_mismatched += 1;
             a.note("type-mismatched negative", &q.prompt);
         }
-        if q.task == super::Task::Statement && corrupter.true_in_words(&neg) {
+        if is_statement(q) && corrupter.true_in_words(&neg) {
             a.true_in_words += 1;
             a.note("negative true in words", &q.prompt);
         }

@@ -6,7 +6,6 @@
 //! This module draws o'; wording the questions is left to the question formats.
 
 use std::collections::HashMap;
-use std::fmt;
 
 use rand::Rng;
 
@@ -15,88 +14,7 @@ use crate::kg::neighbourhood::{self, is_entity_node};
 use crate::questions::grammar::answer_in_subject;
 use crate::sampling::SeededRng;
 
-/// How o' relates to s and o; the order is the paper's, from most to least confusing.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
-)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum Edit {
-    /// Neighbour of the subject, same concept as the object.
-    Nsc,
-    /// Neighbour of the subject, different concept.
-    Ndc,
-    /// Not a neighbour, same concept.
-    Nnsc,
-    /// Not a neighbour, different concept.
-    Nndc,
-    /// Not a neighbour, object of the same relation elsewhere.
-    Nnsr,
-    /// Not a neighbour, object of a different relation only.
-    Nndr,
-}
-
-impl Edit {
-    pub const ALL: [Edit; 6] = [
-        Edit::Nsc,
-        Edit::Ndc,
-        Edit::Nnsc,
-        Edit::Nndc,
-        Edit::Nnsr,
-        Edit::Nndr,
-    ];
-
-    /// The paper's acronym.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Edit::Nsc => "NSC",
-            Edit::Ndc => "NDC",
-            Edit::Nnsc => "NNSC",
-            Edit::Nndc => "NNDC",
-            Edit::Nnsr => "NNSR",
-            Edit::Nndr => "NNDR",
-        }
-    }
-
-    /// Whether o' must be within the hop bound of s (NSC, NDC).
-    pub fn is_neighbour(self) -> bool {
-        matches!(self, Edit::Nsc | Edit::Ndc)
-    }
-
-    /// The edit named `s`, in any case ("nsc", "NSC", "Nsc").
-    pub fn parse(s: &str) -> Option<Edit> {
-        let s = s.trim();
-        Edit::ALL
-            .into_iter()
-            .find(|e| e.as_str().eq_ignore_ascii_case(s))
-    }
-}
-
-impl fmt::Display for Edit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[derive(Debug, thiserror::Error)]
-#[error("unknown edit '{0}': the edits are NSC, NDC, NNSC, NNDC, NNSR, NNDR")]
-pub struct UnknownEdit(pub String);
-
-impl std::str::FromStr for Edit {
-    type Err = UnknownEdit;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Edit::parse(s).ok_or_else(|| UnknownEdit(s.to_string()))
-    }
-}
+pub use crate::core::question::{Edit, UnknownEdit};
 
 /// The false object an edit chose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,6 @@ pub mod audit;
 pub mod context;
 pub mod fpq;
 pub mod fpq_edits;
-pub mod gold;
 pub mod grammar;
 pub mod kglens;
 pub mod mcq;
@@ -24,200 +23,20 @@ pub mod yesno;
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+pub use crate::core::gold::{self, Accepted, Gold};
+pub use crate::core::question::{
+    Corruption, FpqFormat, PremiseMeta, Probe, Question, Task, Written,
+};
 use crate::kg::index::{Fact, Id, KgIndex};
 use crate::kg::{term_str, KgError};
 pub use context::ContextKind;
-pub use gold::{Accepted, Gold};
 pub use negatives::NegativesFrom;
 pub use templates::{Template, TemplateSet};
 
 use crate::sampling::{self, Sampling};
-
-/// The question formats; each has its [`Method`](crate::method::Method) in the registry.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-    clap::ValueEnum,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Task {
-    /// GraphEval: true/false statements with negatives.
-    Statement,
-    /// KGLens: yes/no questions, half about a wrong object.
-    Yesno,
-    /// Luo et al.: true/false statements, true and false 1:1.
-    Tfq,
-    /// Luo et al.: multiple choice, fill in the blank (4 options).
-    McqFib,
-    /// Luo et al.: multiple choice, Wh-question (4 options).
-    McqWh,
-    /// Luo et al.: short answer, every KG object accepted with its aliases.
-    Saq,
-    /// KG-FPQ: false-premise questions by six edits, gated by the true-premise question.
-    KgFpq,
-    /// KGLens in full: adaptive Beta sampling over the edges of a subgraph, yes/no and
-    /// Wh-questions.
-    Kglens,
-}
-
-impl Task {
-    pub const ALL: [Task; 8] = [
-        Task::Statement,
-        Task::Yesno,
-        Task::Tfq,
-        Task::McqFib,
-        Task::McqWh,
-        Task::Saq,
-        Task::Kglens,
-        Task::KgFpq,
-    ];
-
-    /// The name on the command line, in files and in run directory names.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Task::Statement => "statement",
-            Task::Yesno => "yesno",
-            Task::Tfq => "tfq",
-            Task::McqFib => "mcq-fib",
-            Task::McqWh => "mcq-wh",
-            Task::Saq => "saq",
-            Task::Kglens => "kglens",
-            Task::KgFpq => "kg-fpq",
-        }
-    }
-}
-
-/// Which part of a true triple a negative replaced.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Corruption {
-    Head,
-    Relation,
-    Tail,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Question {
-    pub id: String,
-    pub task: Task,
-    /// The text the model judges or answers (the instruction is added when asking).
-    pub prompt: String,
-    /// The right answer (runs before schema 2 stored "true"/"false"/"yes"/"no", read as
-    /// [`Gold::Bool`]).
-    pub gold: Gold,
-    /// Text shown before the question (Luo et al.'s context injection), when the run asks for it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub context: Option<String>,
-    /// The question's own triple (for a negative: the corrupted one), as IRIs or literal values.
-    pub subject: String,
-    pub predicate: String,
-    pub object: String,
-    pub subject_label: String,
-    pub object_label: String,
-    /// The keys metrics are grouped by: the label, head / tail type (the most frequent type
-    /// of the relation's heads / tails) and year of the TRUE fact the question tests. For a
-    /// negative they are its positive's, whatever was corrupted.
-    pub relation: String,
-    pub head_type: Option<String>,
-    pub tail_type: Option<String>,
-    pub year: Option<i32>,
-    /// `None` for a true triple; which position was replaced otherwise.
-    pub negative: Option<Corruption>,
-    /// The id of the true-triple question this one was derived from (its own id for positives).
-    pub positive_id: String,
-    /// How many questions share `positive_id` (1 + negatives actually generated).
-    pub group_size: usize,
-    /// Aliases of the subject, for display and disambiguation.
-    #[serde(default)]
-    pub subject_aliases: Vec<String>,
-    /// The true fact's object when the question names another (a yes/no "no" question): with
-    /// `subject` and `predicate` it is the (s, p, o) edge KGLens scores.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub true_object: Option<String>,
-    /// For a question an adaptive (KGLens) run asked: which iteration, about which edge.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub probe: Option<Probe>,
-    /// For a KG-FPQ question: the premise it rests on (true, or made false by which edit).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub premise: Option<PremiseMeta>,
-}
-
-/// A KG-FPQ question's premise. The question's (subject, predicate, object) is the premise it
-/// states or presupposes; `true_object` (on the question) the true fact's object when an edit
-/// replaced it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PremiseMeta {
-    /// The edit that made the premise false; `None` for the true-premise question (TPQ).
-    pub edit: Option<fpq_edits::Edit>,
-    /// For NSC / NDC: hops from the subject to the replacement object in the KG.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hops: Option<u8>,
-    pub format: FpqFormat,
-    /// The id of the TPQ of the same true fact (its own id for a TPQ): the gate.
-    pub tpq_id: String,
-    /// What `--writer` wrote for this question, and whether it replaced the template's words.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub written: Option<crate::run::writer::Written>,
-}
-
-/// How a KG-FPQ question is asked.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-    clap::ValueEnum,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum FpqFormat {
-    /// A yes/no question answered "Yes" or "No" only.
-    Discriminative,
-    /// A Wh-question built on the premise, answered in at most three sentences.
-    Generative,
-}
-
-impl FpqFormat {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Discriminative => "discriminative",
-            Self::Generative => "generative",
-        }
-    }
-}
-
-/// Where an adaptive run's question came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Probe {
-    /// 1-based iteration.
-    pub iteration: u32,
-    /// The edge's index in the run's subgraph.
-    pub edge: u32,
-}
-
-impl Question {
-    /// The (subject, predicate, object) edge of the true fact this question tests, as one key.
-    pub fn edge_key(&self) -> String {
-        let o = self.true_object.as_deref().unwrap_or(&self.object);
-        format!("{} {} {}", self.subject, self.predicate, o)
-    }
-}
 
 #[derive(Debug, Clone)]
 pub struct GenerateOptions {
@@ -492,27 +311,6 @@ impl Renderer<'_> {
     }
 }
 
-/// Generates questions for `opts.task`.
-pub fn generate(
-    index: &KgIndex,
-    templates: &TemplateSet,
-    opts: &GenerateOptions,
-) -> Result<(Vec<Question>, GenerateReport), KgError> {
-    let candidates = candidate_facts(index, opts)?;
-    let renderer = Renderer {
-        index,
-        templates,
-        seed: opts.seed,
-    };
-    let (questions, missing) = crate::method::of(opts.task).generate(&renderer, &candidates, opts);
-    let report = GenerateReport {
-        candidates: candidates.len(),
-        questions: questions.len(),
-        negatives_missing: missing,
-    };
-    Ok((questions, report))
-}
-
 /// A plain true statement for unit tests elsewhere.
 #[cfg(test)]
 pub mod tests_support {
@@ -567,7 +365,7 @@ mod tests {
                 seed,
                 ..GenerateOptions::default()
             };
-            let (qs, _) = generate(&index, &TemplateSet::default(), &opts).unwrap();
+            let (qs, _) = crate::method::generate(&index, &TemplateSet::default(), &opts).unwrap();
             assert_eq!(qs.len(), 2);
             assert!(qs.iter().all(|q| q.gold == Gold::yes()), "{qs:?}");
         }

@@ -7,6 +7,14 @@ use std::fmt::Write;
 
 use crate::sanitize::line as clean;
 
+/// A rate with its 95% interval, "0.734 [0.612, 0.831]"; "–" when there is none.
+pub fn rate(r: Option<crate::metrics::Rate>) -> String {
+    r.map_or_else(
+        || "–".into(),
+        |r| format!("{:.3} [{:.3}, {:.3}]", r.value, r.lo, r.hi),
+    )
+}
+
 #[derive(Debug, Clone)]
 pub enum Block {
     Heading(u8, String),

@@ -4,7 +4,6 @@
 pub mod binning;
 pub mod dataset;
 pub mod doc;
-pub mod document;
 pub mod fpq;
 pub mod grid;
 pub mod kglens;

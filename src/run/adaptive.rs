@@ -14,38 +14,13 @@ use tokio::sync::mpsc;
 
 use super::engine::{Control, EngineOptions};
 use super::events::RunEvent;
-use super::record::ResultRecord;
 use super::session::{self, Batch, Prepared};
 use crate::backends::Backend;
 use crate::kg::KgIndex;
+pub use crate::method::plan::Plan;
+use crate::method::plan::PlanEvent;
 use crate::questions::{Question, TemplateSet};
-use crate::store::RunDir;
-
-/// A run made of batches, each decided after the one before.
-pub trait Plan: Send {
-    /// The most questions the run can ask (for progress).
-    fn most_questions(&self) -> usize;
-    /// Whether every batch is done.
-    fn is_over(&self) -> bool;
-    /// One line for the start of a run: what the plan will do.
-    fn describe(&self) -> String;
-    /// The next batch (its number, for the UI, and its questions), given every answer on
-    /// record; `None` when the run is over.
-    fn next_batch(
-        &mut self,
-        index: &KgIndex,
-        templates: &TemplateSet,
-        done: &HashMap<String, ResultRecord>,
-    ) -> Option<(u32, Vec<Question>)>;
-    /// The last batch was answered in full: fold its answers in, save what a resume needs in
-    /// `run`, and say what the live views should show.
-    fn finish_batch(
-        &mut self,
-        index: &KgIndex,
-        records: &[&ResultRecord],
-        run: &RunDir,
-    ) -> Result<Option<RunEvent>, String>;
-}
+use crate::record::ResultRecord;
 
 /// Asks batch after batch until the plan is over or `control` stops it. Events go to `out` as
 /// the engine sends them (one `Started` for the whole run, one `Finished` at its end), with a
@@ -145,8 +120,8 @@ pub async fn drive(
             break Ok(());
         }
         match plan.finish_batch(&prepared.index, &records, &prepared.run) {
-            Ok(Some(ev)) => {
-                let _ = out.send(ev).await;
+            Ok(Some(PlanEvent::Iteration(report))) => {
+                let _ = out.send(RunEvent::Iteration(report)).await;
             }
             Ok(None) => {}
             Err(e) => break Err(e),

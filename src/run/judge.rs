@@ -9,25 +9,12 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
 use crate::backends::{Backend, BackendError, GenParams, Prompt, Request};
 use crate::method::{self, prompts};
 use crate::questions::Question;
 use crate::verify::{self, Answer, OutcomeKind, Reading, Verdict};
 
-/// One call of the judge, as recorded in the attempt it judged.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct JudgeCall {
-    /// Which model judged (its identity, never a key).
-    pub model: String,
-    /// The judge's whole output.
-    pub output: String,
-    /// What the output says; `None` when it could not be read (the rules' decision stands).
-    pub outcome: Option<OutcomeKind>,
-    /// Why the judge was asked ("rules not confident", "--judge-all") or why it failed.
-    pub reason: String,
-}
+pub use crate::record::JudgeCall;
 
 /// A judge model and when to ask it.
 pub struct Judge {

@@ -4,14 +4,14 @@ pub mod adaptive;
 pub mod config;
 pub mod engine;
 pub mod events;
-pub mod fpq;
 pub mod judge;
-pub mod kglens;
-pub mod record;
+pub use crate::method::kgfpq::plan as fpq;
+pub use crate::method::kglens::plan as kglens;
+pub use crate::record;
 pub mod session;
 pub mod writer;
 
+pub use crate::record::{Attempt, ResultRecord};
 pub use config::{Manifest, ModelSpec, RunConfig};
 pub use engine::{Control, EngineOptions};
 pub use events::RunEvent;
-pub use record::{Attempt, ResultRecord};

@@ -11,12 +11,11 @@ use super::adaptive::Plan;
 use super::config::{Manifest, RunConfig};
 use super::engine::{self, Control, EngineOptions};
 use super::events::RunEvent;
-use super::fpq::FpqRun;
-use super::kglens::{KglensRun, KglensState, STATE_FILE};
-use super::record::ResultRecord;
 use crate::backends::Backend;
 use crate::kg::{self, KgIndex, KnowledgeGraph};
-use crate::questions::{self, GenerateOptions, Question, TemplateSet};
+use crate::method::plan::PlanInput;
+use crate::questions::{GenerateOptions, Question, TemplateSet};
+use crate::record::ResultRecord;
 use crate::store::{RunDir, WriterLock};
 
 #[derive(Debug, thiserror::Error)]
@@ -79,22 +78,16 @@ pub fn open_kg(spec: &str, progress: &dyn Fn(&str)) -> Result<OpenKg, SessionErr
     Ok(OpenKg { kg, index })
 }
 
-/// The run's questions, from its configuration, on the opened KG.
+/// The run's questions, from its configuration, on the opened KG (a staged run makes its
+/// questions batch by batch instead, from its plan).
 fn questions_for(
     config: &RunConfig,
     index: &KgIndex,
     progress: &dyn Fn(&str),
 ) -> Result<Vec<Question>, SessionError> {
-    if matches!(
-        config.task,
-        crate::questions::Task::Kglens | crate::questions::Task::KgFpq
-    ) {
-        // Made batch by batch, from the answers so far (see `plan_for`).
-        return Ok(vec![]);
-    }
     let templates = load_templates(&config.templates)?;
     progress("generating questions");
-    let (qs, _) = questions::generate(index, &templates, &generate_options(config))?;
+    let (qs, _) = crate::method::generate(index, &templates, &generate_options(config))?;
     Ok(qs)
 }
 
@@ -115,60 +108,45 @@ fn generate_options(config: &RunConfig) -> GenerateOptions {
 }
 
 /// The plan of a run whose questions depend on earlier answers (KGLens, KG-FPQ), restored
-/// from `run`'s saved state and `done` when it resumes.
+/// from `run`'s saved state and `done` when it resumes; `None` for a run whose questions are
+/// all made up front.
 fn plan_for(
     config: &RunConfig,
     index: &KgIndex,
     resume: Option<(&RunDir, &[ResultRecord])>,
     progress: &dyn Fn(&str),
 ) -> Result<Option<Box<dyn Plan>>, SessionError> {
-    use crate::questions::Task;
-    match config.task {
-        Task::Kglens => {
-            progress("walking the subgraph");
-            let cfg = config.kglens.clone().unwrap_or_default();
-            let mut run =
-                KglensRun::new(index, cfg, &config.entities, &config.relations, config.seed)?;
-            if let Some((dir, done)) = resume {
-                // A state that cannot be read or does not fit the run is refused, never
-                // repaired: resuming from it would ask the wrong questions, or panic.
-                let refuse = |what: String| {
-                    SessionError::Invalid(format!(
-                        "{}: {what}. The run was left as it is; if results.jsonl is intact, move \
-                         {STATE_FILE} aside and resume: it is rebuilt from the answers on record",
-                        dir.path.join(STATE_FILE).display()
-                    ))
-                };
-                let state = dir
-                    .read_json::<KglensState>(STATE_FILE)
-                    .map_err(|e| match e {
-                        crate::store::rundir::StoreError::Other { message, .. } => {
-                            refuse(format!("not a KGLens state file ({message})"))
-                        }
-                        e => e.into(),
-                    })?;
-                if let Some(state) = state {
-                    run.restore(state, done).map_err(refuse)?;
-                }
-            }
-            Ok(Some(Box::new(run)))
-        }
-        Task::KgFpq => {
-            let cfg = config.fpq.clone().unwrap_or_default();
-            let opts = generate_options(config);
-            let run = FpqRun::new(index, cfg, &opts)?;
-            if let Some((dir, done)) = resume {
-                run.check_resume(index, done).map_err(|what| {
-                    SessionError::Invalid(format!(
-                        "{}: {what}. The run was left as it is",
-                        dir.results_path().display()
-                    ))
-                })?;
-            }
-            Ok(Some(Box::new(run)))
-        }
-        _ => Ok(None),
+    let input = PlanInput {
+        index,
+        options: &generate_options(config),
+        kglens: config.kglens.as_ref(),
+        fpq: config.fpq.as_ref(),
+    };
+    let Some(mut plan) = crate::method::of(config.task).plan(&input, progress)? else {
+        return Ok(None);
+    };
+    if let Some((dir, done)) = resume {
+        plan.restore(dir, done).map_err(SessionError::Invalid)?;
     }
+    Ok(Some(plan))
+}
+
+/// The questions made up front, or the plan that makes them batch by batch.
+type QuestionsOrPlan = (Vec<Question>, Option<Box<dyn Plan>>);
+
+/// The questions made up front and the plan of a run: one or the other.
+fn questions_and_plan(
+    config: &RunConfig,
+    index: &KgIndex,
+    resume: Option<(&RunDir, &[ResultRecord])>,
+    progress: &dyn Fn(&str),
+) -> Result<QuestionsOrPlan, SessionError> {
+    let plan = plan_for(config, index, resume, progress)?;
+    let questions = match plan {
+        Some(_) => vec![],
+        None => questions_for(config, index, progress)?,
+    };
+    Ok((questions, plan))
 }
 
 /// Prepares a new run in a fresh directory under `runs_dir`.
@@ -192,8 +170,7 @@ pub fn prepare_new_on(
     progress: &dyn Fn(&str),
 ) -> Result<Prepared, SessionError> {
     let OpenKg { kg, index } = opened;
-    let questions = questions_for(&config, &index, progress)?;
-    let plan = plan_for(&config, &index, None, progress)?;
+    let (questions, plan) = questions_and_plan(&config, &index, None, progress)?;
     let run = RunDir::create(runs_dir, config.task.as_str())?;
     let lock = Arc::new(run.lock_for_writing()?);
     let manifest = Manifest {
@@ -246,8 +223,8 @@ pub fn prepare_resume(
             manifest.kg_fingerprint
         )));
     }
-    let questions = questions_for(&manifest.config, &index, progress)?;
-    let plan = plan_for(&manifest.config, &index, Some((&run, &done)), progress)?;
+    let (questions, plan) =
+        questions_and_plan(&manifest.config, &index, Some((&run, &done)), progress)?;
     Ok(Prepared {
         run,
         lock,

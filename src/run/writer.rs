@@ -6,23 +6,9 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
 use crate::backends::{Backend, BackendError, GenParams, Request};
 use crate::method::prompts;
-use crate::questions::{FpqFormat, Question};
-
-/// What the writer wrote for one question, and whether it was used.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Written {
-    pub model: String,
-    pub text: String,
-    pub accepted: bool,
-    /// Why it was rejected, or "passed the checks".
-    pub reason: String,
-    /// The template's wording, kept when the written one is rejected.
-    pub template: String,
-}
+use crate::questions::{FpqFormat, Question, Written};
 
 pub struct Writer {
     backend: Arc<dyn Backend>,

@@ -50,7 +50,9 @@ pub fn config_for(base: &RunBase, req: &RunRequest) -> RunConfig {
             stop: vec!["\n".into()],
         },
         context: req.context,
-        kglens: (req.task == crate::questions::Task::Kglens).then(|| kglens_budget(req.limit)),
+        kglens: crate::method::of(req.task)
+            .takes_kglens_settings()
+            .then(|| kglens_budget(req.limit)),
         repeats: crate::method::of(req.task).default_repeats(),
         ..RunConfig::new(&base.kg, base.model.clone(), req.task, req.limit)
     }

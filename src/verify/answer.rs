@@ -36,7 +36,7 @@ impl Answer {
     pub fn describe(&self) -> String {
         match self {
             Answer::Bool { value } => value.to_string(),
-            Answer::Choice { index } => crate::questions::gold::choice_letter(*index).to_string(),
+            Answer::Choice { index } => crate::core::gold::choice_letter(*index).to_string(),
             Answer::Text { text } => text.clone(),
             Answer::Abstained => "idk".into(),
             Answer::Invalid => "invalid".into(),
@@ -83,7 +83,7 @@ impl Reading {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reading {
     pub answer: Answer,
-    /// The answer as a claim judged against [`Gold::truth`](crate::questions::gold::Gold::truth):
+    /// The answer as a claim judged against [`Gold::truth`](crate::core::gold::Gold::truth):
     /// for true/false questions the claim itself, for the others whether the answer is a right
     /// one (`True`), a wrong one (`False`), an abstention or unreadable.
     pub verdict: Verdict,

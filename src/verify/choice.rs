@@ -7,7 +7,7 @@ use super::answer::{Answer, Reading};
 use super::clean::{clean_response, sentences};
 use super::short_answer::normalise;
 use super::verdict::Verdict;
-use crate::questions::gold::choice_letter;
+use crate::core::gold::choice_letter;
 
 /// Words that may come before a letter answer ("Answer: B", "The answer is (C)", "Option D").
 const LEAD_INS: &[&str] = &[

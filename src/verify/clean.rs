@@ -129,7 +129,7 @@ const INSTRUCTION_ECHOES: &[&str] = &[
 fn own_echoes() -> &'static [String] {
     static ECHOES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     ECHOES.get_or_init(|| {
-        let instruction = crate::method::prompts::spec("statement")
+        let instruction = crate::core::prompts::spec("statement")
             .instruction
             .to_lowercase();
         let mut out: Vec<String> = instruction

@@ -10,7 +10,7 @@ use super::abstention;
 use super::answer::{Answer, Reading};
 use super::clean::{clean_response, sentences};
 use super::verdict::Verdict;
-use crate::questions::gold::Accepted;
+use crate::core::gold::Accepted;
 
 /// The normal form two names are compared in.
 pub fn normalise(s: &str) -> String {

@@ -6,9 +6,27 @@
 
 use std::sync::OnceLock;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-use crate::backends::{Prompt, Shot};
+/// What the model is asked. Backends render it their own way: the OpenAI backend as chat
+/// messages, the llama backend through the GGUF chat template or as a few-shot completion
+/// prompt for base models. Everything but `input` is shared by all questions of a run, which
+/// lets the llama backend evaluate that prefix once and reuse it from the KV cache.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Prompt {
+    /// The task instruction (e.g. GraphEval's Table 6 instruction).
+    pub instruction: String,
+    /// Worked examples shown before the input (few-shot); may be empty.
+    pub shots: Vec<Shot>,
+    /// The question-specific text: a statement or a question.
+    pub input: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Shot {
+    pub input: String,
+    pub output: String,
+}
 
 /// Every prompt file, by name.
 pub const FILES: &[(&str, &str)] = &[
@@ -116,7 +134,7 @@ pub fn with_context(context: Option<&str>, question: &str) -> String {
 
 /// `q` asked with prompt file `name`: `text` (the question as the method writes it) after the
 /// question's context, if any.
-pub fn ask(name: &str, q: &crate::questions::Question, text: &str) -> Prompt {
+pub fn ask(name: &str, q: &super::question::Question, text: &str) -> Prompt {
     spec(name).ask(with_context(q.context.as_deref(), text))
 }
 

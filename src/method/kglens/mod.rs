@@ -1,6 +1,10 @@
 //! KGLens in full (METHODS.md §3): yes/no and Wh-questions about the edges that adaptive Beta
-//! sampling draws, each iteration on the fly ([`crate::run::kglens`] drives the iterations).
+//! sampling draws, each iteration on the fly ([`plan`] drives the iterations).
 //! A question's kind is its gold answer's: a truth value for yes/no, accepted texts for Wh.
+
+pub mod plan;
+
+pub mod posterior;
 
 use super::{prompts, Method};
 use crate::backends::Prompt;
@@ -14,6 +18,25 @@ pub struct Kglens;
 impl Method for Kglens {
     fn task(&self) -> Task {
         Task::Kglens
+    }
+    fn takes_kglens_settings(&self) -> bool {
+        true
+    }
+    fn plan(
+        &self,
+        input: &super::plan::PlanInput<'_>,
+        progress: &dyn Fn(&str),
+    ) -> Result<Option<Box<dyn super::plan::Plan>>, crate::kg::KgError> {
+        progress("walking the subgraph");
+        let o = input.options;
+        let run = plan::KglensRun::new(
+            input.index,
+            input.kglens.cloned().unwrap_or_default(),
+            &o.entities,
+            &o.relations,
+            o.seed,
+        )?;
+        Ok(Some(Box::new(run)))
     }
     fn describe(&self) -> &'static str {
         "adaptive sampling over a subgraph's edges; yes/no and Wh-questions (KGLens)"

@@ -10,14 +10,13 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::adaptive::Plan;
-use super::record::ResultRecord;
-use super::RunEvent;
 use crate::kg::index::Fact;
 use crate::kg::{KgError, KgIndex};
+use crate::method::plan::{Plan, PlanEvent};
 use crate::questions::fpq::{self, FpqOptions};
 use crate::questions::fpq_edits::Editor;
 use crate::questions::{GenerateOptions, Question, Renderer, TemplateSet};
+use crate::record::ResultRecord;
 use crate::store::RunDir;
 use crate::verify::Verdict;
 
@@ -31,7 +30,7 @@ pub struct FpqConfig {
     pub gate: bool,
     /// The model that rewords generative FPQs (`--writer`), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub writer: Option<super::ModelSpec>,
+    pub writer: Option<crate::backends::ModelSpec>,
 }
 
 impl Default for FpqConfig {
@@ -49,6 +48,8 @@ pub struct FpqRun {
     cfg: FpqConfig,
     seed: u64,
     facts: Vec<Fact>,
+    /// The ids of the facts' true-premise questions: what every answer on record points to.
+    tpq_ids: std::collections::HashSet<String>,
     /// Batches finished in this session: 0, 1 (TPQs) or 2 (FPQs).
     stages_done: u8,
     /// Edits that found no replacement, in the FPQ batch.
@@ -67,15 +68,24 @@ impl FpqRun {
                     .into(),
             ));
         }
-        let facts =
+        let facts: Vec<Fact> =
             crate::questions::draw_facts(index, &askable, opts.limit, opts.sampling, opts.seed)
                 .into_iter()
                 .map(|i| index.facts()[i])
                 .collect();
+        // Ids depend on the KG, the fact and the seed only, not on the templates.
+        let templates = TemplateSet::builtin();
+        let r = Renderer {
+            index,
+            templates: &templates,
+            seed: opts.seed,
+        };
+        let tpq_ids = facts.iter().map(|f| fpq::tpq_id(&r, f)).collect();
         Ok(Self {
             cfg,
             seed: opts.seed,
             facts,
+            tpq_ids,
             stages_done: 0,
             unmade: 0,
         })
@@ -90,15 +100,8 @@ impl FpqRun {
     /// state (which TPQs were asked, which the model knew), so a record that belongs to no fact
     /// of the run, or a false-premise answer the gate could not have let through, means the
     /// file is not this run's and the stage it implies cannot be trusted.
-    pub fn check_resume(&self, index: &KgIndex, done: &[ResultRecord]) -> Result<(), String> {
-        let templates = TemplateSet::builtin();
-        let r = Renderer {
-            index,
-            templates: &templates,
-            seed: self.seed,
-        };
-        let tpqs: std::collections::HashSet<String> =
-            self.facts.iter().map(|f| fpq::tpq_id(&r, f)).collect();
+    pub fn check_resume(&self, done: &[ResultRecord]) -> Result<(), String> {
+        let tpqs = &self.tpq_ids;
         let knows: std::collections::HashSet<&str> = done
             .iter()
             .filter(|d| {
@@ -216,8 +219,16 @@ impl Plan for FpqRun {
         _index: &KgIndex,
         _records: &[&ResultRecord],
         _run: &RunDir,
-    ) -> Result<Option<RunEvent>, String> {
+    ) -> Result<Option<PlanEvent>, String> {
         self.stages_done += 1;
         Ok(None)
+    }
+    fn restore(&mut self, run: &RunDir, done: &[ResultRecord]) -> Result<(), String> {
+        self.check_resume(done).map_err(|what| {
+            format!(
+                "{}: {what}. The run was left as it is",
+                run.results_path().display()
+            )
+        })
     }
 }

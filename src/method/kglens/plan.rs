@@ -15,15 +15,17 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::posterior::{EdgeGraph, Posterior};
 use crate::kg::index::{Fact, KgIndex};
 use crate::kg::subgraph::{self, Walk};
 use crate::kg::{KgError, Term};
+use crate::method::plan::{Plan, PlanEvent};
 use crate::metrics::kglens::{EdgeCounts, EdgeTally};
 use crate::questions::kglens::{self as kq, Difficulty};
 use crate::questions::yesno::Asker;
 use crate::questions::{GenerateOptions, Question, Renderer, Task, TemplateSet};
-use crate::run::ResultRecord;
-use crate::sampling::{self, adaptive::EdgeGraph, adaptive::Posterior};
+use crate::record::ResultRecord;
+use crate::sampling;
 use crate::verify::OutcomeKind;
 
 /// The file in the run directory that holds the parameterised KG between iterations.
@@ -535,7 +537,7 @@ impl KglensRun {
     }
 }
 
-impl super::adaptive::Plan for KglensRun {
+impl Plan for KglensRun {
     fn most_questions(&self) -> usize {
         KglensRun::most_questions(self)
     }
@@ -566,12 +568,36 @@ impl super::adaptive::Plan for KglensRun {
         index: &KgIndex,
         records: &[&ResultRecord],
         run: &crate::store::RunDir,
-    ) -> Result<Option<super::RunEvent>, String> {
+    ) -> Result<Option<PlanEvent>, String> {
         let stats = self.finish_iteration(records);
         let report = self.report(index, stats);
         run.write_json(STATE_FILE, &self.state)
             .map_err(|e| e.to_string())?;
-        Ok(Some(super::RunEvent::Iteration(Box::new(report))))
+        Ok(Some(PlanEvent::Iteration(Box::new(report))))
+    }
+    fn restore(&mut self, run: &crate::store::RunDir, done: &[ResultRecord]) -> Result<(), String> {
+        // A state that cannot be read or does not fit the run is refused, never repaired:
+        // resuming from it would ask the wrong questions, or panic. Without a state file the
+        // iterations are rebuilt from the answers on record (each batch is drawn again).
+        let refuse = |what: String| {
+            format!(
+                "{}: {what}. The run was left as it is; if results.jsonl is intact, move \
+                 {STATE_FILE} aside and resume: it is rebuilt from the answers on record",
+                run.path.join(STATE_FILE).display()
+            )
+        };
+        let state = run
+            .read_json::<KglensState>(STATE_FILE)
+            .map_err(|e| match e {
+                crate::store::rundir::StoreError::Other { message, .. } => {
+                    refuse(format!("not a KGLens state file ({message})"))
+                }
+                e => e.to_string(),
+            })?;
+        match state {
+            Some(state) => KglensRun::restore(self, state, done).map_err(refuse),
+            None => Ok(()),
+        }
     }
 }
 

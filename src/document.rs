@@ -1,20 +1,12 @@
 //! A run's report as a document (Markdown, HTML) or as a long table (CSV): overall metrics,
 //! every group's metrics with 95% intervals, the method's own views, and in HTML the figures.
+//! It sits above `figures` (it inlines them) and `report` (whose tables it lays out).
 
 use crate::figures::{self, Kind, Request, View};
-use crate::metrics::{GroupStats, Metric, Rate, Snapshot};
-
-use super::doc::Block;
-use super::grid::{listed, HeatGrid, HeatSort, HeatView};
-use super::loaded::LoadedRun;
-
-/// "0.734 [0.612, 0.831]".
-pub fn rate(r: Option<Rate>) -> String {
-    r.map_or_else(
-        || "–".into(),
-        |r| format!("{:.3} [{:.3}, {:.3}]", r.value, r.lo, r.hi),
-    )
-}
+use crate::metrics::{GroupStats, Metric, Snapshot};
+use crate::report::doc::{rate, Block};
+use crate::report::grid::{listed, HeatGrid, HeatSort, HeatView};
+use crate::report::loaded::LoadedRun;
 
 fn metrics_of(run: &LoadedRun) -> Vec<Metric> {
     Metric::summary_of(crate::method::of(run.manifest.config.task).metrics())
@@ -183,7 +175,7 @@ pub fn figure_requests(run: &LoadedRun) -> Vec<Request> {
     if run.kglens.is_some() {
         out.push(req(Kind::Dots, View::Heat(HeatView::Relation)));
     }
-    if !super::confidences(&run.records).is_empty() {
+    if !crate::report::confidences(&run.records).is_empty() {
         out.push(req(Kind::Calibration, View::Heat(HeatView::Relation)));
     }
     out

@@ -1,8 +1,10 @@
 //! KG-FPQ (METHODS.md §4): false-premise questions made by six edits of a true fact, asked
-//! only when the model answered the true-premise question Yes ([`crate::run::fpq`] drives the
+//! only when the model answered the true-premise question Yes ([`plan`] drives the
 //! gate). A question's kind is its premise's: the TPQ and discriminative FPQs are yes/no
 //! questions (right: Yes for the TPQ, No for an FPQ), a generative FPQ's right answer rejects
 //! or corrects its premise, which the judge decides.
+
+pub mod plan;
 
 use super::{prompts, Method};
 use crate::backends::Prompt;
@@ -16,6 +18,21 @@ pub struct KgFpq;
 impl Method for KgFpq {
     fn task(&self) -> Task {
         Task::KgFpq
+    }
+    fn takes_fpq_settings(&self) -> bool {
+        true
+    }
+    fn plan(
+        &self,
+        input: &super::plan::PlanInput<'_>,
+        _progress: &dyn Fn(&str),
+    ) -> Result<Option<Box<dyn super::plan::Plan>>, crate::kg::KgError> {
+        let cfg = input.fpq.cloned().unwrap_or_default();
+        Ok(Some(Box::new(plan::FpqRun::new(
+            input.index,
+            cfg,
+            input.options,
+        )?)))
     }
     fn describe(&self) -> &'static str {
         "false-premise questions by six edits, asked after the true premise (KG-FPQ)"

@@ -2,9 +2,21 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::judge::JudgeCall;
-use crate::questions::Question;
+use crate::core::question::Question;
 use crate::verify::{Answer, OutcomeKind, Stage, Verdict};
+
+/// One call of the judge, as recorded in the attempt it judged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgeCall {
+    /// Which model judged (its identity, never a key).
+    pub model: String,
+    /// The judge's whole output.
+    pub output: String,
+    /// What the output says; `None` when it could not be read (the rules' decision stands).
+    pub outcome: Option<OutcomeKind>,
+    /// Why the judge was asked ("rules not confident", "--judge-all") or why it failed.
+    pub reason: String,
+}
 
 /// One time the model was asked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

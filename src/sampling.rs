@@ -1,7 +1,5 @@
 //! Seeded sampling. One seed drives every random choice, through ChaCha8.
 
-pub mod adaptive;
-
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sha2::{Digest, Sha256};

@@ -1,0 +1,60 @@
+//! Runs whose questions depend on earlier answers: a [`Plan`] hands out batches and folds
+//! their answers in (KGLens' iterations, KG-FPQ's gate). Each staged method keeps its plan in
+//! its own folder and builds it in [`super::Method::plan`]; the run layer drives any plan the
+//! same way (`run::adaptive`).
+
+use std::collections::HashMap;
+
+use crate::kg::KgIndex;
+use crate::questions::{GenerateOptions, Question, TemplateSet};
+use crate::record::ResultRecord;
+use crate::store::RunDir;
+
+use super::kgfpq::plan::FpqConfig;
+use super::kglens::plan::{IterationReport, KglensConfig};
+
+/// What a plan has to tell the live views after a batch.
+#[derive(Debug, Clone)]
+pub enum PlanEvent {
+    /// A KGLens iteration finished.
+    Iteration(Box<IterationReport>),
+}
+
+/// What a staged method builds its plan from: the KG, the generator options of the run, and
+/// the run's settings of the staged methods.
+pub struct PlanInput<'a> {
+    pub index: &'a KgIndex,
+    pub options: &'a GenerateOptions,
+    pub kglens: Option<&'a KglensConfig>,
+    pub fpq: Option<&'a FpqConfig>,
+}
+
+/// A run made of batches, each decided after the one before.
+pub trait Plan: Send {
+    /// The most questions the run can ask (for progress).
+    fn most_questions(&self) -> usize;
+    /// Whether every batch is done.
+    fn is_over(&self) -> bool;
+    /// One line for the start of a run: what the plan will do.
+    fn describe(&self) -> String;
+    /// Takes up a run that is being resumed: the state it saved in `run` and the answers on
+    /// record (`done`) are checked and folded in. A state that does not fit the run is refused
+    /// with a message naming the file and what is wrong; nothing is written.
+    fn restore(&mut self, run: &RunDir, done: &[ResultRecord]) -> Result<(), String>;
+    /// The next batch (its number, for the UI, and its questions), given every answer on
+    /// record; `None` when the run is over.
+    fn next_batch(
+        &mut self,
+        index: &KgIndex,
+        templates: &TemplateSet,
+        done: &HashMap<String, ResultRecord>,
+    ) -> Option<(u32, Vec<Question>)>;
+    /// The last batch was answered in full: fold its answers in, save what a resume needs in
+    /// `run`, and say what the live views should show.
+    fn finish_batch(
+        &mut self,
+        index: &KgIndex,
+        records: &[&ResultRecord],
+        run: &RunDir,
+    ) -> Result<Option<PlanEvent>, String>;
+}
