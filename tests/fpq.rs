@@ -1,4 +1,4 @@
-//! KG-FPQ's six edits (METHODS.md §4) on the sample KGs, each edit checked against the store
+//! KG-FPQ's six edits (Zhu et al., 2024, §3.1) on the sample KGs, each edit checked against the store
 //! with SPARQL rather than with the generator's own index and search: whether o' is within
 //! five hops of the subject (a path query over the store's fact predicates, both directions,
 //! through IRIs only), its hop count as the shortest path length, its type against o's most

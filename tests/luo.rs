@@ -1,4 +1,4 @@
-//! Luo et al.'s formats (METHODS.md §2) on every sample KG, checked against the store with
+//! Luo et al.'s (2023) formats on every sample KG, checked against the store with
 //! SPARQL rather than with the generator's own index: TFQ pairs a true statement with a false
 //! one whose object the relation has elsewhere; MCQ offers the object and three distractors,
 //! none a right answer, in a seed-drawn order; SAQ accepts exactly the subject's objects for the

@@ -1,5 +1,5 @@
 //! Bounded breadth-first search over a KG index's facts, for KG-FPQ's "neighbour of the
-//! subject within H hops" (METHODS.md §4).
+//! subject within H hops" (KG-FPQ, Zhu et al., 2024, §3.1).
 //!
 //! A fact `s → o` links `s` and `o` both ways: the paper counts hops between entities in the
 //! KG, whatever the direction of the edges ("Liverpool is a 1-hop neighbor of John Lennon").

@@ -1,4 +1,4 @@
-//! The subgraph a KGLens run evaluates (papers/kglens.txt §4.1 and appendix 6.1): random walks
+//! The subgraph a KGLens run evaluates (Zheng et al., 2024, §4.1 and appendix 6.1): random walks
 //! of k steps, forward (entity → its objects) and backward (entity ← its subjects), from
 //! central entities the user chose, with predicates filtered by an exclusion list and, as the
 //! paper does, optionally without entities that have no alias. With no central entity, every

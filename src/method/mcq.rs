@@ -1,4 +1,4 @@
-//! Luo et al.'s multiple-choice questions (METHODS.md §2): the object and three distractors of
+//! Luo et al.'s (2023) multiple-choice questions: the object and three distractors of
 //! its type, as fill-in-the-blank or as a Wh-question; right when the response names the gold
 //! option and no other.
 

@@ -6,6 +6,17 @@
 //! answer, and, for a method whose questions depend on earlier answers, its [`plan::Plan`].
 //! The engine, the metrics, the CLI and the TUI ask the method; only [`of`] matches on
 //! [`Task`] (a test holds that line).
+//!
+//! The papers the methods follow, as the code cites them (author, year, section):
+//! - Liu et al., 2024: "Evaluating the Factuality of Large Language Models using Large-Scale
+//!   Knowledge Graphs" (GraphEval; `statement`).
+//! - Luo et al., 2023: "Systematic Assessment of Factual Knowledge in Large Language Models"
+//!   (true/false, multiple-choice and short-answer questions, context injection; `tfq`, `mcq`,
+//!   `saq`).
+//! - Zheng et al., 2024: "KGLens: A Parameterized Knowledge Graph Solution to Assess What an
+//!   LLM Does and Doesn't Know" (`yesno`, `kglens`).
+//! - Zhu et al., 2024: "KG-FPQ: Evaluating Factuality Hallucination in LLMs with Knowledge
+//!   Graph-based False Premise Questions" (`kgfpq`).
 
 pub use crate::core::prompts;
 

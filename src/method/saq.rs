@@ -1,4 +1,4 @@
-//! Luo et al.'s short-answer questions (METHODS.md §2): the Wh-question with no options; every
+//! Luo et al.'s (2023) short-answer questions: the Wh-question with no options; every
 //! object of an N-M relation is a right answer, under its label or any alias.
 
 use super::{prompts, Method};

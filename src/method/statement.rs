@@ -1,4 +1,4 @@
-//! GraphEval (METHODS.md §1): true/false statements with negatives, scored per triple.
+//! GraphEval (Liu et al., 2024): true/false statements with negatives, scored per triple.
 
 use super::{prompts, Method};
 use crate::backends::Prompt;

@@ -1,4 +1,4 @@
-//! Luo et al.'s true/false questions (METHODS.md §2): true and false statements 1:1,
+//! Luo et al.'s (2023) true/false questions: true and false statements 1:1,
 //! answered CORRECT / INCORRECT / UNKNOWN; P/R/F1 from summed counts.
 
 use super::{prompts, Method};

@@ -1,4 +1,4 @@
-//! KGLens yes/no questions (METHODS.md §3), scored per (subject, predicate, object) edge.
+//! KGLens yes/no questions (Zheng et al., 2024), scored per (subject, predicate, object) edge.
 
 use super::{prompts, Method};
 use crate::backends::Prompt;

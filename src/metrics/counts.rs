@@ -1,5 +1,5 @@
 //! Outcome counts and the rates built from them: accuracy, abstain and invalid rates, and Luo et
-//! al.'s precision / recall / F1 (METHODS.md §2). Always computed from summed counts, never by
+//! al.'s precision / recall / F1 (Luo et al., 2023, §3). Always computed from summed counts, never by
 //! averaging percentages, so groups of different sizes combine correctly.
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! GraphEval's per-triple metrics (paper eq. 2; METHODS.md §1).
+//! GraphEval's per-triple metrics (Liu et al., 2024, eq. 2).
 //!
 //! For a positive triple τ with negatives N(τ) and verdicts v:
 //! `Metric(τ) = max(0, F(τ) − mean_{τ'∈N(τ)} F'(τ'))`, and if v(τ) = false all three metrics are
@@ -77,7 +77,7 @@ fn f_informative_neg(v: Verdict) -> bool {
 
 /// Scores one positive triple from its verdict and the verdicts of its negatives.
 ///
-/// Rules that are ours (METHODS.md and the paper do not cover them):
+/// Rules that are ours (the paper does not cover them):
 /// - No negatives: the mean over an empty set is taken as 0, so the metric is F(τ) alone. The
 ///   paper always samples at least one negative; 0 means "no evidence against", not a penalty.
 /// - `Invalid` positive: scored like `false` (all three 0). Taking F literally would make an

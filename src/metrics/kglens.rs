@@ -1,5 +1,5 @@
 //! KGLens: per-edge tallies (win / zero-sense) and the Beta update of the parameterised KG
-//! (paper eqs. 2–3; METHODS.md §3).
+//! (Zheng et al., 2024, eqs. 2–3).
 //!
 //! An edge is a `(subject, predicate, object)` fact: the unit KGLens asks about and scores.
 //! (Keying by `(subject, predicate)` would merge distinct facts, Poland–Belarus with

@@ -1,4 +1,4 @@
-//! Context put before a question (Luo et al., METHODS.md §2 "Context injection"): text that
+//! Context put before a question (Luo et al., 2023, context injection): text that
 //! supports the fact, text about an unrelated entity, or the supporting text with the true
 //! object replaced by a wrong one.
 //!

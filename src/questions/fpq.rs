@@ -1,4 +1,4 @@
-//! KG-FPQ's questions (METHODS.md §4, papers/kg-fpq.txt): for a true fact (s, p, o), the
+//! KG-FPQ's questions (Zhu et al., 2024): for a true fact (s, p, o), the
 //! true-premise yes/no question (TPQ) and, for each edit that finds a replacement o', a
 //! discriminative yes/no FPQ about (s, p, o') (right answer: No) and a generative Wh-FPQ that
 //! presupposes (s, p, o') (right answer: one that rejects or corrects the premise).

@@ -1,4 +1,4 @@
-//! KG-FPQ's six edits (METHODS.md §4, papers/kg-fpq.txt §3.1): a false triple (s, p, o') made
+//! KG-FPQ's six edits (Zhu et al., 2024, §3.1): a false triple (s, p, o') made
 //! from a true one (s, p, o) by choosing o' by its distance from s in the KG and its kinship
 //! with o. The closer o' is to s, and the more it has in common with o, the more confusing the
 //! false premise.

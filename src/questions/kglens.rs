@@ -1,4 +1,4 @@
-//! KGLens' questions about one edge (METHODS.md §3, papers/kglens.txt §3.2), made on the fly
+//! KGLens' questions about one edge (Zheng et al., 2024, §3.2), made on the fly
 //! for the edges an iteration draws, so the same fact can be asked differently each time.
 //!
 //! - Yes/No (EASY and HARD): half about the true object (gold yes), half about an object from

@@ -1,4 +1,4 @@
-//! Luo et al.'s multiple-choice questions (METHODS.md §2): the object and [`DISTRACTORS`]
+//! Luo et al.'s (2023) multiple-choice questions: the object and [`DISTRACTORS`]
 //! wrong objects of its type, shuffled by the seed, asked as fill-in-the-blank (`[MASK]` for the
 //! object) or as a Wh-question.
 

@@ -1,5 +1,5 @@
 //! GraphEval negatives: replace exactly one of head, relation or tail of a true triple so that
-//! the result is false (METHODS.md §1).
+//! the result is false (GraphEval, Liu et al., 2024).
 //!
 //! Two ways to draw the replacement:
 //! - `typed` (the default): a replacement has the kind of what it replaces, so a model cannot

@@ -3,7 +3,7 @@
 //! or `rdfs:range` triples to trust in most KGs, so the facts themselves are the schema.
 //!
 //! Type-aware negatives use it to replace a relation only by one whose domain and range fit
-//! both ends (METHODS.md §1, issue 9), and the question audit uses it to count negatives a
+//! both ends (GraphEval, Liu et al., 2024; issue 9), and the question audit uses it to count negatives a
 //! model could reject by type alone.
 
 use std::collections::{HashMap, HashSet};

@@ -1,4 +1,4 @@
-//! GraphEval (METHODS.md §1): a true statement per sampled fact, followed by its negatives.
+//! GraphEval (Liu et al., 2024): a true statement per sampled fact, followed by its negatives.
 
 use super::{negatives, GenerateOptions, Question, Renderer, Task};
 use crate::sampling;
@@ -52,7 +52,7 @@ pub fn generate(
             q.prompt = r.statement(&nf);
             q.gold = super::Gold::no();
             q.negative = Some(how);
-            // A negative is scored as part of its positive's triple (METHODS.md §1), so it is
+            // A negative is scored as part of its positive's triple (GraphEval scores per triple), so it is
             // grouped under the positive's relation, types and year.
             q.relation.clone_from(&keys.0);
             q.head_type.clone_from(&keys.1);

@@ -1,4 +1,4 @@
-//! Luo et al.'s true/false questions (METHODS.md §2): from each drawn fact the true statement
+//! Luo et al.'s (2023) true/false questions: from each drawn fact the true statement
 //! and a false one, 1:1; the false object is another object of the same relation that is not
 //! an object of the fact's subject (see [`WrongObjects`]).
 

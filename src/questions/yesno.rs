@@ -1,4 +1,4 @@
-//! KGLens yes/no questions (METHODS.md §3): for a sampled edge (s, p, o), half the time ask
+//! KGLens yes/no questions (Zheng et al., 2024): for a sampled edge (s, p, o), half the time ask
 //! about the true object (gold "yes"), half the time about an object o_x drawn from
 //! C_j − T_j — objects seen with p elsewhere in the KG but not with (s, p) — (gold "no").
 //! When C_j − T_j is empty the question asks about the true object.

@@ -1,6 +1,6 @@
 //! What `kgscope report` adds for a KG-FPQ run: accuracy per edit in each format, per hop
 //! count, per relation and per format, and the true-premise questions' accuracy, each with its
-//! 95% interval (papers/kg-fpq.txt §4 and appendix C).
+//! 95% interval (Zhu et al., 2024, §4 and appendix C).
 
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -47,7 +47,7 @@ impl LabelVerdict {
     }
 }
 
-/// KGLens' error taxonomy (METHODS.md §3), plus "other".
+/// KGLens' error taxonomy (Zheng et al., 2024), plus "other".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorType {

@@ -1,4 +1,4 @@
-//! Reading a multiple-choice answer (Luo et al.'s MCQ, METHODS.md §2): abstention first, then
+//! Reading a multiple-choice answer (Luo et al.'s MCQ, Luo et al., 2023): abstention first, then
 //! an option letter, then the options' names. The response is right when it names the gold
 //! option and no other.
 

@@ -1,4 +1,4 @@
-//! Reading a short answer (Luo et al.'s SAQ and fill-in-the-blank, METHODS.md §2): abstention
+//! Reading a short answer (Luo et al.'s SAQ and fill-in-the-blank, Luo et al., 2023): abstention
 //! first, then a normalised fuzzy match against every accepted name.
 //!
 //! Normalising lowercases, turns punctuation into spaces, drops the articles "a", "an" and

@@ -1,4 +1,4 @@
-//! KG-FPQ (METHODS.md §4): false-premise questions made by six edits of a true fact, asked
+//! KG-FPQ (Zhu et al., 2024): false-premise questions made by six edits of a true fact, asked
 //! only when the model answered the true-premise question Yes ([`plan`] drives the
 //! gate). A question's kind is its premise's: the TPQ and discriminative FPQs are yes/no
 //! questions (right: Yes for the TPQ, No for an FPQ), a generative FPQ's right answer rejects

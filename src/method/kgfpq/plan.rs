@@ -1,4 +1,4 @@
-//! KG-FPQ's gate (METHODS.md §4, papers/kg-fpq.txt §3): first every true-premise question
+//! KG-FPQ's gate (Zhu et al., 2024, §3): first every true-premise question
 //! (TPQ); then the false-premise questions of the facts whose TPQ the model answered Yes (all
 //! of them with the gate off). A model that does not know a fact cannot be "misled" about it,
 //! so only known facts are tested.

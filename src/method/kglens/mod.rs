@@ -1,4 +1,4 @@
-//! KGLens in full (METHODS.md §3): yes/no and Wh-questions about the edges that adaptive Beta
+//! KGLens in full (Zheng et al., 2024): yes/no and Wh-questions about the edges that adaptive Beta
 //! sampling draws, each iteration on the fly ([`plan`] drives the iterations).
 //! A question's kind is its gold answer's: a truth value for yes/no, accepted texts for Wh.
 

@@ -1,4 +1,4 @@
-//! KGLens' iterations (METHODS.md §3, papers/kglens.txt §3): draw θ from every edge's Beta,
+//! KGLens' iterations (Zheng et al., 2024, §3): draw θ from every edge's Beta,
 //! ask about the top-n edges, fold the answers into the posterior, and go again until the
 //! iteration budget is spent or the running metrics have converged.
 //!

@@ -1,4 +1,4 @@
-//! KGLens' parameterised KG (METHODS.md §3, papers/kglens.txt §3.1): every edge (s, p, o) of
+//! KGLens' parameterised KG (Zheng et al., 2024, §3.1): every edge (s, p, o) of
 //! the evaluated subgraph carries θ ~ Beta(α, β), the probability that the model fails on it.
 //! Each iteration draws θ from every edge's Beta and asks about the top-n edges; the answers
 //! update α / β of the asked edges and, one hop out, of every edge that shares an entity with
