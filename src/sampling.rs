@@ -4,6 +4,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sha2::{Digest, Sha256};
 
+/// The seed of every random choice when the user does not give one (`--seed`).
+pub const DEFAULT_SEED: u64 = 42;
+
 pub type SeededRng = ChaCha8Rng;
 
 /// How the facts a question set asks about are drawn from the candidates.

@@ -14,7 +14,7 @@ use kgscope::store::labels::{ErrorType, Label, LabelBook, LabelVerdict, Retract,
 use kgscope::store::RunDir;
 use kgscope::tui::app::{App, Cell, LabelFilter, RunData, Screen};
 use kgscope::tui::event_loop::{build_app, load_index, Options};
-use kgscope::tui::{ui, Theme};
+use kgscope::tui::{keymap, ui, Theme};
 use kgscope::verify::{OutcomeKind, Verdict};
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -357,11 +357,9 @@ fn every_screen_draws_the_fixed_run() {
     let help = render(&app, 100, 30);
     capture("help", &help);
     snap("help", &help);
-    for (_, ks) in ui::KEYS {
-        for (k, what) in *ks {
-            assert!(help.contains(k), "help lacks {k}:\n{help}");
-            assert!(help.contains(what), "help cuts {what:?}:\n{help}");
-        }
+    for row in keymap::ROWS {
+        assert!(help.contains(row.keys), "help lacks {}:\n{help}", row.keys);
+        assert!(help.contains(row.what), "help cuts {:?}:\n{help}", row.what);
     }
     key(&mut app, KeyCode::Esc);
     assert!(!app.help);
@@ -698,18 +696,17 @@ fn no_navigation_key_labels_in_inspect() {
     key(&mut app, KeyCode::PageUp);
     assert!(run.read_labels().unwrap().is_empty());
     // And the labelling keys are none of them.
-    for (screen, ks) in ui::KEYS {
-        if *screen == "Inspect" {
+    for row in keymap::ROWS {
+        if row.scope == keymap::Scope::On(Screen::Inspect) {
             continue;
         }
-        for (k, what) in *ks {
-            if what.contains("select") || what.contains("move") {
-                for c in "rwabgfosixeuc".chars() {
-                    assert!(
-                        !k.split(' ').any(|w| w == c.to_string()),
-                        "{c} moves in {screen}"
-                    );
-                }
+        if row.what.contains("select") || row.what.contains("move") {
+            for c in "rwabgfosixeuc".chars() {
+                assert!(
+                    !row.keys.split(' ').any(|w| w == c.to_string()),
+                    "{c} moves in {}",
+                    row.scope.name()
+                );
             }
         }
     }

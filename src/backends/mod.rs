@@ -25,14 +25,21 @@ pub struct GenParams {
     pub stop: Vec<String>,
 }
 
+/// Most tokens an answer may take when the user does not say (`--max-tokens`): a verdict, an
+/// option or a short answer fits; a method that needs more raises it per question
+/// (`Method::answer_tokens`).
+pub const DEFAULT_MAX_TOKENS: u32 = 24;
+
+/// A run's generation when the user does not say otherwise: greedy, one line of at most
+/// [`DEFAULT_MAX_TOKENS`] tokens. `kgscope run`, the TUI and `RunConfig::new` all start here.
 impl Default for GenParams {
     fn default() -> Self {
         Self {
             temperature: 0.0,
             top_p: 1.0,
-            seed: 42,
-            max_tokens: 32,
-            stop: vec!["\n\n".into()],
+            seed: crate::sampling::DEFAULT_SEED,
+            max_tokens: DEFAULT_MAX_TOKENS,
+            stop: vec!["\n".into()],
         }
     }
 }

@@ -93,7 +93,6 @@ pub fn run(a: LlamaBenchArgs) -> anyhow::Result<ExitCode> {
     let (qs, _) = kgscope::method::generate(&index, &TemplateSet::builtin(), &opts)?;
     let params = GenParams {
         max_tokens: a.max_tokens,
-        stop: vec!["\n".into()],
         ..GenParams::default()
     };
     let rt = tokio::runtime::Runtime::new()?;

@@ -31,11 +31,11 @@ pub struct GenArgs {
     #[arg(long, value_enum, value_name = "KIND")]
     pub context: Option<ContextKind>,
     /// Number of questions (statements: whole groups of a fact and its negatives).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = kgscope::questions::DEFAULT_LIMIT)]
     pub limit: usize,
     /// statement task: false statements made from each true one by replacing its subject or
     /// object.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = kgscope::questions::DEFAULT_NEGATIVES)]
     pub negatives: usize,
     /// Where a negative's replacement comes from: `typed` (an entity of the replaced one's
     /// type, an object its relation has elsewhere, a relation that fits both ends) or `random`
@@ -47,7 +47,7 @@ pub struct GenArgs {
     #[arg(long, value_enum, default_value = "by-relation")]
     pub sampling: Sampling,
     /// Seed for every random choice; the same seed and KG give the same questions.
-    #[arg(long, default_value_t = 42)]
+    #[arg(long, default_value_t = kgscope::questions::DEFAULT_SEED)]
     pub seed: u64,
     /// Only these relations (IRI, label or local name); repeatable [default: every relation].
     #[arg(long = "relation", value_name = "R")]

@@ -10,8 +10,7 @@ use clap::{Args, Subcommand};
 use kgscope::backends::{self, GenParams};
 use kgscope::method;
 use kgscope::report::{self, Tally};
-use kgscope::run::adaptive;
-use kgscope::run::judge::Judge;
+use kgscope::run::driver;
 use kgscope::run::kglens::IterationReport;
 use kgscope::run::session::{self, Prepared};
 use kgscope::run::{config, Control, EngineOptions, ModelSpec, RunConfig, RunEvent};
@@ -47,7 +46,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_gate: bool,
     /// llama backend: sequences decoded together in one batch.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = config::DEFAULT_PARALLEL)]
     pub parallel: usize,
     /// Questions in flight at once [default: --parallel for llama, 8 for openai].
     #[arg(long)]
@@ -64,7 +63,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "P", default_value_t = 1.0)]
     pub top_p: f32,
     /// Most tokens generated per answer; an answer is cut at the first newline anyway.
-    #[arg(long, default_value_t = 24)]
+    #[arg(long, default_value_t = backends::DEFAULT_MAX_TOKENS)]
     pub max_tokens: u32,
     /// Where runs are kept.
     #[arg(long, default_value = "runs", env = "KGSCOPE_RUNS")]
@@ -158,56 +157,12 @@ pub fn model(cmd: ModelCommand) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Makes sure a llama model file exists, fetching the default one when it is missing.
-fn ensure_model(spec: &ModelSpec) -> anyhow::Result<()> {
-    if let ModelSpec::Llama { path } = spec {
-        if path.is_file() {
-            return Ok(());
-        }
-        if *path == config::default_model_path() {
-            eprintln!("the default model is not here yet; fetching it (about 240 MB)");
-            kgscope::models::fetch_default(path, &|m| eprintln!("model: {m}"))?;
-        } else {
-            bail!("model file {} does not exist", path.display());
-        }
-    }
-    Ok(())
-}
-
-/// The engine's options for a run, with its judge started when it has one.
-fn engine_options(c: &RunConfig) -> anyhow::Result<EngineOptions> {
-    let judge = match &c.judge {
-        Some(spec) => {
-            ensure_model(spec)?;
-            // One sequence is enough: the judge answers a word per judged answer.
-            let backend = backends::from_spec(spec, 1, c.concurrency.max(1), c.gpu_layers)
-                .with_context(|| format!("starting the judge {}", spec.describe()))?;
-            Some(Arc::new(Judge::new(backend, c.judge_all)))
-        }
-        None => None,
-    };
-    let writer = match c.fpq.as_ref().and_then(|f| f.writer.as_ref()) {
-        Some(spec) => {
-            ensure_model(spec)?;
-            let backend = backends::from_spec(spec, 1, 1, c.gpu_layers)
-                .with_context(|| format!("starting the writer {}", spec.describe()))?;
-            Some(Arc::new(kgscope::run::writer::Writer::new(backend)))
-        }
-        None => None,
-    };
-    Ok(EngineOptions {
-        repeats: c.repeats.max(1),
-        concurrency: c.concurrency.max(1),
-        params: c.params.clone(),
-        judge,
-        writer,
-    })
-}
-
 pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     let rt = tokio::runtime::Runtime::new()?;
     let sp = progress::spinner("preparing");
     let say = |m: &str| sp.set_message(m.to_string());
+    // A line of its own: the default model being fetched, a helper model started.
+    let note = |m: &str| eprintln!("{m}");
     // URLs with credentials are kept in memory only; a resumed run's manifest has them masked.
     a.openai.supply_credentials();
     credentials::supply(&a.gen.kg.kg);
@@ -283,7 +238,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                     top_p: a.top_p,
                     seed: a.gen.seed,
                     max_tokens: a.max_tokens,
-                    stop: vec!["\n".into()],
+                    ..GenParams::default()
                 },
                 context: a.gen.context,
                 judge,
@@ -293,7 +248,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 extra: Default::default(),
             };
             sp.finish_and_clear();
-            ensure_model(&cfg.model)?;
+            driver::ensure_model(&cfg.model, &note).map_err(anyhow::Error::msg)?;
             let model_id = backends::model_identity(&cfg.model);
             session::prepare_new_on(opened, cfg, &model_id, &a.runs_dir, &say)?
         }
@@ -302,10 +257,14 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     if a.resume.is_some() {
         cfg.model = resumed_model(cfg.model, &a.openai, &prepared.run.id)?;
     }
-    ensure_model(&cfg.model)?;
-    sp.set_message(format!("loading model {}", cfg.model.describe()));
-    let backend = backends::from_spec(&cfg.model, cfg.parallel, cfg.concurrency, cfg.gpu_layers)
-        .with_context(|| format!("starting the model {}", cfg.model.describe()))?;
+    let backend = driver::start_model(&cfg, &|m: &str| {
+        if m.starts_with("loading") {
+            sp.set_message(m.to_string())
+        } else {
+            sp.suspend(|| note(m))
+        }
+    })
+    .map_err(anyhow::Error::msg)?;
     sp.finish_and_clear();
     eprintln!(
         "run {} in {}: {} {} questions from {} with {}; {} already answered",
@@ -321,7 +280,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         clean(&cfg.model.describe()),
         prepared.done.len()
     );
-    let opts = engine_options(&cfg)?;
+    let opts = EngineOptions::for_config(&cfg, &note).map_err(anyhow::Error::msg)?;
     if let Some(plan) = &prepared.plan {
         eprintln!("{}", plan.describe());
     }
@@ -454,26 +413,13 @@ async fn drive(
         tally.add(r);
     }
     let total = prepared.manifest.questions as u64;
+    let control = Control::default();
+    let (tx, events) = tokio::sync::mpsc::channel(1024);
+    let driven = driver::drive(prepared, backend, opts, control.clone(), tx);
+    let (driven, mut outcome) = tokio::join!(driven, consume(events, &control, tally, total));
     // A failure to record (a full disk, a file that cannot be written) stops the run like a
     // backend that cannot answer: what was saved is summed up and the resume command is said,
     // with --json too.
-    if prepared.plan.is_none() {
-        let (events, control, recorder) = session::start(prepared, backend, opts);
-        let mut outcome = consume(events, &control, tally, total).await;
-        let recorded = match recorder.await {
-            Ok(r) => r.map_err(|e| format!("writing results.jsonl: {e}")),
-            Err(e) => Err(format!("the run log writer stopped: {e}")),
-        };
-        if let Err(e) = recorded {
-            outcome.stopped = Some(e);
-        }
-        return Ok(outcome);
-    }
-    let templates = session::load_templates(&prepared.manifest.config.templates)?;
-    let control = Control::default();
-    let (tx, events) = tokio::sync::mpsc::channel(1024);
-    let driver = adaptive::drive(prepared, &templates, backend, opts, control.clone(), tx);
-    let (driven, mut outcome) = tokio::join!(driver, consume(events, &control, tally, total));
     if let Err(e) = driven {
         outcome.stopped = Some(e);
     }

@@ -59,15 +59,23 @@ pub struct GenerateOptions {
     pub fpq: Option<fpq::FpqOptions>,
 }
 
+/// Questions a run asks when the user does not say (`--limit`).
+pub const DEFAULT_LIMIT: usize = 100;
+/// Negatives per fact for the methods that take them (`--negatives`).
+pub const DEFAULT_NEGATIVES: usize = 1;
+pub use crate::sampling::DEFAULT_SEED;
+
+/// The defaults of `kgscope run` and `kgscope questions`, and of a run started from the TUI:
+/// [`RunConfig::new`](crate::run::RunConfig::new) and the command line read them from here.
 impl Default for GenerateOptions {
     fn default() -> Self {
         Self {
             task: Task::Statement,
-            limit: 100,
-            negatives: 1,
+            limit: DEFAULT_LIMIT,
+            negatives: DEFAULT_NEGATIVES,
             negatives_from: NegativesFrom::default(),
             sampling: Sampling::default(),
-            seed: 42,
+            seed: DEFAULT_SEED,
             relations: vec![],
             entities: vec![],
             context: None,

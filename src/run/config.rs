@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::backends::GenParams;
-use crate::questions::{ContextKind, NegativesFrom, Task};
+use crate::questions::{ContextKind, GenerateOptions, NegativesFrom, Task};
 use crate::sampling::Sampling;
 
 fn legacy_negatives_from() -> NegativesFrom {
@@ -15,6 +15,9 @@ fn legacy_negatives_from() -> NegativesFrom {
 fn legacy_sampling() -> Sampling {
     Sampling::Uniform
 }
+
+/// Sequences the llama backend decodes together when the user does not say (`--parallel`).
+pub const DEFAULT_PARALLEL: usize = 8;
 
 pub use crate::backends::spec::{
     default_model_path, kgscope_home, HttpTimeouts, ModelSpec, DEFAULT_IDLE_TIMEOUT_S,
@@ -71,19 +74,21 @@ pub struct RunConfig {
 
 impl RunConfig {
     /// `limit` questions of `task` from `kg` for `model`, with the defaults of `kgscope run`
-    /// that need no model-specific choice: one negative per fact, seed 42, no relation or
-    /// entity filter, built-in templates, one attempt, one question at a time, default
-    /// generation parameters. Callers change the fields they care about.
+    /// that need no model-specific choice (the generator's, [`GenerateOptions::default`], and
+    /// the generation's, [`GenParams::default`]): no relation or entity filter, built-in
+    /// templates, one attempt, one question at a time. Callers change the fields they care
+    /// about.
     pub fn new(kg: &str, model: ModelSpec, task: Task, limit: usize) -> Self {
+        let gen = GenerateOptions::default();
         Self {
             kg: kg.to_string(),
             model,
             task,
             limit,
-            negatives: 1,
-            negatives_from: NegativesFrom::default(),
-            sampling: Sampling::default(),
-            seed: 42,
+            negatives: gen.negatives,
+            negatives_from: gen.negatives_from,
+            sampling: gen.sampling,
+            seed: gen.seed,
             relations: vec![],
             entities: vec![],
             templates: vec![],

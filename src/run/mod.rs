@@ -2,6 +2,7 @@
 
 pub mod adaptive;
 pub mod config;
+pub mod driver;
 pub mod engine;
 pub mod events;
 pub mod judge;

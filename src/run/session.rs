@@ -261,34 +261,6 @@ fn dedup(records: Vec<ResultRecord>) -> Vec<ResultRecord> {
         .collect()
 }
 
-/// Starts the engine on the remaining questions. Events arrive on the returned receiver only
-/// after the answer they carry is in `results.jsonl`.
-pub fn start(
-    prepared: &Prepared,
-    backend: Arc<dyn Backend>,
-    opts: EngineOptions,
-) -> (
-    mpsc::Receiver<RunEvent>,
-    Control,
-    tokio::task::JoinHandle<Result<(), String>>,
-) {
-    let control = Control::default();
-    let (rx, recorder) = spawn(
-        Batch {
-            run: prepared.run.clone(),
-            lock: prepared.lock.clone(),
-            finish: Some(prepared.manifest.clone()),
-            questions: prepared.remaining(),
-            total: prepared.questions.len(),
-            already_done: prepared.done.len(),
-        },
-        backend,
-        opts,
-        control.clone(),
-    );
-    (rx, control, recorder)
-}
-
 /// Questions to ask and where their answers go.
 pub struct Batch {
     pub run: RunDir,

@@ -8,6 +8,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::app::{App, Screen};
+use super::keymap;
 use super::screens;
 
 pub const MIN_WIDTH: u16 = 80;
@@ -45,10 +46,10 @@ pub fn draw(f: &mut Frame, app: &App) {
         Screen::Inspect => screens::inspect::draw(f, app, body),
         Screen::Compare => screens::compare::draw(f, app, body),
     }
-    let hint = "? keys · q quit";
+    let hint = keymap::footer();
     let [left, right] = Layout::horizontal([
         Constraint::Min(1),
-        Constraint::Length(hint.len() as u16 + 1),
+        Constraint::Length(hint.chars().count() as u16 + 1),
     ])
     .areas(status);
     f.render_widget(
@@ -94,107 +95,23 @@ fn header_context(app: &App, room: usize) -> String {
     screens::heatmaps::fit(&full, room)
 }
 
-/// Every key, by screen.
-pub const KEYS: &[(&str, &[(&str, &str)])] = &[
-    (
-        "Anywhere",
-        &[
-            (
-                "1-6 Tab  P",
-                "switch screen (S-Tab: back) · save the figure",
-            ),
-            ("?  q  Ctrl-C", "this help (any key closes it) · quit"),
-        ],
-    ),
-    (
-        "Explore",
-        &[
-            (
-                "/  Ctrl-U",
-                "search names (Enter/Esc ends) · clear the search",
-            ),
-            ("↑↓ j k PgUp/Dn", "select"),
-            // One line for both: the table must fit the smallest terminal (80×24).
-            ("h  J K", "one or two hops · scroll the edges down / up"),
-            (
-                "r  Space  u",
-                "run (t task, type a limit) · mark it · unmark all",
-            ),
-        ],
-    ),
-    (
-        "Live",
-        &[
-            // One line for both: the table must fit the smallest terminal (80×24).
-            (
-                "p Space  c  R",
-                "pause/resume · cancel (asks) · continue a --run",
-            ),
-        ],
-    ),
-    (
-        "Heatmaps",
-        &[
-            ("m  s  v", "next metric · sort: name, value, n · next view"),
-            ("↑↓←→ h j k l", "move"),
-            ("Enter", "errors of this cell"),
-        ],
-    ),
-    (
-        "Errors",
-        &[
-            ("↑↓ j k", "select"),
-            // One line for three: the table must fit the smallest terminal (80×24).
-            ("o  l  x", "filter: outcome · your labels · clear all"),
-            ("s", "sort: run order, relation, outcome"),
-            ("Enter", "inspect"),
-        ],
-    ),
-    (
-        "Inspect",
-        &[
-            // No labelling key moves, and no moving key labels.
-            (
-                "n p j k ↑↓  N",
-                "next/previous error · next you have not labelled",
-            ),
-            (
-                "PgUp/Dn J K  v",
-                "scroll detail · scroll facts · unfold the prompt",
-            ),
-            (
-                "r w a b g",
-                "right, wrong, abstained, bad question, KG wrong",
-            ),
-            ("f o s", "wrong as: factual error, obsolete, contradiction"),
-            ("i x", "wrong as: inconsistent response, other"),
-            ("e  u  c", "note · undo your latest label · clear yours"),
-        ],
-    ),
-    (
-        "Compare",
-        &[
-            (
-                "↑↓ j k  Space",
-                "select · mark (the first marked is the baseline)",
-            ),
-            ("g  r  PgUp/Dn", "grouping · read the runs again · scroll"),
-        ],
-    ),
-];
-
 fn draw_help(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
+    // Drawn from the keymap: what the help says is what the keys do.
     let mut lines = Vec::new();
-    for (screen, keys) in KEYS {
-        for (i, (k, what)) in keys.iter().enumerate() {
-            let name = if i == 0 { *screen } else { "" };
-            lines.push(Line::from(vec![
-                Span::styled(format!(" {name:<9}"), t.title()),
-                Span::styled(format!("{k:<16}"), Style::default().fg(t.accent)),
-                Span::raw(*what),
-            ]));
-        }
+    let mut last = None;
+    for row in keymap::ROWS {
+        let name = if last == Some(row.scope) {
+            ""
+        } else {
+            row.scope.name()
+        };
+        last = Some(row.scope);
+        lines.push(Line::from(vec![
+            Span::styled(format!(" {name:<9}"), t.title()),
+            Span::styled(format!("{:<16}", row.keys), Style::default().fg(t.accent)),
+            Span::raw(row.what),
+        ]));
     }
     let h = (lines.len() as u16 + 2).min(area.height);
     let w = 78.min(area.width);

@@ -110,15 +110,14 @@ impl App {
     }
 
     pub(super) fn compare_key(&mut self, k: KeyEvent) {
+        let Some(action) = keymap::bound(Scope::On(Screen::Compare), k.code) else {
+            return;
+        };
         let n = self.compare.runs.len();
-        match k.code {
-            KeyCode::Down | KeyCode::Char('j') => {
-                self.compare.cursor = step(self.compare.cursor, 1, n)
-            }
-            KeyCode::Up | KeyCode::Char('k') => {
-                self.compare.cursor = step(self.compare.cursor, -1, n)
-            }
-            KeyCode::Char(' ') => {
+        match action {
+            Action::Down => self.compare.cursor = step(self.compare.cursor, 1, n),
+            Action::Up => self.compare.cursor = step(self.compare.cursor, -1, n),
+            Action::Mark => {
                 let Some(r) = self.compare.runs.get(self.compare.cursor) else {
                     return;
                 };
@@ -130,18 +129,18 @@ impl App {
                 }
                 self.recompute();
             }
-            KeyCode::Char('g') => {
+            Action::NextGrouping => {
                 self.compare.grouping = (self.compare.grouping + 1) % GROUPINGS.len();
                 self.recompute();
             }
-            KeyCode::Char('r') => {
+            Action::Reload => {
                 // Runs may have grown since they were read: read the marked ones again too.
                 self.compare.loaded.clear();
                 self.refresh_compare();
                 self.recompute();
             }
-            KeyCode::PageDown => self.compare.scroll += 10,
-            KeyCode::PageUp => self.compare.scroll = self.compare.scroll.saturating_sub(10),
+            Action::PageDown => self.compare.scroll += 10,
+            Action::PageUp => self.compare.scroll = self.compare.scroll.saturating_sub(10),
             _ => {}
         }
     }

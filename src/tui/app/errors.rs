@@ -80,29 +80,28 @@ impl App {
     }
 
     pub(super) fn errors_key(&mut self, k: KeyEvent) {
+        let Some(action) = keymap::bound(Scope::On(Screen::Errors), k.code) else {
+            return;
+        };
         let list = self.error_indices();
-        match k.code {
-            KeyCode::Down | KeyCode::Char('j') => {
-                self.errors.selected = step(self.errors.selected, 1, list.len())
-            }
-            KeyCode::Up | KeyCode::Char('k') => {
-                self.errors.selected = step(self.errors.selected, -1, list.len())
-            }
-            KeyCode::PageDown => self.errors.selected = step(self.errors.selected, 10, list.len()),
-            KeyCode::PageUp => self.errors.selected = step(self.errors.selected, -10, list.len()),
-            KeyCode::Char('o') => {
+        match action {
+            Action::Down => self.errors.selected = step(self.errors.selected, 1, list.len()),
+            Action::Up => self.errors.selected = step(self.errors.selected, -1, list.len()),
+            Action::PageDown => self.errors.selected = step(self.errors.selected, 10, list.len()),
+            Action::PageUp => self.errors.selected = step(self.errors.selected, -10, list.len()),
+            Action::FilterOutcome => {
                 self.errors.kind = Some(self.errors.kind.unwrap_or(KindFilter::AllErrors).next());
                 self.errors.selected = 0;
             }
-            KeyCode::Char('s') => {
+            Action::NextSort => {
                 self.errors.sort = self.errors.sort.next();
                 self.errors.selected = 0;
             }
-            KeyCode::Char('l') => {
+            Action::FilterLabels => {
                 self.errors.label = LabelFilter::next(self.errors.label);
                 self.errors.selected = 0;
             }
-            KeyCode::Char('x') => {
+            Action::ClearFilters => {
                 self.errors.cell = None;
                 self.errors.kind = None;
                 self.errors.label = None;
@@ -110,7 +109,7 @@ impl App {
                 // The status line said which cell the list was filtered by: no longer true.
                 self.status = "filters cleared: every error".into();
             }
-            KeyCode::Enter => {
+            Action::Open => {
                 if let Some(&i) = list.get(self.errors.selected) {
                     self.inspect.current = Some(i);
                     self.inspect.scroll = 0;

@@ -191,21 +191,24 @@ impl App {
             }
             return;
         }
-        match k.code {
-            KeyCode::Char('/') => self.explore.searching = true,
-            KeyCode::Char('h') => {
+        let Some(action) = keymap::bound(Scope::On(Screen::Explore), k.code) else {
+            return;
+        };
+        match action {
+            Action::Search => self.explore.searching = true,
+            Action::Hops => {
                 self.explore.hops = if self.explore.hops == 2 { 1 } else { 2 };
                 self.explore.scroll = 0;
             }
-            KeyCode::Char('J') => self.scroll_edges(EDGE_SCROLL_STEP as isize),
-            KeyCode::Char('K') => self.scroll_edges(-(EDGE_SCROLL_STEP as isize)),
-            KeyCode::Down | KeyCode::Char('j') => self.move_explore(1),
-            KeyCode::Up | KeyCode::Char('k') => self.move_explore(-1),
-            KeyCode::PageDown => self.move_explore(10),
-            KeyCode::PageUp => self.move_explore(-10),
-            KeyCode::Char(' ') => self.toggle_mark(),
-            KeyCode::Char('u') => self.explore.marked.clear(),
-            KeyCode::Char('r') => {
+            Action::ScrollFactsDown => self.scroll_edges(EDGE_SCROLL_STEP as isize),
+            Action::ScrollFactsUp => self.scroll_edges(-(EDGE_SCROLL_STEP as isize)),
+            Action::Down => self.move_explore(1),
+            Action::Up => self.move_explore(-1),
+            Action::PageDown => self.move_explore(10),
+            Action::PageUp => self.move_explore(-10),
+            Action::Mark => self.toggle_mark(),
+            Action::UnmarkAll => self.explore.marked.clear(),
+            Action::Run => {
                 if !self.can_run {
                     self.status = "no model configured: start kgscope with --model to run".into();
                 } else if self.live.active && self.live.finished.is_none() {

@@ -46,17 +46,20 @@ impl App {
     pub(super) fn heat_key(&mut self, k: KeyEvent) {
         let g = self.heat_grid();
         let (rows, cols) = (g.rows.len(), g.cols.len());
-        match k.code {
-            KeyCode::Char('m') => {
+        let Some(action) = keymap::bound(Scope::On(Screen::Heatmaps), k.code) else {
+            return;
+        };
+        match action {
+            Action::NextMetric => {
                 let all = self.heat_metrics();
                 let i = all.iter().position(|m| *m == self.heat.metric);
                 self.heat.metric = all[i.map_or(0, |i| (i + 1) % all.len())];
             }
-            KeyCode::Char('s') => {
+            Action::NextSort => {
                 self.heat.sort = self.heat.sort.next();
                 self.heat.row = 0;
             }
-            KeyCode::Char('v') => {
+            Action::NextView => {
                 // The facet maps follow the three views when the run has them.
                 let facet_maps = self.data.as_ref().map_or(0, |d| {
                     HeatView::all_of(&d.snapshot)
@@ -74,11 +77,11 @@ impl App {
                 self.heat.row = 0;
                 self.heat.col = 0;
             }
-            KeyCode::Down | KeyCode::Char('j') => self.heat.row = step(self.heat.row, 1, rows),
-            KeyCode::Up | KeyCode::Char('k') => self.heat.row = step(self.heat.row, -1, rows),
-            KeyCode::Right | KeyCode::Char('l') => self.heat.col = step(self.heat.col, 1, cols),
-            KeyCode::Left | KeyCode::Char('h') => self.heat.col = step(self.heat.col, -1, cols),
-            KeyCode::Enter => {
+            Action::Down => self.heat.row = step(self.heat.row, 1, rows),
+            Action::Up => self.heat.row = step(self.heat.row, -1, rows),
+            Action::Right => self.heat.col = step(self.heat.col, 1, cols),
+            Action::Left => self.heat.col = step(self.heat.col, -1, cols),
+            Action::Open => {
                 if let Some(c) = g.cell(self.heat.row, self.heat.col) {
                     self.status = format!("errors of {}", c.describe());
                     self.errors.cell = Some(c);

@@ -135,42 +135,29 @@ impl App {
             }
             return;
         }
-        let verdict = |c| match c {
-            'r' => Some(LabelVerdict::Right),
-            'w' => Some(LabelVerdict::Wrong),
-            'a' => Some(LabelVerdict::Abstained),
-            'b' => Some(LabelVerdict::BadQuestion),
-            'g' => Some(LabelVerdict::KgWrong),
-            _ => None,
+        let Some(action) = keymap::bound(Scope::On(Screen::Inspect), k.code) else {
+            return;
         };
-        let error_type = |c| match c {
-            'f' => Some(ErrorType::FactualError),
-            'o' => Some(ErrorType::ObsoleteKnowledge),
-            's' => Some(ErrorType::SelfContradiction),
-            'i' => Some(ErrorType::InconsistentResponse),
-            'x' => Some(ErrorType::Other),
-            _ => None,
-        };
-        match k.code {
-            KeyCode::PageDown => self.inspect.scroll = self.inspect.scroll.saturating_add(5),
-            KeyCode::PageUp => self.inspect.scroll = self.inspect.scroll.saturating_sub(5),
+        match action {
+            Action::PageDown => self.inspect.scroll = self.inspect.scroll.saturating_add(5),
+            Action::PageUp => self.inspect.scroll = self.inspect.scroll.saturating_sub(5),
             // The facts pane clamps the scroll to what it has when it draws.
-            KeyCode::Char('J') => {
+            Action::ScrollFactsDown => {
                 self.inspect.facts_scroll = self.inspect.facts_scroll.saturating_add(5)
             }
-            KeyCode::Char('K') => {
+            Action::ScrollFactsUp => {
                 self.inspect.facts_scroll = self.inspect.facts_scroll.saturating_sub(5)
             }
-            KeyCode::Char('n' | 'j') | KeyCode::Down => self.move_inspect(1),
-            KeyCode::Char('p' | 'k') | KeyCode::Up => self.move_inspect(-1),
-            KeyCode::Char('N') => match self.next_unlabelled() {
+            Action::NextError => self.move_inspect(1),
+            Action::PreviousError => self.move_inspect(-1),
+            Action::NextUnlabelled => match self.next_unlabelled() {
                 Some(row) => self.show(Some(row)),
                 None => self.status = self.all_labelled(),
             },
-            KeyCode::Char('v') => self.inspect.show_prompt = !self.inspect.show_prompt,
-            KeyCode::Char('u') => self.undo(),
-            KeyCode::Char('c') => self.clear(),
-            KeyCode::Char('e') if self.inspected().is_some() => {
+            Action::TogglePrompt => self.inspect.show_prompt = !self.inspect.show_prompt,
+            Action::Undo => self.undo(),
+            Action::ClearLabels => self.clear(),
+            Action::Note if self.inspected().is_some() => {
                 let old = self
                     .draft_note()
                     .map(String::from)
@@ -180,14 +167,9 @@ impl App {
                 ta.move_cursor(ratatui_textarea::CursorMove::End);
                 self.inspect.note = Some(ta);
             }
-            KeyCode::Char(c) => {
-                if let Some(v) = verdict(c) {
-                    self.judge(v, None);
-                } else if let Some(t) = error_type(c) {
-                    // An error type says what kind of wrong: one key for both.
-                    self.judge(LabelVerdict::Wrong, Some(t));
-                }
-            }
+            Action::Judge(v) => self.judge(v, None),
+            // An error type says what kind of wrong: one key for both.
+            Action::WrongAs(t) => self.judge(LabelVerdict::Wrong, Some(t)),
             _ => {}
         }
     }

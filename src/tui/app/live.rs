@@ -16,7 +16,8 @@ impl App {
     }
 
     pub(super) fn live_key(&mut self, k: KeyEvent) {
-        if k.code == KeyCode::Char('R') && self.can_continue() {
+        let action = keymap::bound(Scope::On(Screen::Live), k.code);
+        if action == Some(Action::Continue) && self.can_continue() {
             let path = self.data.as_ref().expect("checked").run.path.clone();
             self.commands.push(Command::Continue(path));
             self.live = Live {
@@ -39,8 +40,8 @@ impl App {
             }
             return;
         }
-        match k.code {
-            KeyCode::Char('p') | KeyCode::Char(' ') => {
+        match action {
+            Some(Action::PauseResume) => {
                 self.live.paused = !self.live.paused;
                 self.commands.push(if self.live.paused {
                     Command::Pause
@@ -49,7 +50,7 @@ impl App {
                 });
             }
             // Cancelling drops the questions in flight: asked first, with how to go on.
-            KeyCode::Char('c') => self.live.confirm_cancel = true,
+            Some(Action::Cancel) => self.live.confirm_cancel = true,
             _ => {}
         }
     }

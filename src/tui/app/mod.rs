@@ -10,6 +10,7 @@ use ratatui::crossterm::event::{
 };
 use ratatui_textarea::TextArea;
 
+use super::keymap::{self, Action, Scope};
 use super::kgview::{self, Card, Entry, EntryKind};
 use super::theme::Theme;
 use crate::kg::index::KgIndex;
@@ -318,34 +319,20 @@ impl App {
             return;
         }
         if !self.typing() && self.explore.dialog.is_none() {
-            match k.code {
-                KeyCode::Char('q') => {
-                    self.quit = true;
-                    return;
+            if let Some(a) = keymap::bound(Scope::Anywhere, k.code) {
+                let n = Screen::ALL.len();
+                match a {
+                    Action::Quit => self.quit = true,
+                    Action::Help => self.help = true,
+                    Action::Screen(i) => self.go_to(Screen::ALL[i as usize % n]),
+                    Action::NextScreen => self.go_to(Screen::ALL[(self.screen.index() + 1) % n]),
+                    Action::PreviousScreen => {
+                        self.go_to(Screen::ALL[(self.screen.index() + n - 1) % n])
+                    }
+                    Action::SaveFigure => self.save_figure(),
+                    _ => {}
                 }
-                KeyCode::Char('?') => {
-                    self.help = true;
-                    return;
-                }
-                KeyCode::Char(c @ '1'..='6') => {
-                    self.go_to(Screen::ALL[(c as u8 - b'1') as usize]);
-                    return;
-                }
-                KeyCode::Tab => {
-                    let n = Screen::ALL.len();
-                    self.go_to(Screen::ALL[(self.screen.index() + 1) % n]);
-                    return;
-                }
-                KeyCode::BackTab => {
-                    let n = Screen::ALL.len();
-                    self.go_to(Screen::ALL[(self.screen.index() + n - 1) % n]);
-                    return;
-                }
-                KeyCode::Char('P') => {
-                    self.save_figure();
-                    return;
-                }
-                _ => {}
+                return;
             }
         }
         match self.screen {

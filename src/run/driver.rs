@@ -1,0 +1,114 @@
+//! One way to run a prepared run, for the command line and the TUI alike: the model checked
+//! (the default one fetched when missing), the engine's options made from the run's
+//! configuration (its judge and question writer started), and the run driven to its end,
+//! question by question or, for a staged run, batch by batch through its plan.
+
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+
+use super::engine::{Control, EngineOptions};
+use super::events::RunEvent;
+use super::session::{self, Batch, Prepared};
+use super::{adaptive, config, judge::Judge, writer::Writer, ModelSpec, RunConfig};
+use crate::backends::{self, Backend};
+
+/// Checks that a model file is there, fetching the default model when it is the one missing;
+/// `say` gets the download's progress.
+pub fn ensure_model(spec: &ModelSpec, say: &dyn Fn(&str)) -> Result<(), String> {
+    let ModelSpec::Llama { path } = spec else {
+        return Ok(());
+    };
+    if path.is_file() {
+        return Ok(());
+    }
+    if *path == config::default_model_path() {
+        say("the default model is not here yet; fetching it (about 240 MB)");
+        crate::models::fetch_default(path, &|m| say(&format!("model: {m}")))
+            .map_err(|e| format!("fetching the default model: {e}"))?;
+        return Ok(());
+    }
+    Err(format!("model file {} does not exist", path.display()))
+}
+
+/// Starts the model a run's configuration names (after [`ensure_model`]).
+pub fn start_model(c: &RunConfig, say: &dyn Fn(&str)) -> Result<Arc<dyn Backend>, String> {
+    ensure_model(&c.model, say)?;
+    say(&format!("loading the model {}", c.model.describe()));
+    backends::from_spec(&c.model, c.parallel, c.concurrency, c.gpu_layers)
+        .map_err(|e| format!("starting the model {}: {e:#}", c.model.describe()))
+}
+
+impl EngineOptions {
+    /// The engine's options for a run: its repeats, concurrency and generation, with its judge
+    /// and its question writer started when it has them. Blocking (it may load models).
+    pub fn for_config(c: &RunConfig, say: &dyn Fn(&str)) -> Result<EngineOptions, String> {
+        let judge = match &c.judge {
+            Some(spec) => {
+                ensure_model(spec, say)?;
+                // One sequence is enough: the judge answers a word per judged answer.
+                let backend = backends::from_spec(spec, 1, c.concurrency.max(1), c.gpu_layers)
+                    .map_err(|e| format!("starting the judge {}: {e:#}", spec.describe()))?;
+                Some(Arc::new(Judge::new(backend, c.judge_all)))
+            }
+            None => None,
+        };
+        let writer = match c.fpq.as_ref().and_then(|f| f.writer.as_ref()) {
+            Some(spec) => {
+                ensure_model(spec, say)?;
+                let backend = backends::from_spec(spec, 1, 1, c.gpu_layers)
+                    .map_err(|e| format!("starting the writer {}: {e:#}", spec.describe()))?;
+                Some(Arc::new(Writer::new(backend)))
+            }
+            None => None,
+        };
+        Ok(EngineOptions {
+            repeats: c.repeats.max(1),
+            concurrency: c.concurrency.max(1),
+            params: c.params.clone(),
+            judge,
+            writer,
+        })
+    }
+}
+
+/// Asks a prepared run's remaining questions under `control` (a staged run: batch by batch
+/// through its plan). Every event goes to `out` once the answer it carries is in
+/// `results.jsonl`; one `Started` first, one `Finished` last. If `out` is closed (its reader
+/// went away) the run is cancelled and what was answered is still recorded. `Err` says why
+/// answers could no longer be recorded (a full disk, a file that cannot be written).
+pub async fn drive(
+    prepared: &mut Prepared,
+    backend: Arc<dyn Backend>,
+    opts: EngineOptions,
+    control: Control,
+    out: mpsc::Sender<RunEvent>,
+) -> Result<(), String> {
+    if prepared.plan.is_some() {
+        let templates = session::load_templates(&prepared.manifest.config.templates)
+            .map_err(|e| e.to_string())?;
+        return adaptive::drive(prepared, &templates, backend, opts, control, out).await;
+    }
+    let (mut events, recorder) = session::spawn(
+        Batch {
+            run: prepared.run.clone(),
+            lock: prepared.lock.clone(),
+            finish: Some(prepared.manifest.clone()),
+            questions: prepared.remaining(),
+            total: prepared.questions.len(),
+            already_done: prepared.done.len(),
+        },
+        backend,
+        opts,
+        control.clone(),
+    );
+    while let Some(ev) = events.recv().await {
+        if out.send(ev).await.is_err() {
+            control.cancel();
+        }
+    }
+    match recorder.await {
+        Ok(r) => r.map_err(|e| format!("writing results.jsonl: {e}")),
+        Err(e) => Err(format!("the run log writer stopped: {e}")),
+    }
+}

@@ -1,0 +1,479 @@
+//! Every key of the TUI, in one table: which key does what on which screen, and the help
+//! line that says so. The screens ask [`action`] what a key means and handle the [`Action`];
+//! the help overlay is drawn from [`ROWS`]; a test holds that every action has a key and every
+//! key is named on its help line. (television's `keymap.rs` + `action.rs` is the model.)
+//!
+//! Text being typed (the Explore search, a note in Inspect) and the two dialogs (Explore's run
+//! dialog, Live's "cancel? y") take their keys directly: they say them in their own box.
+
+use ratatui::crossterm::event::KeyCode;
+
+use super::app::Screen;
+use crate::store::labels::{ErrorType, LabelVerdict};
+
+/// Where a key works: on every screen, or on one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Anywhere,
+    On(Screen),
+}
+
+impl Scope {
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Anywhere => "Anywhere",
+            Scope::On(s) => s.title(),
+        }
+    }
+}
+
+/// What a key asks for. Movement is shared by the screens that list things.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Quit,
+    Help,
+    /// Screen number n (0-based).
+    Screen(u8),
+    NextScreen,
+    PreviousScreen,
+    SaveFigure,
+    Down,
+    Up,
+    Left,
+    Right,
+    PageDown,
+    PageUp,
+    /// Explore: start typing a search.
+    Search,
+    /// Explore: one or two hops.
+    Hops,
+    /// Explore: scroll the edges; Inspect: scroll the KG facts.
+    ScrollFactsDown,
+    ScrollFactsUp,
+    /// Explore: mark the selection; Compare: mark the run.
+    Mark,
+    UnmarkAll,
+    /// Explore: the run dialog.
+    Run,
+    PauseResume,
+    Cancel,
+    Continue,
+    NextMetric,
+    NextSort,
+    NextView,
+    /// Heatmaps: the cell's errors; Errors: inspect the selection.
+    Open,
+    FilterOutcome,
+    FilterLabels,
+    ClearFilters,
+    NextError,
+    PreviousError,
+    NextUnlabelled,
+    TogglePrompt,
+    Judge(LabelVerdict),
+    WrongAs(ErrorType),
+    Note,
+    Undo,
+    ClearLabels,
+    NextGrouping,
+    Reload,
+}
+
+/// One line of the help: the keys as it names them, what they do, and the bindings it
+/// documents.
+pub struct Row {
+    pub scope: Scope,
+    pub keys: &'static str,
+    pub what: &'static str,
+    pub bindings: &'static [(KeyCode, Action)],
+}
+
+use Action as A;
+use KeyCode as K;
+
+const fn on(s: Screen) -> Scope {
+    Scope::On(s)
+}
+
+/// The keys, screen by screen, in the order the help shows them. Every screen's lines must
+/// fit the smallest terminal (80×24) together: 22 lines, so some lines say two or three things.
+pub const ROWS: &[Row] = &[
+    Row {
+        scope: Scope::Anywhere,
+        keys: "1-6 Tab  P",
+        what: "switch screen (S-Tab: back) · save the figure",
+        bindings: &[
+            (K::Char('1'), A::Screen(0)),
+            (K::Char('2'), A::Screen(1)),
+            (K::Char('3'), A::Screen(2)),
+            (K::Char('4'), A::Screen(3)),
+            (K::Char('5'), A::Screen(4)),
+            (K::Char('6'), A::Screen(5)),
+            (K::Tab, A::NextScreen),
+            (K::BackTab, A::PreviousScreen),
+            (K::Char('P'), A::SaveFigure),
+        ],
+    },
+    Row {
+        scope: Scope::Anywhere,
+        keys: "?  q  Ctrl-C",
+        what: "this help (any key closes it) · quit",
+        bindings: &[(K::Char('?'), A::Help), (K::Char('q'), A::Quit)],
+    },
+    Row {
+        scope: on(Screen::Explore),
+        keys: "/  Ctrl-U",
+        what: "search names (Enter/Esc ends) · clear the search",
+        bindings: &[(K::Char('/'), A::Search)],
+    },
+    Row {
+        scope: on(Screen::Explore),
+        keys: "↑↓ j k PgUp/Dn",
+        what: "select",
+        bindings: &[
+            (K::Down, A::Down),
+            (K::Char('j'), A::Down),
+            (K::Up, A::Up),
+            (K::Char('k'), A::Up),
+            (K::PageDown, A::PageDown),
+            (K::PageUp, A::PageUp),
+        ],
+    },
+    Row {
+        scope: on(Screen::Explore),
+        keys: "h  J K",
+        what: "one or two hops · scroll the edges down / up",
+        bindings: &[
+            (K::Char('h'), A::Hops),
+            (K::Char('J'), A::ScrollFactsDown),
+            (K::Char('K'), A::ScrollFactsUp),
+        ],
+    },
+    Row {
+        scope: on(Screen::Explore),
+        keys: "r  Space  u",
+        what: "run (t task, type a limit) · mark it · unmark all",
+        bindings: &[
+            (K::Char('r'), A::Run),
+            (K::Char(' '), A::Mark),
+            (K::Char('u'), A::UnmarkAll),
+        ],
+    },
+    Row {
+        scope: on(Screen::Live),
+        keys: "p Space  c  R",
+        what: "pause/resume · cancel (asks) · continue a --run",
+        bindings: &[
+            (K::Char('p'), A::PauseResume),
+            (K::Char(' '), A::PauseResume),
+            (K::Char('c'), A::Cancel),
+            (K::Char('R'), A::Continue),
+        ],
+    },
+    Row {
+        scope: on(Screen::Heatmaps),
+        keys: "m  s  v",
+        what: "next metric · sort: name, value, n · next view",
+        bindings: &[
+            (K::Char('m'), A::NextMetric),
+            (K::Char('s'), A::NextSort),
+            (K::Char('v'), A::NextView),
+        ],
+    },
+    Row {
+        scope: on(Screen::Heatmaps),
+        keys: "↑↓←→ h j k l",
+        what: "move",
+        bindings: &[
+            (K::Down, A::Down),
+            (K::Char('j'), A::Down),
+            (K::Up, A::Up),
+            (K::Char('k'), A::Up),
+            (K::Right, A::Right),
+            (K::Char('l'), A::Right),
+            (K::Left, A::Left),
+            (K::Char('h'), A::Left),
+        ],
+    },
+    Row {
+        scope: on(Screen::Heatmaps),
+        keys: "Enter",
+        what: "errors of this cell",
+        bindings: &[(K::Enter, A::Open)],
+    },
+    Row {
+        scope: on(Screen::Errors),
+        keys: "↑↓ j k PgUp/Dn",
+        what: "select",
+        bindings: &[
+            (K::Down, A::Down),
+            (K::Char('j'), A::Down),
+            (K::Up, A::Up),
+            (K::Char('k'), A::Up),
+            (K::PageDown, A::PageDown),
+            (K::PageUp, A::PageUp),
+        ],
+    },
+    Row {
+        scope: on(Screen::Errors),
+        keys: "o  l  x",
+        what: "filter: outcome · your labels · clear all",
+        bindings: &[
+            (K::Char('o'), A::FilterOutcome),
+            (K::Char('l'), A::FilterLabels),
+            (K::Char('x'), A::ClearFilters),
+        ],
+    },
+    Row {
+        scope: on(Screen::Errors),
+        keys: "s",
+        what: "sort: run order, relation, outcome",
+        bindings: &[(K::Char('s'), A::NextSort)],
+    },
+    Row {
+        scope: on(Screen::Errors),
+        keys: "Enter",
+        what: "inspect",
+        bindings: &[(K::Enter, A::Open)],
+    },
+    // Inspect: no labelling key moves, and no moving key labels.
+    Row {
+        scope: on(Screen::Inspect),
+        keys: "n p j k ↑↓  N",
+        what: "next/previous error · next you have not labelled",
+        bindings: &[
+            (K::Char('n'), A::NextError),
+            (K::Char('j'), A::NextError),
+            (K::Down, A::NextError),
+            (K::Char('p'), A::PreviousError),
+            (K::Char('k'), A::PreviousError),
+            (K::Up, A::PreviousError),
+            (K::Char('N'), A::NextUnlabelled),
+        ],
+    },
+    Row {
+        scope: on(Screen::Inspect),
+        keys: "PgUp/Dn J K  v",
+        what: "scroll detail · scroll facts · unfold the prompt",
+        bindings: &[
+            (K::PageDown, A::PageDown),
+            (K::PageUp, A::PageUp),
+            (K::Char('J'), A::ScrollFactsDown),
+            (K::Char('K'), A::ScrollFactsUp),
+            (K::Char('v'), A::TogglePrompt),
+        ],
+    },
+    Row {
+        scope: on(Screen::Inspect),
+        keys: "r w a b g",
+        what: "right, wrong, abstained, bad question, KG wrong",
+        bindings: &[
+            (K::Char('r'), A::Judge(LabelVerdict::Right)),
+            (K::Char('w'), A::Judge(LabelVerdict::Wrong)),
+            (K::Char('a'), A::Judge(LabelVerdict::Abstained)),
+            (K::Char('b'), A::Judge(LabelVerdict::BadQuestion)),
+            (K::Char('g'), A::Judge(LabelVerdict::KgWrong)),
+        ],
+    },
+    Row {
+        scope: on(Screen::Inspect),
+        keys: "f o s",
+        what: "wrong as: factual error, obsolete, contradiction",
+        bindings: &[
+            (K::Char('f'), A::WrongAs(ErrorType::FactualError)),
+            (K::Char('o'), A::WrongAs(ErrorType::ObsoleteKnowledge)),
+            (K::Char('s'), A::WrongAs(ErrorType::SelfContradiction)),
+        ],
+    },
+    Row {
+        scope: on(Screen::Inspect),
+        keys: "i x",
+        what: "wrong as: inconsistent response, other",
+        bindings: &[
+            (K::Char('i'), A::WrongAs(ErrorType::InconsistentResponse)),
+            (K::Char('x'), A::WrongAs(ErrorType::Other)),
+        ],
+    },
+    Row {
+        scope: on(Screen::Inspect),
+        keys: "e  u  c",
+        what: "note · undo your latest label · clear yours",
+        bindings: &[
+            (K::Char('e'), A::Note),
+            (K::Char('u'), A::Undo),
+            (K::Char('c'), A::ClearLabels),
+        ],
+    },
+    Row {
+        scope: on(Screen::Compare),
+        keys: "↑↓ j k  Space",
+        what: "select · mark (the first marked is the baseline)",
+        bindings: &[
+            (K::Down, A::Down),
+            (K::Char('j'), A::Down),
+            (K::Up, A::Up),
+            (K::Char('k'), A::Up),
+            (K::Char(' '), A::Mark),
+        ],
+    },
+    Row {
+        scope: on(Screen::Compare),
+        keys: "g  r  PgUp/Dn",
+        what: "grouping · read the runs again · scroll",
+        bindings: &[
+            (K::Char('g'), A::NextGrouping),
+            (K::Char('r'), A::Reload),
+            (K::PageDown, A::PageDown),
+            (K::PageUp, A::PageUp),
+        ],
+    },
+];
+
+/// What `code` does in `scope` alone.
+pub fn bound(scope: Scope, code: KeyCode) -> Option<Action> {
+    ROWS.iter()
+        .filter(|r| r.scope == scope)
+        .flat_map(|r| r.bindings)
+        .find(|(k, _)| *k == code)
+        .map(|(_, a)| *a)
+}
+
+/// What `code` does on `screen`: a key that works anywhere first, then the screen's own.
+pub fn action(screen: Screen, code: KeyCode) -> Option<Action> {
+    bound(Scope::Anywhere, code).or_else(|| bound(Scope::On(screen), code))
+}
+
+/// The key bound to `action` anywhere, as a person types it.
+fn key_of(action: Action) -> Option<String> {
+    ROWS.iter()
+        .filter(|r| r.scope == Scope::Anywhere)
+        .flat_map(|r| r.bindings)
+        .find(|(_, a)| *a == action)
+        .map(|(k, _)| k.to_string())
+}
+
+/// The status line's hint, from the keymap: "? keys · q quit".
+pub fn footer() -> String {
+    let key = |a| key_of(a).unwrap_or_default();
+    format!("{} keys · {} quit", key(Action::Help), key(Action::Quit))
+}
+
+/// How the help names a key (`PgUp/Dn` names both page keys, `1-6` the digits between).
+pub fn named_on(row: &Row, code: KeyCode) -> bool {
+    let keys = row.keys;
+    let name = match code {
+        K::Down => "↓",
+        K::Up => "↑",
+        K::Left => "←",
+        K::Right => "→",
+        K::PageDown => "Dn",
+        K::PageUp => "PgUp",
+        K::Enter => "Enter",
+        K::Tab => "Tab",
+        K::BackTab => return row.what.contains("S-Tab"),
+        K::Char(' ') => "Space",
+        K::Char(c) => {
+            // A single key is a word of its own; a range `a-b` names those between.
+            return keys.split_whitespace().any(|w| {
+                w == c.to_string()
+                    || w.split_once('-').is_some_and(|(a, b)| {
+                        let (a, b) = (a.chars().next(), b.chars().next());
+                        a.zip(b).is_some_and(|(a, b)| a <= c && c <= b && a != b)
+                    })
+            });
+        }
+        _ => return false,
+    };
+    keys.contains(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every action has a key on some screen.
+    #[test]
+    fn every_action_has_a_key() {
+        let all: Vec<Action> = ROWS.iter().flat_map(|r| r.bindings).map(|b| b.1).collect();
+        let mut expected = vec![
+            A::Quit,
+            A::Help,
+            A::NextScreen,
+            A::PreviousScreen,
+            A::SaveFigure,
+            A::Down,
+            A::Up,
+            A::Left,
+            A::Right,
+            A::PageDown,
+            A::PageUp,
+            A::Search,
+            A::Hops,
+            A::ScrollFactsDown,
+            A::ScrollFactsUp,
+            A::Mark,
+            A::UnmarkAll,
+            A::Run,
+            A::PauseResume,
+            A::Cancel,
+            A::Continue,
+            A::NextMetric,
+            A::NextSort,
+            A::NextView,
+            A::Open,
+            A::FilterOutcome,
+            A::FilterLabels,
+            A::ClearFilters,
+            A::NextError,
+            A::PreviousError,
+            A::NextUnlabelled,
+            A::TogglePrompt,
+            A::Note,
+            A::Undo,
+            A::ClearLabels,
+            A::NextGrouping,
+            A::Reload,
+        ];
+        expected.extend((0..Screen::ALL.len() as u8).map(A::Screen));
+        expected.extend(LabelVerdict::ALL.iter().map(|v| A::Judge(*v)));
+        expected.extend(
+            [
+                ErrorType::FactualError,
+                ErrorType::ObsoleteKnowledge,
+                ErrorType::SelfContradiction,
+                ErrorType::InconsistentResponse,
+                ErrorType::Other,
+            ]
+            .map(A::WrongAs),
+        );
+        for a in expected {
+            assert!(all.contains(&a), "{a:?} has no key");
+        }
+    }
+
+    /// Every bound key is named on its help line, and no key means two things in one place.
+    #[test]
+    fn every_key_is_in_the_help_once() {
+        for r in ROWS {
+            for (code, a) in r.bindings {
+                assert!(
+                    named_on(r, *code),
+                    "{code:?} ({a:?}) not named in {:?}",
+                    r.keys
+                );
+            }
+        }
+        let scopes = std::iter::once(Scope::Anywhere).chain(Screen::ALL.map(Scope::On));
+        for scope in scopes {
+            let keys: Vec<KeyCode> = ROWS
+                .iter()
+                .filter(|r| r.scope == scope || r.scope == Scope::Anywhere)
+                .flat_map(|r| r.bindings)
+                .map(|b| b.0)
+                .collect();
+            for (i, k) in keys.iter().enumerate() {
+                assert!(!keys[..i].contains(k), "{k:?} twice in {}", scope.name());
+            }
+        }
+    }
+}
