@@ -12,7 +12,7 @@ use common::{ask, indexed};
 
 use kgscope::kg::index::{Fact, Id, KgIndex};
 use kgscope::kg::{vocab, KnowledgeGraph};
-use kgscope::questions::fpq_edits::{Edit, Editor};
+use kgscope::method::kgfpq::edits::{Edit, Editor};
 use kgscope::sampling;
 
 const HOPS: u8 = 5;

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 
 use futures::stream::{self, BoxStream, StreamExt};
 use kgscope::backends::{Backend, BackendError, Capabilities, Chunk, Completion, Request};
-use kgscope::questions::{fpq::reason_question, Task};
+use kgscope::method::kgfpq::questions::reason_question;
+use kgscope::questions::Task;
 use kgscope::run::{adaptive, session, Control, EngineOptions, ModelSpec, RunConfig};
 
 /// Answers Yes to a TPQ whose text hashes even, No otherwise, and No to every yes/no FPQ and

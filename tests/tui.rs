@@ -960,7 +960,7 @@ fn live_shows_kglens_iterations_the_convergence_curve_and_the_weakest_edges() {
 /// errors by its cell, and Inspect shows the premise, the true fact and the hop path.
 #[test]
 fn kg_fpq_maps_edit_by_hop_and_inspect_traces_the_premise() {
-    use kgscope::questions::fpq::FpqOptions;
+    use kgscope::method::kgfpq::questions::FpqOptions;
     use kgscope::questions::{GenerateOptions, TemplateSet};
     let tmp = tempfile::tempdir().unwrap();
     let model = ModelSpec::Llama {

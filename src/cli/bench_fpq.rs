@@ -10,7 +10,7 @@ use std::time::Instant;
 use clap::Args;
 use kgscope::kg::index::Fact;
 use kgscope::kg::KgIndex;
-use kgscope::questions::fpq_edits::{Edit, Editor};
+use kgscope::method::kgfpq::edits::{Edit, Editor};
 use kgscope::sampling;
 
 #[derive(Args)]

@@ -62,7 +62,7 @@ pub struct GenArgs {
     #[arg(long = "templates", value_name = "FILE")]
     pub templates: Vec<PathBuf>,
     #[command(flatten)]
-    pub fpq: super::fpq_args::FpqArgs,
+    pub fpq: kgscope::method::kgfpq::args::FpqArgs,
 }
 
 impl GenArgs {

@@ -16,11 +16,11 @@ use kgscope::run::session::{self, Prepared};
 use kgscope::run::{config, Control, EngineOptions, ModelSpec, RunConfig, RunEvent};
 use kgscope::sanitize::line as clean;
 
-use super::kglens_args::KglensArgs;
 use super::openai_args::OpenAiArgs;
 use super::progress;
 use super::questions::GenArgs;
 use kgscope::credentials;
+use kgscope::method::kglens::args::KglensArgs;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -187,10 +187,9 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
             let repeats = a
                 .repeats
                 .unwrap_or_else(|| method::of(a.gen.task).default_repeats());
-            if kglens
-                .as_ref()
-                .is_some_and(|k| k.difficulty == kgscope::questions::kglens::Difficulty::Hard)
-                && a.judge.is_none()
+            if kglens.as_ref().is_some_and(|k| {
+                k.difficulty == kgscope::method::kglens::questions::Difficulty::Hard
+            }) && a.judge.is_none()
             {
                 sp.suspend(|| {
                     eprintln!(

@@ -291,6 +291,25 @@ pub struct Written {
     pub template: String,
 }
 
+/// Which edits and formats a KG-FPQ set has.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FpqOptions {
+    pub edits: Vec<Edit>,
+    pub formats: Vec<FpqFormat>,
+    /// Neighbourhood radius (the paper: 5 hops).
+    pub max_hops: u8,
+}
+
+impl Default for FpqOptions {
+    fn default() -> Self {
+        Self {
+            edits: Edit::ALL.to_vec(),
+            formats: vec![FpqFormat::Discriminative, FpqFormat::Generative],
+            max_hops: 5,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

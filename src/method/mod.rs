@@ -22,12 +22,12 @@ pub use crate::core::prompts;
 
 pub mod kgfpq;
 pub mod kglens;
-mod mcq;
+pub mod mcq;
 pub mod plan;
-mod saq;
-mod statement;
-mod tfq;
-mod yesno;
+pub mod saq;
+pub mod statement;
+pub mod tfq;
+pub mod yesno;
 
 use crate::backends::Prompt;
 use crate::kg::{KgError, KgIndex};

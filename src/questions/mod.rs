@@ -7,19 +7,11 @@
 pub mod aliases;
 pub mod audit;
 pub mod context;
-pub mod fpq;
-pub mod fpq_edits;
 pub mod grammar;
-pub mod kglens;
-pub mod mcq;
 pub mod negatives;
-pub mod saq;
 pub mod signature;
-pub mod statements;
 pub mod templates;
-pub mod tfq;
 pub mod wrong_objects;
-pub mod yesno;
 
 use std::collections::BTreeMap;
 
@@ -56,7 +48,7 @@ pub struct GenerateOptions {
     /// Context put before each question (the formats of Luo et al. only).
     pub context: Option<ContextKind>,
     /// KG-FPQ's edits and formats [default: all six edits, both formats, 5 hops].
-    pub fpq: Option<fpq::FpqOptions>,
+    pub fpq: Option<crate::core::question::FpqOptions>,
 }
 
 /// Questions a run asks when the user does not say (`--limit`).

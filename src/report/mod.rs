@@ -4,13 +4,13 @@
 pub mod binning;
 pub mod dataset;
 pub mod doc;
-pub mod fpq;
 pub mod grid;
-pub mod kglens;
 pub mod labels;
 pub mod loaded;
 pub mod rate;
 pub mod table;
+pub use crate::method::kgfpq::report as fpq;
+pub use crate::method::kglens::report as kglens;
 
 use crate::metrics::{Aggregates, Scored, Scoring, Snapshot};
 use crate::run::ResultRecord;

@@ -4,12 +4,17 @@
 //! questions (right: Yes for the TPQ, No for an FPQ), a generative FPQ's right answer rejects
 //! or corrects its premise, which the judge decides.
 
+pub mod args;
+pub mod edits;
+pub mod questions;
+pub mod report;
+
 pub mod plan;
 
+use self::questions::{self as fpq, FpqOptions};
 use super::{prompts, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
-use crate::questions::fpq::{self, FpqOptions};
 use crate::questions::{FpqFormat, GenerateOptions, Gold, Question, Renderer, Task};
 use crate::verify::{self, premise, Reading};
 

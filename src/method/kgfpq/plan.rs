@@ -10,11 +10,11 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::edits::Editor;
+use super::questions::{self as fpq, FpqOptions};
 use crate::kg::index::Fact;
 use crate::kg::{KgError, KgIndex};
 use crate::method::plan::{Plan, PlanEvent};
-use crate::questions::fpq::{self, FpqOptions};
-use crate::questions::fpq_edits::Editor;
 use crate::questions::{GenerateOptions, Question, Renderer, TemplateSet};
 use crate::record::ResultRecord;
 use crate::store::RunDir;

@@ -2,15 +2,20 @@
 //! sampling draws, each iteration on the fly ([`plan`] drives the iterations).
 //! A question's kind is its gold answer's: a truth value for yes/no, accepted texts for Wh.
 
+pub mod args;
+pub mod questions;
+pub mod report;
+
 pub mod plan;
 
 pub mod posterior;
 
+use self::questions as kglens;
 use super::{prompts, Method};
 use crate::backends::Prompt;
+use crate::method::yesno::questions::Asker;
 use crate::metrics::{Metric, Scoring};
-use crate::questions::yesno::Asker;
-use crate::questions::{kglens, GenerateOptions, Gold, Question, Renderer, Task};
+use crate::questions::{GenerateOptions, Gold, Question, Renderer, Task};
 use crate::verify::{self, Reading};
 
 pub struct Kglens;

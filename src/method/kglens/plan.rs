@@ -16,13 +16,13 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::posterior::{EdgeGraph, Posterior};
+use super::questions::{self as kq, Difficulty};
 use crate::kg::index::{Fact, KgIndex};
 use crate::kg::subgraph::{self, Walk};
 use crate::kg::{KgError, Term};
 use crate::method::plan::{Plan, PlanEvent};
+use crate::method::yesno::questions::Asker;
 use crate::metrics::kglens::{EdgeCounts, EdgeTally};
-use crate::questions::kglens::{self as kq, Difficulty};
-use crate::questions::yesno::Asker;
 use crate::questions::{GenerateOptions, Question, Renderer, Task, TemplateSet};
 use crate::record::ResultRecord;
 use crate::sampling;

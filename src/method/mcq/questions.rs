@@ -4,10 +4,10 @@
 
 use rand::seq::SliceRandom;
 
-use super::context::{context_of, context_tag};
-use super::wrong_objects::WrongObjects;
-use super::{GenerateOptions, Gold, Question, Renderer, Task};
 use crate::kg::index::{Fact, Id, KgIndex};
+use crate::questions::context::{context_of, context_tag};
+use crate::questions::wrong_objects::WrongObjects;
+use crate::questions::{GenerateOptions, Gold, Question, Renderer, Task};
 use crate::sampling::{self, SeededRng};
 
 /// Options of a multiple-choice question: the object and this many distractors.
@@ -36,7 +36,7 @@ pub fn generate(
     };
     // Every candidate in the sampling's order, taken until `limit` questions are made: a fact
     // whose relation has too few other objects for three distractors gives way to the next.
-    let order = super::draw_facts(
+    let order = crate::questions::draw_facts(
         r.index,
         candidates,
         candidates.len(),

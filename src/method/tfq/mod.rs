@@ -1,10 +1,13 @@
 //! Luo et al.'s (2023) true/false questions: true and false statements 1:1,
 //! answered CORRECT / INCORRECT / UNKNOWN; P/R/F1 from summed counts.
 
+pub mod questions;
+
+use self::questions as tfq;
 use super::{prompts, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
-use crate::questions::{tfq, GenerateOptions, Question, Renderer, Task};
+use crate::questions::{GenerateOptions, Question, Renderer, Task};
 use crate::verify::{self, Reading};
 
 pub struct Tfq;

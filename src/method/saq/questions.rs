@@ -4,9 +4,9 @@
 
 use rand::Rng;
 
-use super::context::{context_of, context_tag};
-use super::wrong_objects::WrongObjects;
-use super::{GenerateOptions, Question, Renderer, Task};
+use crate::questions::context::{context_of, context_tag};
+use crate::questions::wrong_objects::WrongObjects;
+use crate::questions::{GenerateOptions, Question, Renderer, Task};
 use crate::sampling;
 
 /// SAQ: the Wh-question; every object of the subject for the relation is accepted.
@@ -15,7 +15,8 @@ pub fn generate(
     candidates: &[usize],
     opts: &GenerateOptions,
 ) -> (Vec<Question>, usize) {
-    let picked = super::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
+    let picked =
+        crate::questions::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
     let mut wrong = WrongObjects::new(r.index);
     let mut out = Vec::with_capacity(picked.len());
     let tag = context_tag(opts);

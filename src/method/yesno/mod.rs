@@ -1,9 +1,12 @@
 //! KGLens yes/no questions (Zheng et al., 2024), scored per (subject, predicate, object) edge.
 
+pub mod questions;
+
+use self::questions as yesno;
 use super::{prompts, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
-use crate::questions::{yesno, GenerateOptions, Question, Renderer, Task};
+use crate::questions::{GenerateOptions, Question, Renderer, Task};
 use crate::verify::{self, Reading};
 
 pub struct YesNo;

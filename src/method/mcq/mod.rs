@@ -2,11 +2,13 @@
 //! its type, as fill-in-the-blank or as a Wh-question; right when the response names the gold
 //! option and no other.
 
+pub mod questions;
+
+use self::questions::{self as generator, McqFormat};
 use super::{prompts, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
 use crate::questions::gold::{choice_letter, Gold};
-use crate::questions::mcq::{self as generator, McqFormat};
 use crate::questions::{GenerateOptions, Question, Renderer, Task};
 use crate::verify::{self, Reading};
 

@@ -1,9 +1,12 @@
 //! GraphEval (Liu et al., 2024): true/false statements with negatives, scored per triple.
 
+pub mod questions;
+
+use self::questions as statements;
 use super::{prompts, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
-use crate::questions::{statements, GenerateOptions, Question, Renderer, Task};
+use crate::questions::{GenerateOptions, Question, Renderer, Task};
 use crate::verify::{self, Reading};
 
 pub struct Statement;

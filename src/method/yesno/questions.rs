@@ -12,10 +12,10 @@ use std::collections::HashMap;
 
 use rand::Rng;
 
-use super::aliases::{self, Answers};
-use super::wrong_objects::WrongObjects;
-use super::{Corruption, GenerateOptions, Gold, Question, Renderer, Task};
 use crate::kg::index::Fact;
+use crate::questions::aliases::{self, Answers};
+use crate::questions::wrong_objects::WrongObjects;
+use crate::questions::{Corruption, GenerateOptions, Gold, Question, Renderer, Task};
 use crate::sampling::{self, SeededRng};
 
 pub fn generate(
@@ -23,7 +23,8 @@ pub fn generate(
     candidates: &[usize],
     opts: &GenerateOptions,
 ) -> (Vec<Question>, usize) {
-    let picked = super::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
+    let picked =
+        crate::questions::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
     let mut asker = Asker::new(r);
     let out = picked
         .into_iter()

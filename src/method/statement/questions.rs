@@ -1,6 +1,6 @@
 //! GraphEval (Liu et al., 2024): a true statement per sampled fact, followed by its negatives.
 
-use super::{negatives, GenerateOptions, Question, Renderer, Task};
+use crate::questions::{negatives, GenerateOptions, Question, Renderer, Task};
 use crate::sampling;
 
 /// Returns the questions and the number of negatives that could not be made.
@@ -12,7 +12,8 @@ pub fn generate(
     let per_positive = 1 + opts.negatives;
     // `limit` counts questions; a positive always comes with all its negatives.
     let positives = (opts.limit / per_positive).max(1);
-    let picked = super::draw_facts(r.index, candidates, positives, opts.sampling, opts.seed);
+    let picked =
+        crate::questions::draw_facts(r.index, candidates, positives, opts.sampling, opts.seed);
     // The corrupter indexes every fact's signature and label: only worth it when negatives
     // are wanted.
     let corrupter = (opts.negatives > 0).then(|| negatives::Corrupter::new(r, opts.negatives_from));
@@ -23,7 +24,7 @@ pub fn generate(
         let mut pos = r.base(&fact, Task::Statement);
         pos.id = r.id(&fact, Task::Statement, "statement", "none");
         pos.prompt = r.statement(&fact);
-        pos.gold = super::Gold::yes();
+        pos.gold = crate::questions::Gold::yes();
         pos.positive_id = pos.id.clone();
         // Negatives depend only on the seed and this fact, not on what was drawn before.
         let mut rng = sampling::item_rng(opts.seed, &pos.id);
@@ -50,7 +51,7 @@ pub fn generate(
             );
             q.id = r.id(&nf, Task::Statement, "statement", &edit);
             q.prompt = r.statement(&nf);
-            q.gold = super::Gold::no();
+            q.gold = crate::questions::Gold::no();
             q.negative = Some(how);
             // A negative is scored as part of its positive's triple (GraphEval scores per triple), so it is
             // grouped under the positive's relation, types and year.

@@ -1,9 +1,9 @@
 //! KG-FPQ's options, shared by `kgscope questions` and `kgscope run`.
 
+use super::edits::Edit;
+use super::questions::FpqOptions;
+use crate::questions::{FpqFormat, Task};
 use clap::{Args, ValueEnum};
-use kgscope::questions::fpq::FpqOptions;
-use kgscope::questions::fpq_edits::Edit;
-use kgscope::questions::{FpqFormat, Task};
 
 /// Which of KG-FPQ's two task formats to ask.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -41,7 +41,7 @@ impl FpqArgs {
 
     /// The edits and formats for `task`; refuses KG-FPQ options on another task.
     pub fn options(&self, task: Task) -> anyhow::Result<Option<FpqOptions>> {
-        if !kgscope::method::of(task).takes_fpq_settings() {
+        if !crate::method::of(task).takes_fpq_settings() {
             if self.given() {
                 anyhow::bail!(
                     "--edits, --format and --max-hops are for --method kg-fpq, not {}",

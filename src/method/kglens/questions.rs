@@ -2,7 +2,7 @@
 //! for the edges an iteration draws, so the same fact can be asked differently each time.
 //!
 //! - Yes/No (EASY and HARD): half about the true object (gold yes), half about an object from
-//!   C_j − T_j (gold no), the subject disambiguated by an alias: [`super::yesno::Asker`].
+//!   C_j − T_j (gold no), the subject disambiguated by an alias: [`crate::method::yesno::questions::Asker`].
 //! - Wh (HARD only, half the time): when (s, p) has fewer than 10 objects, the Wh-question for
 //!   the relation; every object of (s, p), with its aliases, is a right answer. With 10 or more
 //!   the paper asks the yes/no question instead, and so do we.
@@ -10,9 +10,9 @@
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::yesno::Asker;
-use super::{Probe, Question, Renderer, Task};
 use crate::kg::index::Fact;
+use crate::method::yesno::questions::Asker;
+use crate::questions::{Probe, Question, Renderer, Task};
 use crate::sampling;
 
 /// The paper's cut-off: a Wh-question only when (s, p) has fewer objects than this.

@@ -1,10 +1,10 @@
 //! `kgscope run --method kglens`'s options: iterations, batch, difficulty, the subgraph walk and
 //! the convergence rule.
 
+use super::plan::KglensConfig;
+use super::questions::Difficulty;
+use crate::questions::Task;
 use clap::Args;
-use kgscope::questions::kglens::Difficulty;
-use kgscope::questions::Task;
-use kgscope::run::kglens::KglensConfig;
 
 #[derive(Args, Clone, Default)]
 pub struct KglensArgs {
@@ -59,7 +59,7 @@ impl KglensArgs {
 
     /// The run's KGLens settings for `task`; refuses KGLens options on another task.
     pub fn config(&self, task: Task) -> anyhow::Result<Option<KglensConfig>> {
-        if !kgscope::method::of(task).takes_kglens_settings() {
+        if !crate::method::of(task).takes_kglens_settings() {
             if self.given() {
                 anyhow::bail!(
                     "--iterations, --batch, --difficulty, --walk-steps, --walk-width, \

@@ -4,10 +4,10 @@
 
 use rand::Rng;
 
-use super::context::{context_of, context_tag};
-use super::wrong_objects::WrongObjects;
-use super::{Corruption, GenerateOptions, Gold, Question, Renderer, Task};
 use crate::kg::term_str;
+use crate::questions::context::{context_of, context_tag};
+use crate::questions::wrong_objects::WrongObjects;
+use crate::questions::{Corruption, GenerateOptions, Gold, Question, Renderer, Task};
 use crate::sampling;
 
 /// TFQ: a true and a false statement per fact. Returns the questions and the number of false
@@ -18,7 +18,7 @@ pub fn generate(
     opts: &GenerateOptions,
 ) -> (Vec<Question>, usize) {
     let pairs = (opts.limit / 2).max(1);
-    let picked = super::draw_facts(r.index, candidates, pairs, opts.sampling, opts.seed);
+    let picked = crate::questions::draw_facts(r.index, candidates, pairs, opts.sampling, opts.seed);
     let mut wrong = WrongObjects::new(r.index);
     let mut out = Vec::with_capacity(2 * picked.len());
     let mut missing = 0;

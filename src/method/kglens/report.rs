@@ -6,8 +6,8 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use super::plan::{IterationStats, KglensConfig, KglensState, WeakEdge};
 use crate::metrics::{EdgeStats, GroupStats, Snapshot};
-use crate::run::kglens::{IterationStats, KglensConfig, KglensState, WeakEdge};
 use crate::sanitize::line as clean;
 
 /// One group's edge rates (by predicate, year or entity group).

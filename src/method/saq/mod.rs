@@ -1,11 +1,14 @@
 //! Luo et al.'s (2023) short-answer questions: the Wh-question with no options; every
 //! object of an N-M relation is a right answer, under its label or any alias.
 
+pub mod questions;
+
+use self::questions as saq;
 use super::{prompts, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
 use crate::questions::gold::Gold;
-use crate::questions::{saq, GenerateOptions, Question, Renderer, Task};
+use crate::questions::{GenerateOptions, Question, Renderer, Task};
 use crate::verify::{self, Reading};
 
 pub struct Saq;

@@ -10,29 +10,12 @@
 //! the relation's statement template. The subject carries no alias: KG-FPQ's questions name
 //! the entities as the KG does.
 
-use super::fpq_edits::{Edit, Editor};
-use super::{FpqFormat, Gold, PremiseMeta, Question, Renderer, Task};
+use super::edits::Editor;
 use crate::kg::index::Fact;
+use crate::questions::{FpqFormat, Gold, PremiseMeta, Question, Renderer, Task};
 use crate::sampling;
 
-/// Which edits and formats a KG-FPQ set has.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct FpqOptions {
-    pub edits: Vec<Edit>,
-    pub formats: Vec<FpqFormat>,
-    /// Neighbourhood radius (the paper: 5 hops).
-    pub max_hops: u8,
-}
-
-impl Default for FpqOptions {
-    fn default() -> Self {
-        Self {
-            edits: Edit::ALL.to_vec(),
-            formats: vec![FpqFormat::Discriminative, FpqFormat::Generative],
-            max_hops: 5,
-        }
-    }
-}
+pub use crate::core::question::FpqOptions;
 
 /// The id of the true-premise question about `fact`: what its false premises point back to.
 pub fn tpq_id(r: &Renderer<'_>, fact: &Fact) -> String {
@@ -103,7 +86,7 @@ pub fn fpqs(
                     };
                 }
             }
-            q.negative = Some(super::Corruption::Tail);
+            q.negative = Some(crate::questions::Corruption::Tail);
             q.positive_id = q.id.clone();
             q.premise = Some(PremiseMeta {
                 edit: Some(edit),
@@ -148,10 +131,11 @@ pub fn askable(index: &crate::kg::KgIndex, candidates: &[usize]) -> Vec<usize> {
 pub fn generate(
     r: &Renderer<'_>,
     candidates: &[usize],
-    opts: &super::GenerateOptions,
+    opts: &crate::questions::GenerateOptions,
     fpq: &FpqOptions,
 ) -> (Vec<Question>, usize) {
-    let picked = super::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
+    let picked =
+        crate::questions::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
     let mut editor = Editor::new(r.index, fpq.max_hops);
     let mut out = Vec::new();
     let mut missing = 0;
