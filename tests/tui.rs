@@ -1626,32 +1626,35 @@ fn the_mouse_picks_tabs_and_rows() {
         modifiers: KeyModifiers::NONE,
     };
     let (_tmp, mut app) = fixture_app();
-    let size = (100, 30);
+    // Clicks land where the last frame drew things: a frame after each change, as the event
+    // loop draws one.
     let tabs = render(&app, 100, 30);
     let first_line = tabs.lines().next().unwrap();
     let col = first_line.find("4 Errors").unwrap() as u16;
-    app.on_mouse(click(col, 0), size);
+    app.on_mouse(click(col, 0));
     assert_eq!(app.screen, Screen::Errors);
-    app.on_mouse(click(10, 2), size); // the column names: nothing
+    render(&app, 100, 30);
+    app.on_mouse(click(10, 2)); // the column names: nothing
     assert_eq!(app.errors.selected, 0);
-    app.on_mouse(click(10, 5), size); // the third error
+    app.on_mouse(click(10, 5)); // the third error
     assert_eq!(app.errors.selected, 2);
-    app.on_mouse(click(10, 5), size); // again: open it
+    render(&app, 100, 30);
+    app.on_mouse(click(10, 5)); // again: open it
     assert_eq!(app.screen, Screen::Inspect);
     assert_eq!(app.inspect.current, Some(app.error_indices()[2]));
+    render(&app, 100, 30);
     let explore = first_line.find("1 Explore").unwrap() as u16;
-    app.on_mouse(click(explore, 0), size);
-    app.on_mouse(click(5, 7), size);
+    app.on_mouse(click(explore, 0));
+    render(&app, 100, 30);
+    app.on_mouse(click(5, 7));
     assert_eq!(app.explore.selected, 2);
-    app.on_mouse(
-        MouseEvent {
-            kind: MouseEventKind::ScrollDown,
-            column: 5,
-            row: 7,
-            modifiers: KeyModifiers::NONE,
-        },
-        size,
-    );
+    render(&app, 100, 30);
+    app.on_mouse(MouseEvent {
+        kind: MouseEventKind::ScrollDown,
+        column: 5,
+        row: 7,
+        modifiers: KeyModifiers::NONE,
+    });
     assert_eq!(app.explore.selected, 3);
 }
 

@@ -234,10 +234,7 @@ fn main_loop(
             loop {
                 match event::read()? {
                     Event::Key(k) => app.on_key(k),
-                    Event::Mouse(m) => {
-                        let size = terminal.size()?;
-                        app.on_mouse(m, (size.width, size.height));
-                    }
+                    Event::Mouse(m) => app.on_mouse(m),
                     Event::Resize(..) => {}
                     _ => {}
                 }

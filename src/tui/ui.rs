@@ -38,6 +38,8 @@ pub fn draw(f: &mut Frame, app: &App) {
     ])
     .areas(area);
     draw_tabs(f, app, tabs);
+    // What the screen records of its list replaces the last frame's.
+    app.hits.borrow_mut().list = None;
     match app.screen {
         Screen::Explore => screens::explore::draw(f, app, body),
         Screen::Live => screens::live::draw(f, app, body),
@@ -70,14 +72,21 @@ pub fn draw(f: &mut Frame, app: &App) {
 fn draw_tabs(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
     let mut spans = vec![Span::styled(" kgscope ", t.title())];
+    let mut x = area.x + spans[0].width() as u16;
+    let mut tabs = Vec::new();
     for (i, s) in Screen::ALL.iter().enumerate() {
         let style = if *s == app.screen {
             t.selected().fg(t.accent)
         } else {
             Style::default().fg(t.fg)
         };
-        spans.push(Span::styled(format!(" {} {} ", i + 1, s.title()), style));
+        let tab = Span::styled(format!(" {} {} ", i + 1, s.title()), style);
+        let w = (tab.width() as u16).min(area.right().saturating_sub(x));
+        tabs.push((Rect::new(x, area.y, w, 1), *s));
+        x = x.saturating_add(tab.width() as u16);
+        spans.push(tab);
     }
+    app.hits.borrow_mut().tabs = tabs;
     let used: usize = spans.iter().map(Span::width).sum();
     let room = (area.width as usize).saturating_sub(used);
     spans.push(Span::styled(header_context(app, room), t.dim()));

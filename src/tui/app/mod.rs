@@ -36,7 +36,7 @@ pub mod why;
 pub use errors::LabelFilter;
 pub use groups::{rankable, Cell, HeatSort, HeatView, KindFilter, SortBy, RANKABLE_WIDTH};
 pub use heatmaps::HeatGrid;
-pub use mouse::tab_at;
+pub use mouse::{Hits, ListHit};
 pub use rundata::{ErrorRow, RunData};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -237,6 +237,8 @@ pub struct App {
     /// Where runs are kept: the Compare screen lists them, figures of comparisons go there.
     pub runs_dir: std::path::PathBuf,
     pub compare: compare::CompareView,
+    /// Where the last frame drew the tabs and the list, for the mouse (`ui::draw` fills it).
+    pub hits: std::cell::RefCell<mouse::Hits>,
 }
 
 impl App {
@@ -275,6 +277,7 @@ impl App {
             demo: None,
             runs_dir: std::path::PathBuf::from("runs"),
             compare: compare::CompareView::default(),
+            hits: Default::default(),
         };
         app.refresh_matches();
         app

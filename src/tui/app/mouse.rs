@@ -1,44 +1,49 @@
 //! The mouse: tabs, rows, the wheel.
 
 use super::*;
+use ratatui::layout::Rect;
 
-/// Width of the " kgscope " title before the tabs, as `ui` draws it.
-pub(super) const TABS_START: u16 = 9;
-
-/// The tab drawn at column `x` of the top line.
-pub fn tab_at(x: u16) -> Option<Screen> {
-    let mut start = TABS_START;
-    for s in Screen::ALL {
-        let w = s.title().len() as u16 + 4;
-        if (start..start + w).contains(&x) {
-            return Some(s);
-        }
-        start += w;
-    }
-    None
+/// Where the last frame drew what the mouse can click: each tab, and the rows of the list
+/// on screen (with how far it was scrolled). `ui::draw` records it as it lays the frame out,
+/// so a click is tested against what the user sees, never against a copy of the layout.
+#[derive(Debug, Clone, Default)]
+pub struct Hits {
+    pub tabs: Vec<(Rect, Screen)>,
+    pub list: Option<ListHit>,
 }
 
-/// The list row at screen line `row`, for a list whose first line is `top`, `height` lines
-/// tall, scrolled as ratatui scrolls a fresh list state to keep `selected` in view.
-pub(super) fn list_row(
-    row: u16,
-    top: u16,
-    height: u16,
-    selected: usize,
-    len: usize,
-) -> Option<usize> {
-    if row < top || row >= top + height {
-        return None;
+/// A list as drawn: the rectangle of its rows, the index of the first row shown, and how
+/// many items it has.
+#[derive(Debug, Clone, Copy)]
+pub struct ListHit {
+    pub screen: Screen,
+    pub rows: Rect,
+    pub first: usize,
+    pub len: usize,
+}
+
+impl Hits {
+    /// The tab drawn at (`x`, `y`).
+    pub fn tab_at(&self, x: u16, y: u16) -> Option<Screen> {
+        let p = ratatui::layout::Position { x, y };
+        self.tabs.iter().find(|(r, _)| r.contains(p)).map(|t| t.1)
     }
-    let first = (selected + 1).saturating_sub(height as usize);
-    let i = first + (row - top) as usize;
-    (i < len).then_some(i)
+
+    /// The item of `screen`'s list drawn at (`x`, `y`).
+    pub fn row_at(&self, screen: Screen, x: u16, y: u16) -> Option<usize> {
+        let l = self.list.filter(|l| l.screen == screen)?;
+        if !l.rows.contains(ratatui::layout::Position { x, y }) {
+            return None;
+        }
+        let i = l.first + (y - l.rows.y) as usize;
+        (i < l.len).then_some(i)
+    }
 }
 
 impl App {
     /// Mouse: the wheel moves the selection, a click picks a tab or a row (a click on the
-    /// selected error opens it). `size` is the terminal's, to find the lists' rows.
-    pub fn on_mouse(&mut self, m: MouseEvent, size: (u16, u16)) {
+    /// selected error opens it), where the last frame drew them.
+    pub fn on_mouse(&mut self, m: MouseEvent) {
         if self.demo.is_some() && matches!(m.kind, MouseEventKind::Down(_)) {
             self.stop_demo();
             return;
@@ -51,46 +56,20 @@ impl App {
             MouseEventKind::ScrollDown => self.on_key(arrow(KeyCode::Down)),
             MouseEventKind::ScrollUp => self.on_key(arrow(KeyCode::Up)),
             MouseEventKind::Down(MouseButton::Left) => {
-                if m.row == 0 {
-                    if let Some(s) = tab_at(m.column) {
-                        self.go_to(s);
-                    }
+                let hits = self.hits.borrow().clone();
+                if let Some(s) = hits.tab_at(m.column, m.row) {
+                    self.go_to(s);
                     return;
                 }
-                let (w, h) = size;
-                // Body = the lines between the tab bar and the status line.
-                let body_h = h.saturating_sub(2);
+                let Some(i) = hits.row_at(self.screen, m.column, m.row) else {
+                    return;
+                };
                 match self.screen {
-                    Screen::Explore if m.column < w * 38 / 100 => {
-                        // Search box (3 lines), then the list's border.
-                        if let Some(i) = list_row(
-                            m.row,
-                            5,
-                            body_h.saturating_sub(5),
-                            self.explore.selected,
-                            self.explore.matches.len(),
-                        ) {
-                            self.select_explore(i);
-                        }
+                    Screen::Explore => self.select_explore(i),
+                    Screen::Errors if i == self.errors.selected => {
+                        self.on_key(arrow(KeyCode::Enter))
                     }
-                    Screen::Errors => {
-                        let len = self.error_indices().len();
-                        // The list's border, then its column names.
-                        let top = 3;
-                        if let Some(i) = list_row(
-                            m.row,
-                            top,
-                            body_h.saturating_sub(3),
-                            self.errors.selected,
-                            len,
-                        ) {
-                            if i == self.errors.selected {
-                                self.on_key(arrow(KeyCode::Enter));
-                            } else {
-                                self.errors.selected = i;
-                            }
-                        }
-                    }
+                    Screen::Errors => self.errors.selected = i,
                     _ => {}
                 }
             }
@@ -104,22 +83,38 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tabs_are_found_where_ui_draws_them() {
-        // " kgscope " then " 1 Explore " (11 wide) then " 2 Live ".
-        assert_eq!(tab_at(8), None);
-        assert_eq!(tab_at(9), Some(Screen::Explore));
-        assert_eq!(tab_at(19), Some(Screen::Explore));
-        assert_eq!(tab_at(20), Some(Screen::Live));
-        assert_eq!(tab_at(200), None);
-    }
-
-    #[test]
-    fn list_rows_follow_the_scrolled_view() {
-        assert_eq!(list_row(5, 5, 10, 0, 3), Some(0));
-        assert_eq!(list_row(8, 5, 10, 0, 3), None, "past the end of the list");
-        assert_eq!(list_row(4, 5, 10, 0, 3), None, "above the list");
-        // Selected row 14 of a 10-line view: the view starts at 5.
-        assert_eq!(list_row(5, 5, 10, 14, 100), Some(5));
-        assert_eq!(list_row(14, 5, 10, 14, 100), Some(14));
+    fn a_click_finds_the_tab_and_the_row_drawn_there() {
+        let hits = Hits {
+            tabs: vec![
+                (Rect::new(9, 0, 11, 1), Screen::Explore),
+                (Rect::new(20, 0, 8, 1), Screen::Live),
+            ],
+            list: Some(ListHit {
+                screen: Screen::Errors,
+                rows: Rect::new(1, 5, 40, 10),
+                first: 5,
+                len: 8,
+            }),
+        };
+        assert_eq!(hits.tab_at(8, 0), None);
+        assert_eq!(hits.tab_at(9, 0), Some(Screen::Explore));
+        assert_eq!(hits.tab_at(19, 0), Some(Screen::Explore));
+        assert_eq!(hits.tab_at(20, 0), Some(Screen::Live));
+        assert_eq!(hits.tab_at(9, 1), None);
+        // The list starts at line 5, scrolled past 5 items: line 5 is item 5.
+        assert_eq!(hits.row_at(Screen::Errors, 3, 5), Some(5));
+        assert_eq!(hits.row_at(Screen::Errors, 3, 7), Some(7));
+        assert_eq!(
+            hits.row_at(Screen::Errors, 3, 8),
+            None,
+            "past the end of the list"
+        );
+        assert_eq!(hits.row_at(Screen::Errors, 3, 4), None, "above the list");
+        assert_eq!(hits.row_at(Screen::Errors, 41, 6), None, "beside the list");
+        assert_eq!(
+            hits.row_at(Screen::Explore, 3, 6),
+            None,
+            "another screen's list"
+        );
     }
 }

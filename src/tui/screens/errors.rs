@@ -110,6 +110,12 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             ]))
         })
         .collect();
+    app.hits.borrow_mut().list = Some(crate::tui::app::ListHit {
+        screen: crate::tui::app::Screen::Errors,
+        rows,
+        first,
+        len: list.len(),
+    });
     let mut state = ListState::default()
         .with_selected((!list.is_empty()).then_some(app.errors.selected - first));
     f.render_stateful_widget(

@@ -76,6 +76,13 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             app.explore.marked.len()
         ));
     }
+    // The rows sit inside the list's border.
+    app.hits.borrow_mut().list = Some(crate::tui::app::ListHit {
+        screen: crate::tui::app::Screen::Explore,
+        rows: list.inner(ratatui::layout::Margin::new(1, 1)),
+        first,
+        len: app.explore.matches.len(),
+    });
     let mut state = ListState::default()
         .with_selected((!app.explore.matches.is_empty()).then_some(app.explore.selected - first));
     f.render_stateful_widget(
