@@ -2172,3 +2172,69 @@ fn compare_screen_marks_runs_compares_common_questions_and_saves_figures() {
     keys(&mut app, "4P");
     assert!(app.status.contains("no figure"), "{}", app.status);
 }
+
+/// A search through a KG too big to search between two frames runs in the background: the
+/// keys are taken at once, the list says it is searching, and the newest query's matches
+/// replace the list when they arrive, the same matches an immediate search finds.
+#[test]
+fn a_big_search_runs_in_the_background_and_the_newest_query_wins() {
+    let (_tmp, mut inline) = fixture_app();
+    key(&mut inline, KeyCode::Char('1'));
+    search(&mut inline, "fra");
+    let expected = inline.explore.matches.clone();
+    assert!(!expected.is_empty() && !inline.searching());
+    assert!(
+        expected.len() < inline.entries.len(),
+        "the query narrowed the list"
+    );
+
+    let (_tmp2, mut app) = fixture_app();
+    app.search_inline_below = 0;
+    key(&mut app, KeyCode::Char('1'));
+    keys(&mut app, "/");
+    // Letter by letter: a job per letter, only the last one's answer counts.
+    keys(&mut app, "fr");
+    keys(&mut app, "a");
+    assert!(app.searching());
+    assert!(render(&app, 100, 30).contains("searching…"));
+    app.wait_for_search();
+    assert!(!app.searching());
+    assert_eq!(app.explore.matches, expected);
+    // Late answers to "f" and "fr" never replace it.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    app.poll_search();
+    assert_eq!(app.explore.matches, expected);
+    assert!(!render(&app, 100, 30).contains("searching…"));
+}
+
+/// Runs too big to read between two frames are read in the background: marking them is
+/// taken at once, the screen says it is reading, and the comparison appears when they are in,
+/// the same as one read at once.
+#[test]
+fn compare_reads_big_runs_in_the_background() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = fixture(tmp.path());
+    let _b = fixture_with(
+        tmp.path(),
+        ModelSpec::Llama {
+            path: PathBuf::from("other-model.gguf"),
+        },
+        12,
+        Task::Statement,
+    );
+    let mut app = open_app(tmp.path(), &a);
+    app.compare.inline_below_bytes = 0;
+    keys(&mut app, "6");
+    key(&mut app, KeyCode::Char(' '));
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Char(' '));
+    assert_eq!(app.compare.marked.len(), 2);
+    assert!(app.compare_loading());
+    assert!(app.compare.result.is_none());
+    assert!(render(&app, 120, 30).contains("reading the marked runs"));
+    app.wait_for_compare();
+    assert!(!app.compare_loading());
+    let c = app.compare.result.as_ref().unwrap().as_ref().unwrap();
+    assert_eq!(c.common, 12);
+    assert!(render(&app, 120, 30).contains("12 common questions"));
+}

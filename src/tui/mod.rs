@@ -7,6 +7,7 @@
 pub mod app;
 pub mod bench;
 pub mod event_loop;
+pub mod jobs;
 pub mod keymap;
 pub mod kgview;
 pub mod runner;

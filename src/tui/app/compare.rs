@@ -22,7 +22,6 @@ pub struct RunListing {
 /// The groupings `g` cycles through.
 pub const GROUPINGS: [&str; 3] = ["relation", "head-type", "tail-type"];
 
-#[derive(Default)]
 pub struct CompareView {
     pub runs: Vec<RunListing>,
     pub cursor: usize,
@@ -33,8 +32,40 @@ pub struct CompareView {
     /// First row of the comparison table shown.
     pub scroll: usize,
     loaded: HashMap<String, LoadedRun>,
+    /// Marked runs being read in the background (big runs take seconds to read).
+    loading: crate::tui::jobs::Latest<Vec<(String, Result<LoadedRun, String>)>>,
     /// Why the runs directory could not be listed.
     pub list_error: Option<String>,
+    /// Runs whose results files are smaller than this, together, are read at once.
+    pub inline_below_bytes: u64,
+}
+
+impl Default for CompareView {
+    fn default() -> Self {
+        Self {
+            runs: vec![],
+            cursor: 0,
+            marked: vec![],
+            grouping: 0,
+            result: None,
+            scroll: 0,
+            loaded: HashMap::new(),
+            loading: Default::default(),
+            list_error: None,
+            inline_below_bytes: 4 << 20,
+        }
+    }
+}
+
+/// The bytes of `results.jsonl` of the marked runs not loaded yet.
+fn missing_sizes(runs_dir: &Path, marked: &[String], loaded: &HashMap<String, LoadedRun>) -> u64 {
+    marked
+        .iter()
+        .filter(|id| !loaded.contains_key(*id))
+        .filter_map(|id| crate::store::RunDir::open(runs_dir, id).ok())
+        .filter_map(|r| std::fs::metadata(r.results_path()).ok())
+        .map(|m| m.len())
+        .sum()
 }
 
 /// Every run in `runs_dir` with a readable manifest, newest first.
@@ -82,22 +113,79 @@ impl App {
             c.result = None;
             return;
         }
-        for id in &c.marked {
-            if !c.loaded.contains_key(id) {
-                match LoadedRun::load(&self.runs_dir, id, true) {
-                    Ok(r) => {
-                        c.loaded.insert(id.clone(), r);
-                    }
-                    Err(e) => {
-                        c.result = Some(Err(format!("run {id}: {e:#}")));
-                        return;
-                    }
-                }
+        let missing: Vec<String> = c
+            .marked
+            .iter()
+            .filter(|id| !c.loaded.contains_key(*id))
+            .cloned()
+            .collect();
+        if !missing.is_empty() {
+            let dir = self.runs_dir.clone();
+            let read = move || -> Vec<(String, Result<LoadedRun, String>)> {
+                missing
+                    .into_iter()
+                    .map(|id| {
+                        let r = LoadedRun::load(&dir, &id, true)
+                            .map_err(|e| format!("run {id}: {e:#}"));
+                        (id, r)
+                    })
+                    .collect()
+            };
+            // Small runs are read at once (less than a frame); big ones in the background,
+            // the screen saying so until they are in.
+            let bytes: u64 = missing_sizes(&self.runs_dir, &c.marked, &c.loaded);
+            if bytes < c.inline_below_bytes {
+                c.loading = Default::default();
+                let loaded = read();
+                self.take_loaded(loaded);
+            } else {
+                c.result = None;
+                c.loading.request(read);
             }
+            return;
         }
         let runs: Vec<&LoadedRun> = c.marked.iter().map(|id| &c.loaded[id]).collect();
         let by = Grouping::parse(GROUPINGS[c.grouping]);
         c.result = Some(compare::compare(&runs, &by).map_err(|e| format!("{e:#}")));
+    }
+
+    /// Keeps the runs a read brought in and compares them, or says which could not be read.
+    fn take_loaded(&mut self, loaded: Vec<(String, Result<LoadedRun, String>)>) {
+        for (id, r) in loaded {
+            match r {
+                Ok(run) => {
+                    self.compare.loaded.insert(id, run);
+                }
+                Err(e) => {
+                    self.compare.result = Some(Err(e));
+                    return;
+                }
+            }
+        }
+        self.recompute();
+    }
+
+    /// Takes the runs a background read finished, and compares them.
+    pub fn poll_compare(&mut self) {
+        if let Some(loaded) = self.compare.loading.take() {
+            self.take_loaded(loaded);
+        }
+    }
+
+    /// Whether marked runs are still being read.
+    pub fn compare_loading(&self) -> bool {
+        self.compare.loading.pending()
+    }
+
+    /// Waits for the runs being read (tests).
+    pub fn wait_for_compare(&mut self) {
+        if let Some(loaded) = self
+            .compare
+            .loading
+            .wait(std::time::Duration::from_secs(60))
+        {
+            self.take_loaded(loaded);
+        }
     }
 
     /// The marked runs as loaded, in marking order (for the figure).

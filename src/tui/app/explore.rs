@@ -7,12 +7,46 @@ use super::*;
 const EDGE_SCROLL_STEP: usize = 10;
 
 impl App {
+    /// Searches the entries for the query: at once for a small KG or an empty query, else in
+    /// the background ([`App::poll_search`] takes the newest result as a frame begins).
     pub(super) fn refresh_matches(&mut self) {
-        let hits = kgview::search(&self.entries, &self.explore.query, &mut self.matcher);
+        let query = self.explore.query.clone();
+        if self.entries.len() < self.search_inline_below || query.trim().is_empty() {
+            let hits = kgview::search(&self.entries, &query, &mut self.matcher);
+            // Whatever a background search still computes is for an older query.
+            self.search = Default::default();
+            self.show_matches(hits);
+            return;
+        }
+        let entries = self.entries.clone();
+        self.search
+            .request(move || kgview::search(&entries, &query, &mut kgview::new_matcher()));
+    }
+
+    fn show_matches(&mut self, hits: kgview::Hits) {
         self.explore.matches = hits.entries;
         self.explore.via = hits.via;
         self.explore.selected = 0;
         self.explore.scroll = 0;
+    }
+
+    /// Shows the newest background search's matches once they have arrived.
+    pub fn poll_search(&mut self) {
+        if let Some(hits) = self.search.take() {
+            self.show_matches(hits);
+        }
+    }
+
+    /// Whether a background search for the query as typed is still running.
+    pub fn searching(&self) -> bool {
+        self.search.pending()
+    }
+
+    /// Waits for the background search (for tests and the demo, which act on its result).
+    pub fn wait_for_search(&mut self) {
+        if let Some(hits) = self.search.wait(std::time::Duration::from_secs(60)) {
+            self.show_matches(hits);
+        }
     }
 
     /// Selects match `i`; a new selection shows its edge list from the top.

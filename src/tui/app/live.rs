@@ -161,6 +161,8 @@ impl App {
     /// Once per frame: fold the answers written to results.jsonl since the last frame into
     /// the aggregates and the snapshot.
     pub fn tick(&mut self) {
+        self.poll_search();
+        self.poll_compare();
         if let Some(d) = &mut self.data {
             d.probe_writer();
             d.refresh();

@@ -103,6 +103,8 @@ pub struct LiveRow {
 }
 
 const LIVE_ROWS: usize = 200;
+/// About a frame's worth of fuzzy matching on one core (labels and aliases).
+const SEARCH_INLINE_BELOW: usize = 20_000;
 const LIVE_TEXT_MAX: usize = 400;
 
 #[derive(Default)]
@@ -214,8 +216,12 @@ pub struct App {
     pub status: String,
     pub kg_name: String,
     pub index: Option<Arc<KgIndex>>,
-    pub entries: Vec<Entry>,
+    pub entries: Arc<Vec<Entry>>,
     matcher: nucleo_matcher::Matcher,
+    /// Searches through more entries than this run in the background (a key never waits on
+    /// them); fewer are searched at once, which takes less than a frame.
+    pub search_inline_below: usize,
+    search: super::jobs::Latest<kgview::Hits>,
     pub explore: Explore,
     pub data: Option<RunData>,
     /// Who labels in this window: every label key writes in this name, and progress, the
@@ -243,7 +249,7 @@ pub struct App {
 
 impl App {
     pub fn new(theme: Theme, kg_name: &str, index: Option<Arc<KgIndex>>) -> App {
-        let entries = index.as_deref().map(kgview::entries).unwrap_or_default();
+        let entries = Arc::new(index.as_deref().map(kgview::entries).unwrap_or_default());
         let mut app = App {
             screen: Screen::Explore,
             theme,
@@ -254,6 +260,8 @@ impl App {
             index,
             entries,
             matcher: kgview::new_matcher(),
+            search_inline_below: SEARCH_INLINE_BELOW,
+            search: Default::default(),
             explore: Explore {
                 hops: 1,
                 ..Explore::default()

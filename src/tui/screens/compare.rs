@@ -67,6 +67,10 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     }
     let title = format!("Comparison by {} (g)", GROUPINGS[c.grouping]);
     let body: Vec<Line> = match &c.result {
+        None if app.compare_loading() => vec![Line::from(Span::styled(
+            "reading the marked runs…",
+            t.dim(),
+        ))],
         None => vec![
             Line::from("Mark two runs or more with Space: the first marked (A) is the baseline."),
             Line::from(Span::styled(

@@ -70,6 +70,9 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         })
         .collect();
     let mut title = format!("{} matches", app.explore.matches.len());
+    if app.searching() {
+        title.push_str(" · searching…");
+    }
     if !app.explore.marked.is_empty() {
         title.push_str(&format!(
             " · {} marked (u clears)",
