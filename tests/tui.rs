@@ -754,7 +754,7 @@ fn errors_filter_by_label_and_a_reopened_run_resumes_labelling() {
     key(&mut app, KeyCode::Char('l'));
     key(&mut app, KeyCode::Char('l'));
     assert_eq!(app.errors.label, Some(LabelFilter::Is(LabelVerdict::Wrong)));
-    assert_eq!(app.error_indices(), vec![all[0]]);
+    assert_eq!(*app.error_indices(), vec![all[0]]);
     for _ in 0..4 {
         key(&mut app, KeyCode::Char('l'));
     }
@@ -810,7 +810,7 @@ fn enter_on_a_heatmap_cell_filters_the_errors() {
     assert_eq!(app.screen, Screen::Errors);
     assert_eq!(app.errors.cell, Some(Cell::Relation(rows[0].clone())));
     let d = app.data.as_ref().unwrap();
-    for i in app.error_indices() {
+    for &i in app.error_indices().iter() {
         assert_eq!(d.record(i).unwrap().question.relation, rows[0]);
         assert_ne!(d.errors[i].outcome, OutcomeKind::Correct);
     }
@@ -2237,4 +2237,20 @@ fn compare_reads_big_runs_in_the_background() {
     let c = app.compare.result.as_ref().unwrap().as_ref().unwrap();
     assert_eq!(c.common, 12);
     assert!(render(&app, 120, 30).contains("12 common questions"));
+}
+
+/// The Errors list is filtered and sorted once per change, not once per frame: drawing twice
+/// reuses the list, and a new filter makes a new one.
+#[test]
+fn the_errors_list_is_made_once_per_change() {
+    let (_tmp, mut app) = fixture_app();
+    key(&mut app, KeyCode::Char('4'));
+    render(&app, 100, 30);
+    let first = app.error_indices();
+    render(&app, 100, 30);
+    assert!(std::sync::Arc::ptr_eq(&first, &app.error_indices()));
+    key(&mut app, KeyCode::Char('s'));
+    let sorted = app.error_indices();
+    assert!(!std::sync::Arc::ptr_eq(&first, &sorted));
+    assert_eq!(first.len(), sorted.len());
 }

@@ -121,7 +121,7 @@ fn the_year_view_bins_sparse_years_and_its_cells_filter_errors() {
     };
     assert_eq!(b - a + 1, g.year_width);
     let d = app.data.as_ref().unwrap();
-    for i in app.error_indices() {
+    for &i in app.error_indices().iter() {
         let y = d.record(i).unwrap().question.year.unwrap();
         assert!((a..=b).contains(&y), "{y} outside {a}–{b}");
     }

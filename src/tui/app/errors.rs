@@ -43,15 +43,45 @@ impl LabelFilter {
     }
 }
 
+/// What the Errors list depends on: the run and how far it got, its labels, the filters and
+/// the sort.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorsKey {
+    run: Option<(String, usize, u64)>,
+    cell: Option<Cell>,
+    kind: Option<KindFilter>,
+    sort: SortBy,
+    label: Option<LabelFilter>,
+}
+
 impl App {
-    /// Indices of the errors the Errors list shows, in its order.
-    pub fn error_indices(&self) -> Vec<usize> {
+    /// Indices of the errors the Errors list shows, in its order. Filtered and sorted once
+    /// per change (new answers, a label, another filter or sort), not once per frame: a run
+    /// has tens of thousands of errors and every frame draws the list.
+    pub fn error_indices(&self) -> Arc<Vec<usize>> {
+        let key = ErrorsKey {
+            run: self
+                .data
+                .as_ref()
+                .map(|d| (d.run.id.clone(), d.errors.len(), d.labels_seen)),
+            cell: self.errors.cell.clone(),
+            kind: self.errors.kind,
+            sort: self.errors.sort,
+            label: self.errors.label,
+        };
+        if let Some((k, list)) = &*self.errors_memo.borrow() {
+            if *k == key {
+                return list.clone();
+            }
+        }
         let mut out = self.errors_unfiltered_by_label();
         if let (Some(f), Some(d)) = (self.errors.label, &self.data) {
             let mine = d.labelled_rows(&self.annotator);
             out.retain(|i| f.keeps(mine.get(i).copied()));
         }
-        out
+        let list = Arc::new(out);
+        *self.errors_memo.borrow_mut() = Some((key, list.clone()));
+        list
     }
 
     /// The Errors list before its label filter: what labelling progress counts, and where

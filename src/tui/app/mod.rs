@@ -245,6 +245,8 @@ pub struct App {
     pub compare: compare::CompareView,
     /// Where the last frame drew the tabs and the list, for the mouse (`ui::draw` fills it).
     pub hits: std::cell::RefCell<mouse::Hits>,
+    /// The Errors list as last filtered and sorted, and what it was made from.
+    errors_memo: std::cell::RefCell<Option<(errors::ErrorsKey, Arc<Vec<usize>>)>>,
 }
 
 impl App {
@@ -286,6 +288,7 @@ impl App {
             runs_dir: std::path::PathBuf::from("runs"),
             compare: compare::CompareView::default(),
             hits: Default::default(),
+            errors_memo: Default::default(),
         };
         app.refresh_matches();
         app

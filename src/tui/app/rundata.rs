@@ -106,6 +106,8 @@ pub struct RunData {
     pub snapshot: Snapshot,
     /// Every annotator's current label of each question.
     pub labels: LabelBook,
+    /// Label lines taken in so far: what changes when a label does (a cache key).
+    pub labels_seen: u64,
     /// Why labels.jsonl could not be read, when it could not (the run opens without labels).
     pub labels_error: Option<String>,
     /// The error row of each question labels.jsonl mentions, so the Errors list can filter
@@ -144,6 +146,7 @@ impl RunData {
         };
         let mut d = RunData {
             labels,
+            labels_seen: 0,
             labels_error,
             label_rows: HashMap::new(),
             results: Follower::new(&run.results_path()),
@@ -277,6 +280,7 @@ impl RunData {
         self.run.append_label(entry.clone())?;
         self.label_rows.insert(entry.question_id().to_string(), row);
         self.labels.apply(entry);
+        self.labels_seen += 1;
         Ok(())
     }
 
