@@ -2160,6 +2160,9 @@ fn compare_screen_marks_runs_compares_common_questions_and_saves_figures() {
     // Heatmaps: the view as drawn.
     keys(&mut app, "3v");
     keys(&mut app, "P");
+    // Saved in the background: the status says so until it is done.
+    assert_eq!(app.status, "saving the figure…");
+    app.wait_for_figure();
     assert!(app.status.starts_with("figure saved: "), "{}", app.status);
     let path = PathBuf::from(app.status.trim_start_matches("figure saved: "));
     assert!(

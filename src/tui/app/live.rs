@@ -163,6 +163,7 @@ impl App {
     pub fn tick(&mut self) {
         self.poll_search();
         self.poll_compare();
+        self.poll_figure();
         if let Some(d) = &mut self.data {
             d.probe_writer();
             d.refresh();

@@ -222,6 +222,8 @@ pub struct App {
     /// them); fewer are searched at once, which takes less than a frame.
     pub search_inline_below: usize,
     search: super::jobs::Latest<kgview::Hits>,
+    /// A run's figure being saved (`P`).
+    figure: super::jobs::Latest<Result<std::path::PathBuf, String>>,
     pub explore: Explore,
     pub data: Option<RunData>,
     /// Who labels in this window: every label key writes in this name, and progress, the
@@ -264,6 +266,7 @@ impl App {
             matcher: kgview::new_matcher(),
             search_inline_below: SEARCH_INLINE_BELOW,
             search: Default::default(),
+            figure: Default::default(),
             explore: Explore {
                 hops: 1,
                 ..Explore::default()
