@@ -2,8 +2,8 @@
 """The import graph of kgscope's library, from its own `crate::` paths.
 
 Reads every `.rs` file under src/ (test modules left out: what a test imports does not shape the
-house), takes each `crate::X` path as an import of the top-level module X by the file's
-top-level module, and prints:
+house), takes each `crate::X` path (in code or in a doc link) as an import of the top-level
+module X by the file's top-level module, and prints:
 
 - the edges between top-level modules, with how many files make each;
 - the circles: groups of top-level modules that reach each other (strongly connected
@@ -57,11 +57,6 @@ def strip_tests(text):
     return text.split("#[cfg(test)]")[0]
 
 
-def strip_comments(text):
-    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    return re.sub(r"//[^\n]*", "", text)
-
-
 def graph(src):
     """{importer: {imported: [files]}} over top-level modules."""
     known = {
@@ -77,7 +72,9 @@ def graph(src):
             path = os.path.join(d, f)
             me = top_module(path, src)
             with open(path, encoding="utf-8", errors="replace") as fh:
-                body = strip_comments(strip_tests(fh.read()))
+                # Comments count too: an intra-doc link (`[x](crate::run::X)`) ties the module
+                # to the one it names as much as a `use` does.
+                body = strip_tests(fh.read())
             for used in sorted(set(re.findall(r"\bcrate::([a-z_][a-z0-9_]*)", body))):
                 if used != me and used in known:
                     edges[me][used].append(os.path.relpath(path, src))

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::gold::Gold;
 
-/// The question formats; each has its `Method` in the registry (`crate::method::of`).
+/// The question formats; each has its `Method` in the method layer's registry.
 #[derive(
     Debug,
     Clone,

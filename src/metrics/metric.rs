@@ -1,6 +1,6 @@
 //! The metrics a run can show, each read from a group's stats with its interval. Which ones a
-//! run shows, and in what order, is its method's choice
-//! ([`Method::metrics`](crate::method::Method::metrics)).
+//! run shows, and in what order, is its method's choice (`Method::metrics`, in the method
+//! layer above).
 
 use super::aggregate::GroupStats;
 use super::counts::Counts;

@@ -91,8 +91,8 @@ fn triple_of(index: &KgIndex, ids: &HashMap<&str, Vec<Id>>, q: &Question) -> Opt
 }
 
 /// `is_statement(q)` says whether `q`'s text is its fact's statement word for word (a method's
-/// [`asks_statements`](crate::method::Method::asks_statements)): only then does a negative that
-/// reads true in words make a bad question.
+/// `Method::asks_statements`, in the layer above): only then does a negative that reads true
+/// in words make a bad question.
 pub fn audit(
     r: &Renderer<'_>,
     corrupter: &Corrupter<'_>,

@@ -58,7 +58,7 @@ pub const DEFAULT_NEGATIVES: usize = 1;
 pub use crate::sampling::DEFAULT_SEED;
 
 /// The defaults of `kgscope run` and `kgscope questions`, and of a run started from the TUI:
-/// [`RunConfig::new`](crate::run::RunConfig::new) and the command line read them from here.
+/// `RunConfig::new` (in the run layer) and the command line read them from here.
 impl Default for GenerateOptions {
     fn default() -> Self {
         Self {
