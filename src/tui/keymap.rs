@@ -3,10 +3,11 @@
 //! the help overlay is drawn from [`ROWS`]; a test holds that every action has a key and every
 //! key is named on its help line. (television's `keymap.rs` + `action.rs` is the model.)
 //!
-//! Text being typed (the Explore search, a note in Inspect) and the two dialogs (Explore's run
-//! dialog, Live's "cancel? y") take their keys directly: they say them in their own box.
+//! The modes that take keys before the screens do (Explore's run dialog and search field, the
+//! note editor in Inspect, Live's "cancel?") have their keys in [`MODES`]; their boxes say
+//! them from there. In the search field and the note editor any key no row binds is text.
 
-use ratatui::crossterm::event::KeyCode;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::app::Screen;
 use crate::store::labels::{ErrorType, LabelVerdict};
@@ -77,6 +78,39 @@ pub enum Action {
     ClearLabels,
     NextGrouping,
     Reload,
+    // The modes' own.
+    NextTask,
+    PreviousTask,
+    NextContext,
+    LimitUp,
+    LimitDown,
+    Digit(u8),
+    DeleteBack,
+    /// Enter: start the run, save the note.
+    Accept,
+    /// Esc: close the dialog, discard the note.
+    Dismiss,
+    ClearSearch,
+    EndSearch,
+    ConfirmCancel,
+}
+
+/// A state that takes keys before the screen does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    RunDialog,
+    Search,
+    Note,
+    ConfirmCancel,
+}
+
+/// One hint of a mode's box: the keys as it names them, what they do, and the bindings (a
+/// key with the modifiers it needs: Ctrl-U is not `u`, which a search field takes as text).
+pub struct ModeRow {
+    pub mode: Mode,
+    pub keys: &'static str,
+    pub what: &'static str,
+    pub bindings: &'static [(KeyCode, KeyModifiers, Action)],
 }
 
 /// One line of the help: the keys as it names them, what they do, and the bindings it
@@ -329,6 +363,117 @@ pub const ROWS: &[Row] = &[
     },
 ];
 
+const NO: KeyModifiers = KeyModifiers::NONE;
+
+/// The modes' keys. Each box draws its hints from here ([`hint`]).
+pub const MODES: &[ModeRow] = &[
+    ModeRow {
+        mode: Mode::RunDialog,
+        keys: "t / T",
+        what: "next / previous",
+        bindings: &[
+            (K::Char('t'), NO, A::NextTask),
+            (K::Char('T'), NO, A::PreviousTask),
+        ],
+    },
+    ModeRow {
+        mode: Mode::RunDialog,
+        keys: "c",
+        what: "cycles",
+        bindings: &[(K::Char('c'), NO, A::NextContext)],
+    },
+    ModeRow {
+        mode: Mode::RunDialog,
+        keys: "0-9 Backspace + - ←→↑↓",
+        what: "type it, or change it by 10",
+        bindings: &[
+            (K::Char('0'), NO, A::Digit(0)),
+            (K::Char('1'), NO, A::Digit(1)),
+            (K::Char('2'), NO, A::Digit(2)),
+            (K::Char('3'), NO, A::Digit(3)),
+            (K::Char('4'), NO, A::Digit(4)),
+            (K::Char('5'), NO, A::Digit(5)),
+            (K::Char('6'), NO, A::Digit(6)),
+            (K::Char('7'), NO, A::Digit(7)),
+            (K::Char('8'), NO, A::Digit(8)),
+            (K::Char('9'), NO, A::Digit(9)),
+            (K::Backspace, NO, A::DeleteBack),
+            (K::Char('+'), NO, A::LimitUp),
+            (K::Right, NO, A::LimitUp),
+            (K::Up, NO, A::LimitUp),
+            (K::Char('-'), NO, A::LimitDown),
+            (K::Left, NO, A::LimitDown),
+            (K::Down, NO, A::LimitDown),
+        ],
+    },
+    ModeRow {
+        mode: Mode::RunDialog,
+        keys: "Enter  Esc",
+        what: "starts · cancels",
+        bindings: &[(K::Enter, NO, A::Accept), (K::Esc, NO, A::Dismiss)],
+    },
+    ModeRow {
+        mode: Mode::Search,
+        keys: "Enter/Esc  Backspace  Ctrl-U  ↑↓",
+        what: "ends · erases · clears · select",
+        bindings: &[
+            (K::Enter, NO, A::EndSearch),
+            (K::Esc, NO, A::EndSearch),
+            (K::Char('u'), KeyModifiers::CONTROL, A::ClearSearch),
+            (K::Backspace, NO, A::DeleteBack),
+            (K::Down, NO, A::Down),
+            (K::Up, NO, A::Up),
+        ],
+    },
+    ModeRow {
+        mode: Mode::Note,
+        keys: "Enter  Esc",
+        what: "saves · discards",
+        bindings: &[(K::Enter, NO, A::Accept), (K::Esc, NO, A::Dismiss)],
+    },
+    ModeRow {
+        mode: Mode::ConfirmCancel,
+        keys: "y",
+        what: "cancels",
+        bindings: &[(K::Char('y'), NO, A::ConfirmCancel)],
+    },
+];
+
+/// What a key does in `mode`. A binding without modifiers takes the key without Ctrl and Alt
+/// (Shift is how a terminal sends `T`); one with them needs them.
+pub fn in_mode(mode: Mode, k: &KeyEvent) -> Option<Action> {
+    let held = k.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
+    MODES
+        .iter()
+        .filter(|r| r.mode == mode)
+        .flat_map(|r| r.bindings)
+        .find(|(code, mods, _)| *code == k.code && held == *mods)
+        .map(|b| b.2)
+}
+
+/// The hint a mode's box shows for `action`, from the row that binds it: each key with what
+/// it does when the row names as many keys as things ("Enter starts · Esc cancels"), else the
+/// keys, then what they do ("t / T: next / previous").
+pub fn hint(mode: Mode, action: Action) -> String {
+    let Some(r) = MODES
+        .iter()
+        .find(|r| r.mode == mode && r.bindings.iter().any(|b| b.2 == action))
+    else {
+        return String::new();
+    };
+    let keys: Vec<&str> = r.keys.split_whitespace().collect();
+    let whats: Vec<&str> = r.what.split(" · ").collect();
+    if keys.len() == whats.len() {
+        keys.iter()
+            .zip(&whats)
+            .map(|(k, w)| format!("{k} {w}"))
+            .collect::<Vec<_>>()
+            .join(" · ")
+    } else {
+        format!("{}: {}", r.keys, r.what)
+    }
+}
+
 /// What `code` does in `scope` alone.
 pub fn bound(scope: Scope, code: KeyCode) -> Option<Action> {
     ROWS.iter()
@@ -449,6 +594,61 @@ mod tests {
         for a in expected {
             assert!(all.contains(&a), "{a:?} has no key");
         }
+    }
+
+    /// Every mode's key is named on its hint, and no key means two things in one mode.
+    #[test]
+    fn every_mode_key_is_in_its_hint_once() {
+        for r in MODES {
+            let row = Row {
+                scope: Scope::Anywhere,
+                keys: r.keys,
+                what: r.what,
+                bindings: &[],
+            };
+            for (code, mods, a) in r.bindings {
+                let named = if mods.contains(KeyModifiers::CONTROL) {
+                    r.keys
+                        .contains(&format!("Ctrl-{}", code.to_string().to_uppercase()))
+                } else if *code == K::Esc {
+                    r.keys.contains("Esc")
+                } else if *code == K::Backspace {
+                    r.keys.contains("Backspace")
+                } else {
+                    named_on(&row, *code)
+                };
+                assert!(named, "{code:?} ({a:?}) not named in {:?}", r.keys);
+            }
+        }
+        for mode in [
+            Mode::RunDialog,
+            Mode::Search,
+            Mode::Note,
+            Mode::ConfirmCancel,
+        ] {
+            let keys: Vec<(KeyCode, KeyModifiers)> = MODES
+                .iter()
+                .filter(|r| r.mode == mode)
+                .flat_map(|r| r.bindings)
+                .map(|b| (b.0, b.1))
+                .collect();
+            for (i, k) in keys.iter().enumerate() {
+                assert!(!keys[..i].contains(k), "{k:?} twice in {mode:?}");
+            }
+        }
+        // Shift is how `T` arrives; Ctrl is not `u`.
+        let t = KeyEvent::new(K::Char('T'), KeyModifiers::SHIFT);
+        assert_eq!(in_mode(Mode::RunDialog, &t), Some(A::PreviousTask));
+        let u = KeyEvent::new(K::Char('u'), KeyModifiers::NONE);
+        assert_eq!(in_mode(Mode::Search, &u), None);
+        let ctrl_u = KeyEvent::new(K::Char('u'), KeyModifiers::CONTROL);
+        assert_eq!(in_mode(Mode::Search, &ctrl_u), Some(A::ClearSearch));
+        assert_eq!(hint(Mode::RunDialog, A::NextTask), "t / T: next / previous");
+        assert_eq!(
+            hint(Mode::RunDialog, A::Accept),
+            "Enter starts · Esc cancels"
+        );
+        assert_eq!(hint(Mode::Note, A::Dismiss), "Enter saves · Esc discards");
     }
 
     /// Every bound key is named on its help line, and no key means two things in one place.

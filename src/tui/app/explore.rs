@@ -146,15 +146,19 @@ impl App {
     pub(super) fn explore_key(&mut self, k: KeyEvent) {
         self.explore.touched = true;
         if let Some(d) = &mut self.explore.dialog {
-            match k.code {
+            match keymap::in_mode(Mode::RunDialog, &k) {
                 // Every method in the registry's order; T goes back.
-                KeyCode::Char(c @ ('t' | 'T')) => {
+                Some(a @ (Action::NextTask | Action::PreviousTask)) => {
                     let all = Task::ALL;
                     let i = all.iter().position(|t| *t == d.task).unwrap_or(0);
-                    let step = if c == 't' { 1 } else { all.len() - 1 };
+                    let step = if a == Action::NextTask {
+                        1
+                    } else {
+                        all.len() - 1
+                    };
                     d.task = all[(i + step) % all.len()];
                 }
-                KeyCode::Char('c') if crate::method::of(d.task).takes_context() => {
+                Some(Action::NextContext) if crate::method::of(d.task).takes_context() => {
                     use crate::questions::ContextKind;
                     let all = ContextKind::ALL;
                     d.context = match d.context {
@@ -165,28 +169,24 @@ impl App {
                             .and_then(|i| all.get(i + 1).copied()),
                     };
                 }
-                KeyCode::Char('+') | KeyCode::Right | KeyCode::Up => {
-                    d.limit = (d.limit + 10).min(MAX_LIMIT)
-                }
-                KeyCode::Char('-') | KeyCode::Left | KeyCode::Down => {
-                    d.limit = d.limit.saturating_sub(10).max(10)
-                }
-                KeyCode::Char(c @ '0'..='9') => {
-                    let digit = c as usize - '0' as usize;
+                Some(Action::LimitUp) => d.limit = (d.limit + 10).min(MAX_LIMIT),
+                Some(Action::LimitDown) => d.limit = d.limit.saturating_sub(10).max(10),
+                Some(Action::Digit(digit)) => {
+                    let digit = digit as usize;
                     let typed = if d.typed { d.limit * 10 + digit } else { digit };
                     if typed <= MAX_LIMIT {
                         d.limit = typed;
                     }
                     d.typed = true;
                 }
-                KeyCode::Backspace => {
+                Some(Action::DeleteBack) => {
                     d.limit /= 10;
                     d.typed = true;
                 }
-                KeyCode::Enter if d.limit == 0 => {
+                Some(Action::Accept) if d.limit == 0 => {
                     self.status = "the limit must be at least 1: type a number".into();
                 }
-                KeyCode::Enter => {
+                Some(Action::Accept) => {
                     let d = self.explore.dialog.take().expect("dialog is open");
                     if let Some(req) = self.run_request(&d) {
                         self.commands.push(Command::StartRun(req));
@@ -198,30 +198,37 @@ impl App {
                         self.screen = Screen::Live;
                     }
                 }
-                KeyCode::Esc => self.explore.dialog = None,
+                Some(Action::Dismiss) => self.explore.dialog = None,
                 _ => {}
             }
             return;
         }
         if self.explore.searching {
-            match k.code {
+            match keymap::in_mode(Mode::Search, &k) {
                 // Readline's kill-line: a new search without erasing the old one key by key.
-                KeyCode::Char('u') if k.modifiers.contains(KeyModifiers::CONTROL) => {
+                Some(Action::ClearSearch) => {
                     self.explore.query.clear();
                     self.refresh_matches();
                 }
-                KeyCode::Char(c) => {
-                    self.explore.query.push(c);
-                    self.refresh_matches();
-                }
-                KeyCode::Backspace => {
+                Some(Action::DeleteBack) => {
                     self.explore.query.pop();
                     self.refresh_matches();
                 }
-                KeyCode::Enter | KeyCode::Esc => self.explore.searching = false,
-                KeyCode::Down => self.move_explore(1),
-                KeyCode::Up => self.move_explore(-1),
-                _ => {}
+                Some(Action::EndSearch) => self.explore.searching = false,
+                Some(Action::Down) => self.move_explore(1),
+                Some(Action::Up) => self.move_explore(-1),
+                // Any other character is text.
+                _ => {
+                    if let KeyCode::Char(c) = k.code {
+                        if !k
+                            .modifiers
+                            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+                        {
+                            self.explore.query.push(c);
+                            self.refresh_matches();
+                        }
+                    }
+                }
             }
             return;
         }

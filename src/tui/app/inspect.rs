@@ -119,12 +119,13 @@ impl App {
 
     pub(super) fn inspect_key(&mut self, k: KeyEvent) {
         if let Some(ta) = &mut self.inspect.note {
-            match k.code {
-                KeyCode::Esc => {
+            // Alt-Enter is not Enter here: the editor takes it as a new line.
+            match keymap::in_mode(Mode::Note, &k) {
+                Some(Action::Dismiss) => {
                     self.inspect.note = None;
                     self.status = "note discarded".into();
                 }
-                KeyCode::Enter if !k.modifiers.contains(KeyModifiers::ALT) => {
+                Some(Action::Accept) => {
                     let note = ta.lines().join("\n");
                     self.inspect.note = None;
                     self.save_note(note);

@@ -32,7 +32,7 @@ impl App {
         }
         if self.live.confirm_cancel {
             self.live.confirm_cancel = false;
-            if k.code == KeyCode::Char('y') {
+            if keymap::in_mode(Mode::ConfirmCancel, &k) == Some(Action::ConfirmCancel) {
                 self.commands.push(Command::Cancel);
                 self.live.status = "cancelling: in-flight questions are dropped".into();
             } else {

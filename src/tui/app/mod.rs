@@ -10,7 +10,7 @@ use ratatui::crossterm::event::{
 };
 use ratatui_textarea::TextArea;
 
-use super::keymap::{self, Action, Scope};
+use super::keymap::{self, Action, Mode, Scope};
 use super::kgview::{self, Card, Entry, EntryKind};
 use super::theme::Theme;
 use crate::kg::index::KgIndex;

@@ -7,6 +7,7 @@ use ratatui::widgets::{Clear, List, ListItem, ListState, Paragraph, Wrap};
 use ratatui::Frame;
 
 use crate::tui::app::App;
+use crate::tui::keymap::{self, Action, Mode};
 use crate::tui::kgview::{Card, EntryKind, Row};
 use crate::tui::ui::block;
 use crate::verify::OutcomeKind;
@@ -127,18 +128,22 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
     lines.push(kv(
         "task",
         d.task.as_str().to_string(),
-        "   t / T: next / previous",
+        &format!("   {}", keymap::hint(Mode::RunDialog, Action::NextTask)),
     ));
     lines.push(kv("", crate::sanitize::line(method.describe()), ""));
     if method.takes_context() {
         let context = d.context.map_or("none", |k| k.as_str());
-        lines.push(kv("context", context.to_string(), "   c cycles"));
+        lines.push(kv(
+            "context",
+            context.to_string(),
+            &format!("   {}", keymap::hint(Mode::RunDialog, Action::NextContext)),
+        ));
     }
     let cursor = if d.typed { "▏" } else { "" };
     lines.push(kv(
         "limit",
         format!("{}{cursor}", d.limit),
-        "   type digits · Backspace · +/- by 10",
+        &format!("   {}", keymap::hint(Mode::RunDialog, Action::LimitUp)),
     ));
     if let Some(c) = &cfg {
         if method.takes_negatives() {
@@ -207,7 +212,7 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
             .style(t.base())
             .wrap(Wrap { trim: false })
             .block(block(app, "New run").title_bottom(Span::styled(
-                " Enter starts · Esc cancels ",
+                format!(" {} ", keymap::hint(Mode::RunDialog, Action::Accept)),
                 Style::default().fg(t.accent),
             ))),
         r,

@@ -9,6 +9,7 @@ use ratatui::Frame;
 use crate::questions::{Corruption, Question};
 use crate::sanitize::{clean, line};
 use crate::tui::app::{label_summary, App};
+use crate::tui::keymap::{self, Action, Mode};
 use crate::tui::kgview;
 use crate::tui::ui::block;
 
@@ -169,7 +170,11 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         let [hint, text] =
             Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(note);
         f.render_widget(
-            Paragraph::new("note (Enter saves · Esc discards):").style(t.title()),
+            Paragraph::new(format!(
+                "note ({}):",
+                keymap::hint(Mode::Note, Action::Accept)
+            ))
+            .style(t.title()),
             hint,
         );
         f.render_widget(ta, text);

@@ -9,6 +9,7 @@ use ratatui::Frame;
 use crate::metrics::{Metric, Rate};
 use crate::sanitize::line;
 use crate::tui::app::App;
+use crate::tui::keymap::{self, Action, Mode};
 use crate::tui::ui::block;
 use crate::verify::OutcomeKind;
 
@@ -226,7 +227,10 @@ fn draw_confirm_cancel(f: &mut Frame, app: &App, area: Rect) {
         )),
         Line::from(""),
         Line::from(Span::styled(
-            "y cancels · any other key lets it go on",
+            format!(
+                "{} · any other key lets it go on",
+                keymap::hint(Mode::ConfirmCancel, Action::ConfirmCancel)
+            ),
             Style::default().fg(t.accent),
         )),
     ];
