@@ -1,5 +1,5 @@
 //! Every key of the TUI, in one table: which key does what on which screen, and the help
-//! line that says so. The screens ask [`action`] what a key means and handle the [`Action`];
+//! line that says so. The screens ask [`bound`] what a key means and handle the [`Action`];
 //! the help overlay is drawn from [`ROWS`]; a test holds that every action has a key and every
 //! key is named on its help line. (television's `keymap.rs` + `action.rs` is the model.)
 //!
@@ -483,11 +483,6 @@ pub fn bound(scope: Scope, code: KeyCode) -> Option<Action> {
         .map(|(_, a)| *a)
 }
 
-/// What `code` does on `screen`: a key that works anywhere first, then the screen's own.
-pub fn action(screen: Screen, code: KeyCode) -> Option<Action> {
-    bound(Scope::Anywhere, code).or_else(|| bound(Scope::On(screen), code))
-}
-
 /// The key bound to `action` anywhere, as a person types it.
 fn key_of(action: Action) -> Option<String> {
     ROWS.iter()
@@ -503,38 +498,43 @@ pub fn footer() -> String {
     format!("{} keys · {} quit", key(Action::Help), key(Action::Quit))
 }
 
-/// How the help names a key (`PgUp/Dn` names both page keys, `1-6` the digits between).
-pub fn named_on(row: &Row, code: KeyCode) -> bool {
-    let keys = row.keys;
-    let name = match code {
-        K::Down => "↓",
-        K::Up => "↑",
-        K::Left => "←",
-        K::Right => "→",
-        K::PageDown => "Dn",
-        K::PageUp => "PgUp",
-        K::Enter => "Enter",
-        K::Tab => "Tab",
-        K::BackTab => return row.what.contains("S-Tab"),
-        K::Char(' ') => "Space",
-        K::Char(c) => {
-            // A single key is a word of its own; a range `a-b` names those between.
-            return keys.split_whitespace().any(|w| {
-                w == c.to_string()
-                    || w.split_once('-').is_some_and(|(a, b)| {
-                        let (a, b) = (a.chars().next(), b.chars().next());
-                        a.zip(b).is_some_and(|(a, b)| a <= c && c <= b && a != b)
-                    })
-            });
-        }
-        _ => return false,
-    };
-    keys.contains(name)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether a help line (`keys`, `what`) names a key: `PgUp/Dn` names both page keys, `1-6`
+    /// the digits between, `Ctrl-U` the key with Control.
+    fn named(keys: &str, what: &str, code: KeyCode, mods: KeyModifiers) -> bool {
+        if mods.contains(KeyModifiers::CONTROL) {
+            return keys.contains(&format!("Ctrl-{}", code.to_string().to_uppercase()));
+        }
+        let name = match code {
+            K::Down => "↓",
+            K::Up => "↑",
+            K::Left => "←",
+            K::Right => "→",
+            K::PageDown => "Dn",
+            K::PageUp => "PgUp",
+            K::Enter => "Enter",
+            K::Esc => "Esc",
+            K::Backspace => "Backspace",
+            K::Tab => "Tab",
+            K::BackTab => return what.contains("S-Tab"),
+            K::Char(' ') => "Space",
+            K::Char(c) => {
+                // A single key is a word of its own; a range `a-b` names those between.
+                return keys.split_whitespace().any(|w| {
+                    w == c.to_string()
+                        || w.split_once('-').is_some_and(|(a, b)| {
+                            let (a, b) = (a.chars().next(), b.chars().next());
+                            a.zip(b).is_some_and(|(a, b)| a <= c && c <= b && a != b)
+                        })
+                });
+            }
+            _ => return false,
+        };
+        keys.contains(name)
+    }
 
     /// Every action has a key on some screen.
     #[test]
@@ -600,24 +600,12 @@ mod tests {
     #[test]
     fn every_mode_key_is_in_its_hint_once() {
         for r in MODES {
-            let row = Row {
-                scope: Scope::Anywhere,
-                keys: r.keys,
-                what: r.what,
-                bindings: &[],
-            };
             for (code, mods, a) in r.bindings {
-                let named = if mods.contains(KeyModifiers::CONTROL) {
+                assert!(
+                    named(r.keys, r.what, *code, *mods),
+                    "{code:?} ({a:?}) not named in {:?}",
                     r.keys
-                        .contains(&format!("Ctrl-{}", code.to_string().to_uppercase()))
-                } else if *code == K::Esc {
-                    r.keys.contains("Esc")
-                } else if *code == K::Backspace {
-                    r.keys.contains("Backspace")
-                } else {
-                    named_on(&row, *code)
-                };
-                assert!(named, "{code:?} ({a:?}) not named in {:?}", r.keys);
+                );
             }
         }
         for mode in [
@@ -657,7 +645,7 @@ mod tests {
         for r in ROWS {
             for (code, a) in r.bindings {
                 assert!(
-                    named_on(r, *code),
+                    named(r.keys, r.what, *code, KeyModifiers::NONE),
                     "{code:?} ({a:?}) not named in {:?}",
                     r.keys
                 );
