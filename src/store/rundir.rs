@@ -141,27 +141,35 @@ impl RunDir {
         self.write_json(MANIFEST, manifest)
     }
 
-    /// Reads the manifest. A run written in a newer format than this build's is read (with a
-    /// warning) as far as this build understands it; when it cannot be read at all, the error
-    /// says which format and kgscope wrote it.
+    /// Reads the manifest, once. A run written in a newer format than this build's is read
+    /// (with a warning) as far as this build understands it; when it cannot be read at all, the
+    /// error says which format and kgscope wrote it.
     pub fn read_manifest<T: for<'de> Deserialize<'de>>(&self) -> Result<T, StoreError> {
-        let newer = self.newer_schema();
-        let manifest = match self.read_json(MANIFEST) {
-            Ok(Some(m)) => m,
-            Ok(None) => {
-                return Err(StoreError::Other {
-                    path: self.path.join(MANIFEST),
-                    message: "no such file".into(),
-                })
-            }
-            Err(StoreError::Other { path, message }) if newer.is_some() => {
-                return Err(StoreError::Other {
-                    path,
-                    message: format!("{message} ({})", newer.unwrap_or_default()),
-                })
-            }
-            Err(e) => return Err(e),
+        let path = self.path.join(MANIFEST);
+        let other = |message: String| StoreError::Other {
+            path: path.clone(),
+            message,
         };
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            other(if e.kind() == std::io::ErrorKind::NotFound {
+                "no such file".into()
+            } else {
+                e.to_string()
+            })
+        })?;
+        let newer = self.newer_format(&text).map(|(found, by)| {
+            format!(
+                "run {} was written in run format {found} by kgscope {by}, newer than this \
+                 build's {SCHEMA_VERSION}",
+                crate::sanitize::line(&self.id)
+            )
+        });
+        let manifest = serde_json::from_str(&text).map_err(|e| {
+            other(match &newer {
+                Some(n) => format!("{e} ({n})"),
+                None => e.to_string(),
+            })
+        })?;
         if let Some(newer) = newer {
             tracing::warn!(
                 "{newer}: reading it for reports only; what this build does not know is left out"
@@ -170,17 +178,23 @@ impl RunDir {
         Ok(manifest)
     }
 
-    /// "run X was written in run format 3 by kgscope 0.9.0" when the manifest declares a run
-    /// format newer than [`SCHEMA_VERSION`]; `None` otherwise, and for a manifest that cannot
-    /// be read (its own error says so).
-    fn newer_schema(&self) -> Option<String> {
-        match self.check_writable() {
-            Err(StoreError::NewerSchema { run, found, by, .. }) => Some(format!(
-                "run {run} was written in run format {found} by kgscope {by}, newer than this \
-                 build's {SCHEMA_VERSION}"
-            )),
-            _ => None,
+    /// The run format and the kgscope version a manifest's text declares, when the format is
+    /// newer than [`SCHEMA_VERSION`]; `None` otherwise, and for text that is not JSON (its
+    /// own error says so). A manifest without a version is format 1.
+    fn newer_format(&self, manifest: &str) -> Option<(u32, String)> {
+        let v = serde_json::from_str::<serde_json::Value>(manifest).ok()?;
+        let found = v
+            .get("schema_version")
+            .and_then(|n| n.as_u64())
+            .unwrap_or(1);
+        if found <= u64::from(SCHEMA_VERSION) {
+            return None;
         }
+        let by = v.get("tool_version").and_then(|t| t.as_str());
+        Some((
+            u32::try_from(found).unwrap_or(u32::MAX),
+            crate::sanitize::line(by.unwrap_or("(unknown version)")),
+        ))
     }
 
     /// Refuses to write to a run whose manifest declares a newer run format than this build
@@ -191,26 +205,15 @@ impl RunDir {
         let Ok(text) = std::fs::read_to_string(&path) else {
             return Ok(());
         };
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
-            return Ok(());
-        };
-        let found = v
-            .get("schema_version")
-            .and_then(|n| n.as_u64())
-            .unwrap_or(1);
-        if found <= u64::from(SCHEMA_VERSION) {
-            return Ok(());
+        match self.newer_format(&text) {
+            None => Ok(()),
+            Some((found, by)) => Err(StoreError::NewerSchema {
+                path,
+                run: crate::sanitize::line(&self.id),
+                found,
+                by,
+            }),
         }
-        Err(StoreError::NewerSchema {
-            path,
-            run: crate::sanitize::line(&self.id),
-            found: u32::try_from(found).unwrap_or(u32::MAX),
-            by: crate::sanitize::line(
-                v.get("tool_version")
-                    .and_then(|t| t.as_str())
-                    .unwrap_or("(unknown version)"),
-            ),
-        })
     }
 
     /// Writes `name` in the run directory whole or not at all (a temporary file renamed over
