@@ -157,13 +157,7 @@ fn a_run_from_a_newer_format_is_reported_but_never_written() {
         serde_json::to_vec_pretty(&m).unwrap(),
     )
     .unwrap();
-    let files = |dir: &Path| -> Vec<(PathBuf, Vec<u8>)> {
-        common::walk(dir)
-            .into_iter()
-            .map(|f| (f.clone(), std::fs::read(&f).unwrap()))
-            .collect()
-    };
-    let before = files(&run);
+    let before = common::files(&run);
 
     let out = common::run(&["run", "--resume", id, "--runs-dir", dir]);
     let err = String::from_utf8_lossy(&out.stderr);
@@ -172,7 +166,11 @@ fn a_run_from_a_newer_format_is_reported_but_never_written() {
         err.contains("run format 99 by kgscope 9.9.0") && err.contains("format 99 or later"),
         "{err}"
     );
-    assert_eq!(files(&run), before, "the refused resume changed the run");
+    assert_eq!(
+        common::files(&run),
+        before,
+        "the refused resume changed the run"
+    );
     assert!(!run.join("writer.lock").exists(), "the lock was taken");
 
     let out = common::run(&["report", id, "--runs-dir", dir, "--json"]);
@@ -184,5 +182,5 @@ fn a_run_from_a_newer_format_is_reported_but_never_written() {
     );
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["schema_version"], 99);
-    assert_eq!(files(&run), before);
+    assert_eq!(common::files(&run), before);
 }

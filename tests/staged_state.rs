@@ -6,7 +6,6 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
@@ -99,27 +98,6 @@ fn run(args: &[&str], base_url: &str, runs: &Path) -> Output {
 fn resume(dir: &Path, base_url: &str) -> Output {
     let id = dir.file_name().unwrap().to_str().unwrap();
     run(&["--resume", id], base_url, dir.parent().unwrap())
-}
-
-/// The files whose bytes differ between two [`files`] of a run, by name.
-fn changed(before: &BTreeMap<PathBuf, Vec<u8>>, after: &BTreeMap<PathBuf, Vec<u8>>) -> Vec<String> {
-    let names: std::collections::BTreeSet<&PathBuf> = before.keys().chain(after.keys()).collect();
-    names
-        .into_iter()
-        .filter(|n| before.get(*n) != after.get(*n))
-        .map(|n| n.display().to_string())
-        .collect()
-}
-
-/// Every file of a run directory and its bytes.
-fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    common::walk(dir)
-        .into_iter()
-        .map(|f| {
-            let bytes = std::fs::read(&f).unwrap();
-            (f, bytes)
-        })
-        .collect()
 }
 
 fn state_of(dir: &Path) -> Value {
@@ -238,7 +216,7 @@ fn a_corrupted_kglens_state_is_refused_and_the_run_left_as_it_was() {
     let mut refused = 0;
     let mut check = |name: &str, bytes: &[u8], says: &str| {
         std::fs::write(dir.join("kglens.json"), bytes).unwrap();
-        let before = files(&dir);
+        let before = common::files(&dir);
         let out = resume(&dir, answers);
         let said = text(&out);
         assert_eq!(out.status.code(), Some(1), "{name}: {said}");
@@ -249,7 +227,7 @@ fn a_corrupted_kglens_state_is_refused_and_the_run_left_as_it_was() {
         assert!(said.contains("move kglens.json aside"), "{name}: {said}");
         assert!(!said.contains("panicked"), "{name}: {said}");
         assert_eq!(
-            changed(&before, &files(&dir)),
+            common::changed(&before, &common::files(&dir)),
             Vec::<String>::new(),
             "{name}: the refused resume changed the run"
         );
@@ -372,7 +350,7 @@ fn kg_fpq_answers_the_gate_could_not_have_let_through_are_refused() {
     ];
     for (name, content, says) in variants {
         std::fs::write(&path, &content).unwrap();
-        let before = files(&dir);
+        let before = common::files(&dir);
         let out = resume(&dir, answers);
         let said = text(&out);
         assert_eq!(out.status.code(), Some(1), "{name}: {said}");
@@ -381,7 +359,7 @@ fn kg_fpq_answers_the_gate_could_not_have_let_through_are_refused() {
             "{name}: {said}"
         );
         assert_eq!(
-            changed(&before, &files(&dir)),
+            common::changed(&before, &common::files(&dir)),
             Vec::<String>::new(),
             "{name}"
         );
@@ -577,7 +555,7 @@ fn fuzzed_staged_state_never_panics_a_resume() {
             std::fs::copy(dir.join(f), run_copy.join(f)).unwrap();
         }
         std::fs::write(run_copy.join("kglens.json"), mutated(&good, &mut rng)).unwrap();
-        let before = files(&run_copy);
+        let before = common::files(&run_copy);
         let out = resume(&run_copy, answers);
         via_binary += 1;
         let said = text(&out);
@@ -590,7 +568,7 @@ fn fuzzed_staged_state_never_panics_a_resume() {
             Some(1) => {
                 refused += 1;
                 assert_eq!(
-                    changed(&before, &files(&run_copy)),
+                    common::changed(&before, &common::files(&run_copy)),
                     Vec::<String>::new(),
                     "a refused resume wrote: {said}"
                 );

@@ -374,3 +374,27 @@ pub fn ask(kg: &dyn kgscope::kg::KnowledgeGraph, pattern: &str) -> bool {
     let q = format!("SELECT (1 AS ?found) WHERE {{ {pattern} }} LIMIT 1");
     !kg.select(&q, &["found"]).unwrap().is_empty()
 }
+
+/// The files whose bytes differ between two [`files`] of a run, by name.
+pub fn changed(
+    before: &std::collections::BTreeMap<PathBuf, Vec<u8>>,
+    after: &std::collections::BTreeMap<PathBuf, Vec<u8>>,
+) -> Vec<String> {
+    let names: std::collections::BTreeSet<&PathBuf> = before.keys().chain(after.keys()).collect();
+    names
+        .into_iter()
+        .filter(|n| before.get(*n) != after.get(*n))
+        .map(|n| n.display().to_string())
+        .collect()
+}
+
+/// Every file of a run directory and its bytes.
+pub fn files(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    walk(dir)
+        .into_iter()
+        .map(|f| {
+            let bytes = std::fs::read(&f).unwrap();
+            (f, bytes)
+        })
+        .collect()
+}
