@@ -256,14 +256,8 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     if a.resume.is_some() {
         cfg.model = resumed_model(cfg.model, &a.openai, &prepared.run.id)?;
     }
-    let backend = driver::start_model(&cfg, &|m: &str| {
-        if m.starts_with("loading") {
-            sp.set_message(m.to_string())
-        } else {
-            sp.suspend(|| note(m))
-        }
-    })
-    .map_err(anyhow::Error::msg)?;
+    // Every step (a default model fetched on resume, the model loading) shows on the spinner.
+    let backend = driver::start_model(&cfg, &say).map_err(anyhow::Error::msg)?;
     sp.finish_and_clear();
     eprintln!(
         "run {} in {}: {} {} questions from {} with {}; {} already answered",
