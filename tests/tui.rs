@@ -148,7 +148,7 @@ fn follow_run(
                 }
                 if answered {
                     // The next frame's aggregates hold every answer Live has been told of.
-                    app.tick();
+                    app.catch_up();
                     let told = app.live.already_done as u64 + app.live.answered;
                     let d = app.data.as_ref().unwrap();
                     assert!(d.tally.answered >= told, "{} < {told}", d.tally.answered);
@@ -184,6 +184,13 @@ fn run_through_runner(app: &mut App, model: ModelSpec, runs_dir: &Path, limit: u
 }
 
 fn render(app: &App, w: u16, h: u16) -> String {
+    // As the event loop does before each frame.
+    app.prepare_view();
+    render_prepared(app, w, h)
+}
+
+/// The frame as drawn from what was prepared for it, without preparing it again.
+fn render_prepared(app: &App, w: u16, h: u16) -> String {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
     term.draw(|f| ui::draw(f, app)).unwrap();
     let buf = term.backend().buffer().clone();
@@ -874,7 +881,7 @@ fn live_shows_streamed_tokens_and_updates_the_aggregates() {
 
     record(&app, std::slice::from_ref(r));
     app.on_run_event(RunEvent::Answered(Box::new(r.clone())));
-    app.tick();
+    app.catch_up();
     assert_eq!(app.data.as_ref().unwrap().snapshot.overall.n, 1);
     key(&mut app, KeyCode::Char('p'));
     assert_eq!(app.commands, vec![kgscope::tui::app::Command::Pause]);
@@ -923,7 +930,7 @@ fn live_shows_kglens_iterations_the_convergence_curve_and_the_weakest_edges() {
             incorrect: 2,
         },
     };
-    app.on_run_event(RunEvent::Iteration(Box::new(IterationReport {
+    let report = IterationReport {
         stats: history[6].clone(),
         of: 60,
         edges: 2345,
@@ -933,7 +940,8 @@ fn live_shows_kglens_iterations_the_convergence_curve_and_the_weakest_edges() {
         ],
         history,
         converged: false,
-    })));
+    };
+    app.on_run_event(RunEvent::BatchDone(Box::new(report.event())));
     key(&mut app, KeyCode::Char('2'));
     let s = render(&app, 120, 30);
     capture("live-kglens", &s);
@@ -1493,7 +1501,7 @@ fn a_run_started_from_explore_streams_into_live_and_is_recorded() {
     let control = follow_run(&mut app, rx);
     assert!(control.is_some());
     assert_eq!(app.live.finished, Some(false), "{}", app.live.status);
-    app.tick();
+    app.catch_up();
     let d = app.data.as_ref().unwrap();
     assert_eq!(d.tally.answered, 10);
     assert_eq!(d.snapshot.overall.n, 10);
@@ -1524,7 +1532,7 @@ fn a_default_model_run_keeps_the_aggregates_up_to_date() {
     let model = ModelSpec::parse("default", None, "OPENAI_API_KEY").unwrap();
     run_through_runner(&mut app, model, tmp.path(), 20);
     assert_eq!(app.live.finished, Some(false), "{}", app.live.status);
-    app.tick();
+    app.catch_up();
     let d = app.data.as_ref().unwrap();
     assert_eq!(d.tally.answered, d.manifest.questions as u64);
     assert!(
@@ -1601,7 +1609,7 @@ fn live_counts_retries_and_shows_the_reason() {
     app.live.active = true;
     let model = ModelSpec::parse("openai:fake", Some(&base_url), "OPENAI_API_KEY").unwrap();
     run_through_runner(&mut app, model, tmp.path(), 2);
-    app.tick();
+    app.catch_up();
     assert_eq!(app.live.finished, Some(false), "{}", app.live.status);
     assert_eq!(app.live.retries, 1);
     assert_eq!(app.live.failed, 0);
@@ -1898,7 +1906,7 @@ fn a_long_live_run_keeps_every_error_reachable_with_rows_on_disk() {
         for r in chunk {
             app.on_run_event(RunEvent::Answered(Box::new(r.clone())));
         }
-        app.tick();
+        app.catch_up();
     }
     let d = app.data.as_ref().unwrap();
     assert_eq!(d.tally.answered, total as u64);
@@ -1937,6 +1945,64 @@ fn a_repeated_record_counts_once_as_in_report() {
     assert_eq!(d.errors.len(), wrong);
 }
 
+/// The frame does no reading: results.jsonl is read and parsed on the following thread
+/// (the records it parsed are folded in even once the file is gone), and the records a frame
+/// shows are read back before drawing (Errors, Inspect and Live draw with the file gone).
+#[test]
+fn following_and_reading_back_happen_before_the_frame_is_drawn() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (live_run, answers) = empty_run_and_answers(tmp.path());
+    let mut app = App::new(Theme::default(), "sample:countries", None);
+    app.run_prepared(live_run, &[]);
+    let wrong: Vec<ResultRecord> = answers
+        .iter()
+        .filter(|r| r.outcome != OutcomeKind::Correct)
+        .take(3)
+        .cloned()
+        .collect();
+    assert_eq!(wrong.len(), 3);
+    record(&app, &wrong);
+    let path = app.data.as_ref().unwrap().run.results_path();
+    app.data
+        .as_ref()
+        .unwrap()
+        .wait_parsed(std::time::Duration::from_secs(10));
+    let aside = path.with_extension("aside");
+    std::fs::rename(&path, &aside).unwrap();
+    // Parsed before the frame: the tick only folds.
+    app.tick();
+    assert_eq!(app.data.as_ref().unwrap().tally.answered, 3);
+    assert_eq!(app.data.as_ref().unwrap().errors.len(), 3);
+    // Read back before drawing, drawn without the file.
+    std::fs::rename(&aside, &path).unwrap();
+    key(&mut app, KeyCode::Char('4'));
+    app.prepare_view();
+    std::fs::rename(&path, &aside).unwrap();
+    let s = render_prepared(&app, 120, 30);
+    let first = kgscope::sanitize::line(wrong[0].response().trim());
+    assert!(s.contains(&first[..first.len().min(20)]), "{s}");
+    key(&mut app, KeyCode::Char('2'));
+    let s = render_prepared(&app, 120, 30);
+    assert!(s.contains("Latest answers"), "{s}");
+    let prompt = kgscope::sanitize::line(&wrong[2].question.prompt);
+    assert!(s.contains(&prompt[..prompt.len().min(20)]), "{s}");
+}
+
+/// While a search is typed, its field's frame names the keys that edit it, from the keymap.
+#[test]
+fn the_search_field_shows_its_keys_while_typing() {
+    let index = Arc::new(load_index("sample:countries").unwrap());
+    let mut app = App::new(Theme::default(), "sample:countries", Some(index));
+    keys(&mut app, "/pe");
+    let s = render(&app, 140, 30);
+    assert!(
+        s.contains("Search · Enter/Esc ends · Backspace erases"),
+        "{s}"
+    );
+    key(&mut app, KeyCode::Enter);
+    assert!(!render(&app, 140, 30).contains("Backspace erases"));
+}
+
 /// A results.jsonl that turns bad while it is followed stops the following, says so, and
 /// keeps what was read.
 #[test]
@@ -1946,7 +2012,7 @@ fn a_corrupt_line_in_a_followed_run_is_reported() {
     let mut app = App::new(Theme::default(), "sample:countries", None);
     app.run_prepared(live_run, &[]);
     record(&app, &answers[..2]);
-    app.tick();
+    app.catch_up();
     let path = app.data.as_ref().unwrap().run.results_path();
     let mut f = std::fs::OpenOptions::new()
         .append(true)
@@ -1954,7 +2020,7 @@ fn a_corrupt_line_in_a_followed_run_is_reported() {
         .unwrap();
     std::io::Write::write_all(&mut f, b"{not json\n").unwrap();
     record(&app, &answers[2..4]);
-    app.tick();
+    app.catch_up();
     let d = app.data.as_ref().unwrap();
     assert_eq!(d.tally.answered, 2);
     assert!(
@@ -1990,7 +2056,7 @@ fn an_interrupted_run_opened_with_run_continues_with_shift_r() {
     kgscope::tui::runner::resume(rt.handle(), tmp.path(), path.to_str().unwrap(), tx);
     follow_run(&mut app, rx);
     assert_eq!(app.live.finished, Some(false), "{}", app.live.status);
-    app.tick();
+    app.catch_up();
     let (_, manifest, records) = session::open_results(tmp.path(), &run.id).unwrap();
     assert_eq!(records.len(), manifest.questions);
     assert!(manifest.finished_at.is_some());

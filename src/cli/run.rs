@@ -11,7 +11,6 @@ use kgscope::backends::{self, GenParams};
 use kgscope::method;
 use kgscope::report::{self, Tally};
 use kgscope::run::driver;
-use kgscope::run::kglens::IterationReport;
 use kgscope::run::session::{self, Prepared};
 use kgscope::run::{config, Control, EngineOptions, ModelSpec, RunConfig, RunEvent};
 use kgscope::sanitize::line as clean;
@@ -463,10 +462,10 @@ async fn consume(
                         failed += 1;
                         last_error = error;
                     }
-                    RunEvent::Iteration(report) => {
+                    RunEvent::BatchDone(event) => {
                         // A hidden bar (no terminal) prints nothing, and these lines are the
                         // run's log.
-                        let line = iteration_line(&report);
+                        let line = event.log;
                         if bar.is_hidden() {
                             eprintln!("{line}");
                         } else {
@@ -500,29 +499,6 @@ async fn consume(
 }
 
 /// One KGLens iteration, as the headless run prints it.
-fn iteration_line(r: &IterationReport) -> String {
-    let s = &r.stats;
-    let mut line = format!(
-        "iteration {}/{}: {} of {} right · win rate {:.3} · zero-sense {:.3} over {} of {} edges · mean failure {:.3}",
-        s.iteration,
-        r.of,
-        s.correct,
-        s.asked,
-        s.win_rate,
-        s.zero_sense_rate,
-        s.examined,
-        r.edges,
-        s.mean_failure
-    );
-    if let Some(w) = r.weakest.first() {
-        line.push_str(&format!(" · weakest: {}", w.line()));
-    }
-    if r.converged {
-        line.push_str(" · converged");
-    }
-    line
-}
-
 pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
     use kgscope::document;
     use kgscope::report::doc;

@@ -1,8 +1,15 @@
 //! The types every layer shares, and nothing else: a question and its gold answer
-//! ([`question`], [`gold`]) and how a model is asked one ([`prompts`]: the request's prompt and
-//! the prompt files each method asks with). Nothing here imports the rest of kgscope, so
+//! ([`question`], [`gold`]), how a model is asked one ([`prompts`]: the request's prompt and
+//! the prompt files each method asks with), what was read from its response ([`answer`],
+//! [`verdict`]), the metrics a run can show ([`metric`]), what a method is ([`method`]: the
+//! trait every layer asks) and what it shows beyond the shared views ([`panel`]). Nothing here imports the rest of kgscope, so
 //! everything can import it: the KG and sampling below are the only layers under it.
 
+pub mod answer;
 pub mod gold;
+pub mod method;
+pub mod metric;
+pub mod panel;
 pub mod prompts;
 pub mod question;
+pub mod verdict;

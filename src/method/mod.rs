@@ -18,6 +18,7 @@
 //! - Zhu et al., 2024: "KG-FPQ: Evaluating Factuality Hallucination in LLMs with Knowledge
 //!   Graph-based False Premise Questions" (`kgfpq`).
 
+pub use crate::core::method::Method;
 pub use crate::core::prompts;
 
 pub mod kgfpq;
@@ -29,17 +30,14 @@ pub mod statement;
 pub mod tfq;
 pub mod yesno;
 
-use crate::backends::Prompt;
 use crate::kg::{KgError, KgIndex};
-use crate::metrics::{Metric, Scoring};
+use crate::metrics::Metric;
 use crate::questions::{GenerateOptions, GenerateReport, Question, Renderer, Task, TemplateSet};
-use crate::verify::Reading;
 
-/// One question format: generation, prompting, reading and metrics.
-pub trait Method: Send + Sync {
-    fn task(&self) -> Task;
-    /// One line for the run dialog: what is asked, and the paper it comes from.
-    fn describe(&self) -> &'static str;
+/// How a method makes its questions: all up front from the drawn facts, or batch by batch
+/// in a [`plan::Plan`] when its questions depend on earlier answers. Every method is a
+/// [`Method`] too, so the registry hands out one object that does both.
+pub trait Maker: Method {
     /// Questions from the candidate facts; returns them and how many wanted items (negatives,
     /// false statements, facts with enough distractors) could not be made ([`Method::unmade`]
     /// says which).
@@ -49,73 +47,6 @@ pub trait Method: Send + Sync {
         candidates: &[usize],
         opts: &GenerateOptions,
     ) -> (Vec<Question>, usize);
-    /// How one question is asked.
-    fn prompt(&self, q: &Question) -> Prompt;
-    /// The rules stage of the verification chain.
-    fn read(&self, q: &Question, response: &str) -> Reading;
-    /// Which extra sums the aggregator keeps for this method.
-    fn scoring(&self) -> Scoring;
-    /// The metrics shown for a run of this method, headline first.
-    fn metrics(&self) -> &'static [Metric];
-    /// What the count of items `generate` could not make counts, after the number.
-    fn unmade(&self) -> &'static str {
-        "items could not be made"
-    }
-    /// How the method says true and false ("true"/"false", "yes"/"no").
-    fn truth_words(&self) -> (&'static str, &'static str) {
-        ("true", "false")
-    }
-    /// The gold answer in the method's own words ("yes", "B) Lima", ...).
-    fn gold_text(&self, q: &Question) -> String {
-        match q.gold {
-            crate::questions::Gold::Bool { value } => {
-                let (t, f) = self.truth_words();
-                if value { t } else { f }.to_string()
-            }
-            _ => q.gold.describe(),
-        }
-    }
-    /// Whether the method's questions come with negatives whose count the user sets.
-    fn takes_negatives(&self) -> bool {
-        false
-    }
-    /// Whether the method can put a context before its questions (`--context`).
-    fn takes_context(&self) -> bool {
-        false
-    }
-    /// The method's own groupings of a question, `(facet, value)`, beside relation, types and
-    /// year (KG-FPQ: edit, hop, format). Pairs of facets become 2-D heatmaps.
-    fn facets(&self, _q: &Question) -> Vec<(String, String)> {
-        vec![]
-    }
-    /// How many times each question is asked when the user does not say (`--repeats`).
-    fn default_repeats(&self) -> usize {
-        1
-    }
-    /// The fewest tokens an answer to `q` needs: the run's `--max-tokens` is raised to this
-    /// for it (a yes/no needs a word, KG-FPQ's generative answer up to three sentences).
-    fn answer_tokens(&self, _q: &Question) -> u32 {
-        0
-    }
-    /// The judge's prompt for one response, when the method asks its judge its own way.
-    fn judge_prompt(&self, _q: &Question, _response: &str) -> Option<Prompt> {
-        None
-    }
-    /// Whether a question's text is its fact's statement word for word (GraphEval's
-    /// statements): a negative that reads true in words is then a bad question.
-    fn asks_statements(&self) -> bool {
-        false
-    }
-    /// Whether a run of this method carries KGLens' settings (`RunConfig::kglens`: iterations,
-    /// subgraph walk, convergence) and takes their command-line flags.
-    fn takes_kglens_settings(&self) -> bool {
-        false
-    }
-    /// Whether a run of this method carries KG-FPQ's settings (`RunConfig::fpq`: edits,
-    /// formats, gate, writer) and takes their command-line flags.
-    fn takes_fpq_settings(&self) -> bool {
-        false
-    }
     /// The plan of a run whose questions depend on earlier answers (KGLens' iterations,
     /// KG-FPQ's gate); `None` for a method whose questions are all made up front.
     fn plan(
@@ -146,7 +77,7 @@ static KGLENS: kglens::Kglens = kglens::Kglens;
 static KG_FPQ: kgfpq::KgFpq = kgfpq::KgFpq;
 
 /// The method behind a task.
-pub fn of(task: Task) -> &'static dyn Method {
+pub fn of(task: Task) -> &'static dyn Maker {
     match task {
         Task::Statement => &STATEMENT,
         Task::Yesno => &YESNO,
@@ -160,7 +91,7 @@ pub fn of(task: Task) -> &'static dyn Method {
 }
 
 /// Every method, in the order the run dialog lists them.
-pub fn all() -> impl Iterator<Item = &'static dyn Method> {
+pub fn all() -> impl Iterator<Item = &'static dyn Maker> {
     Task::ALL.iter().map(|t| of(*t))
 }
 

@@ -5,19 +5,21 @@
 
 use std::collections::HashMap;
 
+use crate::core::panel::Panel;
 use crate::kg::KgIndex;
 use crate::questions::{GenerateOptions, Question, TemplateSet};
 use crate::record::ResultRecord;
 use crate::store::RunDir;
 
 use super::kgfpq::plan::FpqConfig;
-use super::kglens::plan::{IterationReport, KglensConfig};
+use super::kglens::plan::KglensConfig;
 
-/// What a plan has to tell the live views after a batch.
-#[derive(Debug, Clone)]
-pub enum PlanEvent {
-    /// A KGLens iteration finished.
-    Iteration(Box<IterationReport>),
+/// What a plan has to tell the live views after a batch (a KGLens iteration): a line for a
+/// headless run's log and a panel for Live.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanEvent {
+    pub log: String,
+    pub panel: Panel,
 }
 
 /// What a staged method builds its plan from: the KG, the generator options of the run, and

@@ -24,19 +24,8 @@ use super::counts::Counts;
 use super::grapheval::{triple_fractions, Fraction, TripleFractions};
 use super::interval::Rate;
 use super::kglens::{EdgeCounts, EdgeTally};
+pub use crate::core::metric::Scoring;
 use crate::verify::{OutcomeKind, Verdict};
-
-/// Which sums a method's outcomes feed besides the outcome counts every method has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Scoring {
-    /// GraphEval: a positive and its negatives are scored together as one triple.
-    Triples,
-    /// KGLens: outcomes are tallied per (subject, predicate, object) edge.
-    Edges,
-    /// Outcome counts only (accuracy, P/R/F1).
-    Outcomes,
-}
 
 /// One judged answer, carrying the keys it is grouped by.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

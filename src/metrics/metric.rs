@@ -1,87 +1,13 @@
-//! The metrics a run can show, each read from a group's stats with its interval. Which ones a
-//! run shows, and in what order, is its method's choice (`Method::metrics`, in the method
-//! layer above).
+//! How each metric (`core::metric::Metric`) is read from a group's stats, with its interval.
 
 use super::aggregate::GroupStats;
 use super::counts::Counts;
 use super::interval::Rate;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Metric {
-    Correctness,
-    Truthfulness,
-    Informativeness,
-    Accuracy,
-    AbstainRate,
-    InvalidRate,
-    WinRate,
-    ZeroSense,
-    Precision,
-    Recall,
-    F1,
-}
+pub use crate::core::metric::Metric;
 
 impl Metric {
-    pub const ALL: [Metric; 11] = [
-        Metric::Correctness,
-        Metric::Truthfulness,
-        Metric::Informativeness,
-        Metric::Accuracy,
-        Metric::AbstainRate,
-        Metric::InvalidRate,
-        Metric::WinRate,
-        Metric::ZeroSense,
-        Metric::Precision,
-        Metric::Recall,
-        Metric::F1,
-    ];
-
-    /// A metric by its name as shown, or with hyphens for spaces ("abstain-rate", "f1").
-    pub fn parse(name: &str) -> Option<Metric> {
-        let want = name.trim().to_lowercase().replace('-', " ");
-        Self::ALL
-            .into_iter()
-            .find(|m| m.name().to_lowercase() == want)
-    }
-
-    /// The rates every method has, from its outcome counts.
-    pub const OUTCOME_RATES: [Metric; 3] =
-        [Metric::Accuracy, Metric::AbstainRate, Metric::InvalidRate];
-
-    /// What a summary lists for a method whose metrics are `own`: the outcome rates, then the
-    /// method's own in its order.
-    pub fn summary_of(own: &[Metric]) -> Vec<Metric> {
-        let outcome = Self::OUTCOME_RATES;
-        outcome
-            .iter()
-            .chain(own.iter().filter(|m| !outcome.contains(m)))
-            .copied()
-            .collect()
-    }
-
-    /// The method's headline: its first own metric that is not an outcome rate (GraphEval
-    /// correctness, KGLens win rate, Luo et al.'s F1).
-    pub fn headline_of(own: &[Metric]) -> Option<Metric> {
-        own.iter()
-            .copied()
-            .find(|m| !Self::OUTCOME_RATES.contains(m))
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Metric::Correctness => "correctness",
-            Metric::Truthfulness => "truthfulness",
-            Metric::Informativeness => "informativeness",
-            Metric::Accuracy => "accuracy",
-            Metric::AbstainRate => "abstain rate",
-            Metric::InvalidRate => "invalid rate",
-            Metric::WinRate => "win rate",
-            Metric::ZeroSense => "zero-sense rate",
-            Metric::Precision => "precision",
-            Metric::Recall => "recall",
-            Metric::F1 => "F1",
-        }
-    }
+    /// The metric's value in a group, with its interval; `None` when the group has no data
+    /// for it.
     pub fn of(self, g: &GroupStats) -> Option<Rate> {
         match self {
             Metric::Correctness => g.grapheval.as_ref().map(|s| s.correctness),
@@ -96,13 +22,6 @@ impl Metric {
             // R = C / (C + I + A + Inv): the accuracy (see `Counts::recall`).
             Metric::Recall => g.accuracy,
             Metric::F1 => f1(&g.counts),
-        }
-    }
-    /// Where the value sits on the colour scale, 1 being good.
-    pub fn goodness(self, v: f64) -> f64 {
-        match self {
-            Metric::AbstainRate | Metric::InvalidRate | Metric::ZeroSense => 1.0 - v,
-            _ => v,
         }
     }
 }

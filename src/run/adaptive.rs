@@ -18,7 +18,6 @@ use super::session::{self, Batch, Prepared};
 use crate::backends::Backend;
 use crate::kg::KgIndex;
 pub use crate::method::plan::Plan;
-use crate::method::plan::PlanEvent;
 use crate::questions::{Question, TemplateSet};
 use crate::record::ResultRecord;
 
@@ -120,8 +119,8 @@ pub async fn drive(
             break Ok(());
         }
         match plan.finish_batch(&prepared.index, &records, &prepared.run) {
-            Ok(Some(PlanEvent::Iteration(report))) => {
-                let _ = out.send(RunEvent::Iteration(report)).await;
+            Ok(Some(event)) => {
+                let _ = out.send(RunEvent::BatchDone(Box::new(event))).await;
             }
             Ok(None) => {}
             Err(e) => break Err(e),

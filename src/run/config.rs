@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::core::panel::PanelLine;
 use serde::{Deserialize, Serialize};
 
 use crate::backends::GenParams;
@@ -108,6 +109,28 @@ impl RunConfig {
                 .then(super::fpq::FpqConfig::default),
             extra: Default::default(),
         }
+    }
+}
+
+impl RunConfig {
+    /// The same run with `limit` read as the whole question budget (the TUI's dialog): a
+    /// KGLens run's iterations are sized to fit it.
+    pub fn limit_as_budget(mut self) -> Self {
+        if let Some(k) = &self.kglens {
+            self.kglens = Some(k.for_budget(self.limit));
+        }
+        self
+    }
+
+    /// The run dialog's lines for the settings of the run's method: a staged method's own, or
+    /// how facts are drawn.
+    pub fn method_settings(&self) -> Vec<PanelLine> {
+        let mut out = match &self.kglens {
+            Some(k) => k.settings(&self.entities),
+            None => vec![PanelLine::field("sampling", self.sampling.as_str())],
+        };
+        out.extend(self.fpq.iter().flat_map(|p| p.settings()));
+        out
     }
 }
 

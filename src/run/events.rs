@@ -1,7 +1,7 @@
 //! What the engine tells its consumers (the headless progress bar, the TUI, the run log).
 
-use super::kglens::IterationReport;
 use super::record::ResultRecord;
+use crate::method::plan::PlanEvent;
 use crate::questions::Question;
 
 #[derive(Debug, Clone)]
@@ -30,8 +30,8 @@ pub enum RunEvent {
         iteration: u32,
         questions: Vec<Question>,
     },
-    /// An adaptive run finished an iteration and updated its posterior.
-    Iteration(Box<IterationReport>),
+    /// A staged run finished a batch (a KGLens iteration): what its plan has to show.
+    BatchDone(Box<PlanEvent>),
     /// No more events follow. `cancelled` when stopped before every question was answered.
     Finished { cancelled: bool },
 }

@@ -58,6 +58,11 @@ impl Follower {
         }
     }
 
+    /// Where the first line not yet read starts: how far the file has been read.
+    pub fn pos(&self) -> u64 {
+        self.pos
+    }
+
     /// Calls `each(offset, record)` for every complete line past the last one read, and
     /// returns how many there were. A line without its newline is still being written (or
     /// was cut short): it is left for a later call. A bad line is an error naming it, and

@@ -23,7 +23,8 @@ pub struct FrameStats {
 /// `frames` frames, drawing `screen` at `size` after each batch unless `draw` is false (the
 /// baseline: folding alone). `app` must have run data open. Each batch is first appended to
 /// the run's results.jsonl, untimed, as the engine's recorder does before it hands the events
-/// over; the app then reads it back in its frame tick. At the event loop's 50 ms frame,
+/// over; the app's following thread parses it, and the timed frame folds it in (its tick)
+/// and draws. At the event loop's 50 ms frame,
 /// `per_frame = 100` is 2,000 outcomes/s. Each pass over `sample` gets fresh question ids, so
 /// the outcomes are distinct, as in a real run, and a statement still meets its negatives;
 /// `first` is how many outcomes earlier calls on the same run fed, so ids never repeat (a
@@ -87,11 +88,17 @@ pub fn frame_times(
             })
             .collect();
         log.flush().expect("writing results.jsonl");
+        // The reading and parsing happen on the following thread, off the frame: the frame
+        // is timed from when the batch is parsed and waiting to be folded.
+        if let Some(d) = &app.data {
+            d.wait_parsed(std::time::Duration::from_secs(10));
+        }
         let t = Instant::now();
         for ev in batch {
             app.on_run_event(ev);
         }
         app.tick();
+        app.prepare_view();
         if draw {
             term.draw(|f| super::ui::draw(f, app)).expect("drawing");
         }

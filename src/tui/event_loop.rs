@@ -224,6 +224,7 @@ fn main_loop(
         }
         app.tick();
         app.demo_tick(Instant::now());
+        app.prepare_view();
         terminal.draw(|f| super::ui::draw(f, app))?;
         if panic_on_purpose {
             panic!("KGSCOPE_TEST_PANIC is set: panicking with the screen drawn");

@@ -44,23 +44,8 @@ pub fn config_for(base: &RunBase, req: &RunRequest) -> RunConfig {
         parallel,
         concurrency: base.model.default_concurrency(parallel),
         context: req.context,
-        kglens: crate::method::of(req.task)
-            .takes_kglens_settings()
-            .then(|| kglens_budget(req.limit)),
         repeats: crate::method::of(req.task).default_repeats(),
-        ..RunConfig::new(&base.kg, base.model.clone(), req.task, req.limit)
-    }
-}
-
-/// KGLens from the dialog's question budget: the paper's batch of 64 edges (fewer for a
-/// smaller budget), as many iterations as the budget buys.
-fn kglens_budget(limit: usize) -> crate::run::kglens::KglensConfig {
-    let d = crate::run::kglens::KglensConfig::default();
-    let batch = d.batch.min(limit.max(1));
-    crate::run::kglens::KglensConfig {
-        batch,
-        iterations: limit.max(1).div_ceil(batch) as u32,
-        ..d
+        ..RunConfig::new(&base.kg, base.model.clone(), req.task, req.limit).limit_as_budget()
     }
 }
 

@@ -3,11 +3,11 @@
 //! option and no other.
 
 use super::abstention;
-use super::answer::{Answer, Reading};
 use super::clean::{clean_response, sentences};
 use super::short_answer::normalise;
-use super::verdict::Verdict;
+use crate::core::answer::{Answer, Reading};
 use crate::core::gold::choice_letter;
+use crate::core::verdict::Verdict;
 
 /// Words that may come before a letter answer ("Answer: B", "The answer is (C)", "Option D").
 const LEAD_INS: &[&str] = &[

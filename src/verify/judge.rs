@@ -1,6 +1,6 @@
 //! Judging a true/false verdict against the KG's gold label.
 
-use super::verdict::{OutcomeKind, Verdict};
+use crate::core::verdict::{OutcomeKind, Verdict};
 
 /// Compares a verdict with the gold label (`true` = the statement holds in the KG, i.e. a
 /// positive statement or a yes/no question whose answer is Yes).

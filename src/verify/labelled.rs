@@ -2,7 +2,7 @@
 //! response, the verdict a careful reader takes from it, and why. The verdict rules are tested
 //! on them, and `kgscope bench verdicts` measures the rules and the judge on them.
 
-use super::verdict::Verdict;
+use crate::core::verdict::Verdict;
 
 /// One labelled response.
 #[derive(Debug, Clone, PartialEq)]

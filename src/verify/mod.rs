@@ -11,7 +11,6 @@
 //! parsing or instruction-following failure, the second is a behaviour the methods score.
 
 pub mod abstention;
-pub mod answer;
 pub mod choice;
 pub mod clean;
 pub mod judge;
@@ -19,18 +18,17 @@ pub mod labelled;
 pub mod parse;
 pub mod premise;
 pub mod short_answer;
-pub mod verdict;
 pub mod vote;
 pub mod words;
 
 #[cfg(test)]
 mod parse_table;
 
+pub use crate::core::answer::{Answer, Reading, Stage};
+pub use crate::core::verdict::{OutcomeKind, Verdict};
 pub use abstention::is_abstention;
-pub use answer::{Answer, Reading, Stage};
 pub use judge::{claim_for, judge};
 pub use parse::{parse_statement_verdict, parse_yesno_verdict, Parsed};
-pub use verdict::{OutcomeKind, Verdict};
 pub use vote::vote;
 
 /// A true/false reading of the rule parser as the rules stage's [`Reading`].

@@ -33,11 +33,11 @@ use serde::{Deserialize, Serialize};
 
 use super::abstention;
 use super::clean::{clean_response, sentences_with_questions};
-use super::verdict::Verdict;
 use super::words::{
     is_unspaced, FALSE_WORDS, FILLER, NEGATORS, NO, POST_NEGATORS, QUALIFIERS, TRUE_WORDS,
     WEAK_YES, YES,
 };
+use crate::core::verdict::Verdict;
 
 /// A verdict and a short human-readable trace of why, for the drill-down view.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,7 +1,7 @@
 //! Table test: realistic responses and the verdict each parser must read from them.
 
 use super::parse::{parse_statement_verdict, parse_yesno_verdict};
-use super::verdict::Verdict::{self, *};
+use crate::core::verdict::Verdict::{self, *};
 
 const ECHO: &str = "You are given a statement. You are asked to judge whether the statement is true or false. Answer 'Yes, the statement is true.' if you know the statement is true. Answer 'No, the statement is false.' if you know the statement is false. Otherwise, answer 'I don't know.'";
 

@@ -4,8 +4,8 @@
 //! "There is no …"); anything else is read as going along, and never confidently: the judge,
 //! shown the premise and the true fact, decides every answer when the run has one.
 
-use super::answer::{Answer, Reading};
 use super::Verdict;
+use crate::core::answer::{Answer, Reading};
 
 /// Openings that reject or correct what the question presupposes.
 const REJECTIONS: &[&str] = &[

@@ -7,10 +7,10 @@
 //! so "in" is not found in "india".
 
 use super::abstention;
-use super::answer::{Answer, Reading};
 use super::clean::{clean_response, sentences};
-use super::verdict::Verdict;
+use crate::core::answer::{Answer, Reading};
 use crate::core::gold::Accepted;
+use crate::core::verdict::Verdict;
 
 /// The normal form two names are compared in.
 pub fn normalise(s: &str) -> String {

@@ -1,6 +1,6 @@
 //! Majority vote over repeated asks of one question (GraphEval and KG-FPQ ask 3 times).
 
-use super::verdict::Verdict;
+use crate::core::verdict::Verdict;
 
 /// Combines the verdicts of repeated asks into one.
 ///

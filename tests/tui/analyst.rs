@@ -180,7 +180,7 @@ fn a_yes_sayer_is_obvious_in_the_why_panel() {
     let model =
         ModelSpec::parse("openai:fake", Some(&streaming_server()), "OPENAI_API_KEY").unwrap();
     run_through_runner(&mut app, model, tmp.path(), 20);
-    app.tick();
+    app.catch_up();
     key(&mut app, KeyCode::Char('3'));
     let (_, w) = app.heat_why().unwrap();
     assert_eq!(w.by_gold[0].incorrect, 0);

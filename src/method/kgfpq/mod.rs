@@ -6,13 +6,14 @@
 
 pub mod args;
 pub mod edits;
+pub mod panel;
 pub mod questions;
 pub mod report;
 
 pub mod plan;
 
 use self::questions::{self as fpq, FpqOptions};
-use super::{prompts, Method};
+use super::{prompts, Maker, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
 use crate::questions::{FpqFormat, GenerateOptions, Gold, Question, Renderer, Task};
@@ -21,40 +22,21 @@ use crate::verify::{self, premise, Reading};
 pub struct KgFpq;
 
 impl Method for KgFpq {
+    fn drill_down(
+        &self,
+        q: &Question,
+        index: Option<&crate::kg::KgIndex>,
+    ) -> Vec<crate::core::panel::PanelLine> {
+        panel::premise(q, index)
+    }
     fn task(&self) -> Task {
         Task::KgFpq
     }
     fn takes_fpq_settings(&self) -> bool {
         true
     }
-    fn plan(
-        &self,
-        input: &super::plan::PlanInput<'_>,
-        _progress: &dyn Fn(&str),
-    ) -> Result<Option<Box<dyn super::plan::Plan>>, crate::kg::KgError> {
-        let cfg = input.fpq.cloned().unwrap_or_default();
-        Ok(Some(Box::new(plan::FpqRun::new(
-            input.index,
-            cfg,
-            input.options,
-        )?)))
-    }
     fn describe(&self) -> &'static str {
         "false-premise questions by six edits, asked after the true premise (KG-FPQ)"
-    }
-    fn generate(
-        &self,
-        r: &Renderer<'_>,
-        candidates: &[usize],
-        opts: &GenerateOptions,
-    ) -> (Vec<Question>, usize) {
-        let candidates = fpq::askable(r.index, candidates);
-        fpq::generate(
-            r,
-            &candidates,
-            opts,
-            opts.fpq.as_ref().unwrap_or(&FpqOptions::default()),
-        )
     }
     fn unmade(&self) -> &'static str {
         "edits found no replacement object"
@@ -116,5 +98,34 @@ impl Method for KgFpq {
             "Question: {}\nFalse premise: {premise}\nTrue fact: {truth}\nResponse: {response}",
             q.prompt
         )))
+    }
+}
+
+impl Maker for KgFpq {
+    fn generate(
+        &self,
+        r: &Renderer<'_>,
+        candidates: &[usize],
+        opts: &GenerateOptions,
+    ) -> (Vec<Question>, usize) {
+        let candidates = fpq::askable(r.index, candidates);
+        fpq::generate(
+            r,
+            &candidates,
+            opts,
+            opts.fpq.as_ref().unwrap_or(&FpqOptions::default()),
+        )
+    }
+    fn plan(
+        &self,
+        input: &super::plan::PlanInput<'_>,
+        _progress: &dyn Fn(&str),
+    ) -> Result<Option<Box<dyn super::plan::Plan>>, crate::kg::KgError> {
+        let cfg = input.fpq.cloned().unwrap_or_default();
+        Ok(Some(Box::new(plan::FpqRun::new(
+            input.index,
+            cfg,
+            input.options,
+        )?)))
     }
 }

@@ -3,6 +3,7 @@
 //! A question's kind is its gold answer's: a truth value for yes/no, accepted texts for Wh.
 
 pub mod args;
+pub mod panel;
 pub mod questions;
 pub mod report;
 
@@ -11,7 +12,7 @@ pub mod plan;
 pub mod posterior;
 
 use self::questions as kglens;
-use super::{prompts, Method};
+use super::{prompts, Maker, Method};
 use crate::backends::Prompt;
 use crate::method::yesno::questions::Asker;
 use crate::metrics::{Metric, Scoring};
@@ -27,45 +28,8 @@ impl Method for Kglens {
     fn takes_kglens_settings(&self) -> bool {
         true
     }
-    fn plan(
-        &self,
-        input: &super::plan::PlanInput<'_>,
-        progress: &dyn Fn(&str),
-    ) -> Result<Option<Box<dyn super::plan::Plan>>, crate::kg::KgError> {
-        progress("walking the subgraph");
-        let o = input.options;
-        let run = plan::KglensRun::new(
-            input.index,
-            input.kglens.cloned().unwrap_or_default(),
-            &o.entities,
-            &o.relations,
-            o.seed,
-        )?;
-        Ok(Some(Box::new(run)))
-    }
     fn describe(&self) -> &'static str {
         "adaptive sampling over a subgraph's edges; yes/no and Wh-questions (KGLens)"
-    }
-    /// Outside an adaptive run (`kgscope questions`): the first iteration's questions for the
-    /// drawn facts, in HARD mode, every edge still at its prior.
-    fn generate(
-        &self,
-        r: &Renderer<'_>,
-        candidates: &[usize],
-        opts: &GenerateOptions,
-    ) -> (Vec<Question>, usize) {
-        let picked =
-            crate::questions::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
-        let mut asker = Asker::new(r);
-        let out = picked
-            .into_iter()
-            .enumerate()
-            .map(|(i, fi)| {
-                let fact = r.index.facts()[fi];
-                kglens::question(&mut asker, r, &fact, i as u32, 1, kglens::Difficulty::Hard)
-            })
-            .collect();
-        (out, 0)
     }
     fn prompt(&self, q: &Question) -> Prompt {
         match q.gold {
@@ -107,6 +71,46 @@ impl Method for Kglens {
     }
     fn truth_words(&self) -> (&'static str, &'static str) {
         ("yes", "no")
+    }
+}
+
+impl Maker for Kglens {
+    /// Outside an adaptive run (`kgscope questions`): the first iteration's questions for the
+    /// drawn facts, in HARD mode, every edge still at its prior.
+    fn generate(
+        &self,
+        r: &Renderer<'_>,
+        candidates: &[usize],
+        opts: &GenerateOptions,
+    ) -> (Vec<Question>, usize) {
+        let picked =
+            crate::questions::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
+        let mut asker = Asker::new(r);
+        let out = picked
+            .into_iter()
+            .enumerate()
+            .map(|(i, fi)| {
+                let fact = r.index.facts()[fi];
+                kglens::question(&mut asker, r, &fact, i as u32, 1, kglens::Difficulty::Hard)
+            })
+            .collect();
+        (out, 0)
+    }
+    fn plan(
+        &self,
+        input: &super::plan::PlanInput<'_>,
+        progress: &dyn Fn(&str),
+    ) -> Result<Option<Box<dyn super::plan::Plan>>, crate::kg::KgError> {
+        progress("walking the subgraph");
+        let o = input.options;
+        let run = plan::KglensRun::new(
+            input.index,
+            input.kglens.cloned().unwrap_or_default(),
+            &o.entities,
+            &o.relations,
+            o.seed,
+        )?;
+        Ok(Some(Box::new(run)))
     }
 }
 

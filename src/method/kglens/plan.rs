@@ -573,7 +573,7 @@ impl Plan for KglensRun {
         let report = self.report(index, stats);
         run.write_json(STATE_FILE, &self.state)
             .map_err(|e| e.to_string())?;
-        Ok(Some(PlanEvent::Iteration(Box::new(report))))
+        Ok(Some(report.event()))
     }
     fn restore(&mut self, run: &crate::store::RunDir, done: &[ResultRecord]) -> Result<(), String> {
         // A state that cannot be read or does not fit the run is refused, never repaired:

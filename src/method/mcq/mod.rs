@@ -5,7 +5,7 @@
 pub mod questions;
 
 use self::questions::{self as generator, McqFormat};
-use super::{prompts, Method};
+use super::{prompts, Maker, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
 use crate::questions::gold::{choice_letter, Gold};
@@ -47,14 +47,6 @@ impl Method for Mcq {
             McqFormat::WhQuestion => "a Wh-question and four options (Luo et al.)",
         }
     }
-    fn generate(
-        &self,
-        r: &Renderer<'_>,
-        candidates: &[usize],
-        opts: &GenerateOptions,
-    ) -> (Vec<Question>, usize) {
-        generator::generate(r, candidates, opts, self.format)
-    }
     fn prompt(&self, q: &Question) -> Prompt {
         let options = match &q.gold {
             Gold::Choice { options, .. } => options.as_slice(),
@@ -85,5 +77,16 @@ impl Method for Mcq {
     }
     fn metrics(&self) -> &'static [Metric] {
         super::LUO_METRICS
+    }
+}
+
+impl Maker for Mcq {
+    fn generate(
+        &self,
+        r: &Renderer<'_>,
+        candidates: &[usize],
+        opts: &GenerateOptions,
+    ) -> (Vec<Question>, usize) {
+        generator::generate(r, candidates, opts, self.format)
     }
 }

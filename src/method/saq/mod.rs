@@ -4,7 +4,7 @@
 pub mod questions;
 
 use self::questions as saq;
-use super::{prompts, Method};
+use super::{prompts, Maker, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
 use crate::questions::gold::Gold;
@@ -19,14 +19,6 @@ impl Method for Saq {
     }
     fn describe(&self) -> &'static str {
         "a Wh-question answered in a few words (Luo et al.)"
-    }
-    fn generate(
-        &self,
-        r: &Renderer<'_>,
-        candidates: &[usize],
-        opts: &GenerateOptions,
-    ) -> (Vec<Question>, usize) {
-        saq::generate(r, candidates, opts)
     }
     fn prompt(&self, q: &Question) -> Prompt {
         prompts::ask("saq", q, &q.prompt)
@@ -51,5 +43,16 @@ impl Method for Saq {
     }
     fn metrics(&self) -> &'static [Metric] {
         super::LUO_METRICS
+    }
+}
+
+impl Maker for Saq {
+    fn generate(
+        &self,
+        r: &Renderer<'_>,
+        candidates: &[usize],
+        opts: &GenerateOptions,
+    ) -> (Vec<Question>, usize) {
+        saq::generate(r, candidates, opts)
     }
 }

@@ -3,7 +3,7 @@
 pub mod questions;
 
 use self::questions as statements;
-use super::{prompts, Method};
+use super::{prompts, Maker, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
 use crate::questions::{GenerateOptions, Question, Renderer, Task};
@@ -20,14 +20,6 @@ impl Method for Statement {
     }
     fn describe(&self) -> &'static str {
         "true/false statements and their negatives (GraphEval)"
-    }
-    fn generate(
-        &self,
-        r: &Renderer<'_>,
-        candidates: &[usize],
-        opts: &GenerateOptions,
-    ) -> (Vec<Question>, usize) {
-        statements::generate(r, candidates, opts)
     }
     fn prompt(&self, q: &Question) -> Prompt {
         prompts::spec("statement").ask(q.prompt.clone())
@@ -53,5 +45,16 @@ impl Method for Statement {
     }
     fn takes_negatives(&self) -> bool {
         true
+    }
+}
+
+impl Maker for Statement {
+    fn generate(
+        &self,
+        r: &Renderer<'_>,
+        candidates: &[usize],
+        opts: &GenerateOptions,
+    ) -> (Vec<Question>, usize) {
+        statements::generate(r, candidates, opts)
     }
 }

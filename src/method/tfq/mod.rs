@@ -4,7 +4,7 @@
 pub mod questions;
 
 use self::questions as tfq;
-use super::{prompts, Method};
+use super::{prompts, Maker, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
 use crate::questions::{GenerateOptions, Question, Renderer, Task};
@@ -18,14 +18,6 @@ impl Method for Tfq {
     }
     fn describe(&self) -> &'static str {
         "true and false statements 1:1 (Luo et al.)"
-    }
-    fn generate(
-        &self,
-        r: &Renderer<'_>,
-        candidates: &[usize],
-        opts: &GenerateOptions,
-    ) -> (Vec<Question>, usize) {
-        tfq::generate(r, candidates, opts)
     }
     fn prompt(&self, q: &Question) -> Prompt {
         prompts::ask("tfq", q, &q.prompt)
@@ -46,5 +38,16 @@ impl Method for Tfq {
     }
     fn metrics(&self) -> &'static [Metric] {
         super::LUO_METRICS
+    }
+}
+
+impl Maker for Tfq {
+    fn generate(
+        &self,
+        r: &Renderer<'_>,
+        candidates: &[usize],
+        opts: &GenerateOptions,
+    ) -> (Vec<Question>, usize) {
+        tfq::generate(r, candidates, opts)
     }
 }

@@ -3,7 +3,7 @@
 pub mod questions;
 
 use self::questions as yesno;
-use super::{prompts, Method};
+use super::{prompts, Maker, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
 use crate::questions::{GenerateOptions, Question, Renderer, Task};
@@ -17,14 +17,6 @@ impl Method for YesNo {
     }
     fn describe(&self) -> &'static str {
         "yes/no questions, half naming a wrong object (KGLens)"
-    }
-    fn generate(
-        &self,
-        r: &Renderer<'_>,
-        candidates: &[usize],
-        opts: &GenerateOptions,
-    ) -> (Vec<Question>, usize) {
-        yesno::generate(r, candidates, opts)
     }
     fn prompt(&self, q: &Question) -> Prompt {
         prompts::spec("yesno").ask(q.prompt.clone())
@@ -46,5 +38,16 @@ impl Method for YesNo {
     }
     fn truth_words(&self) -> (&'static str, &'static str) {
         ("yes", "no")
+    }
+}
+
+impl Maker for YesNo {
+    fn generate(
+        &self,
+        r: &Renderer<'_>,
+        candidates: &[usize],
+        opts: &GenerateOptions,
+    ) -> (Vec<Question>, usize) {
+        yesno::generate(r, candidates, opts)
     }
 }

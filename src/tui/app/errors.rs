@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// Errors read back on each side of the selection before a frame: more than a screen's rows.
+const VIEW_ROWS: usize = 100;
+
 /// The Errors list's filter on the current annotator's labels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LabelFilter {
@@ -58,6 +61,18 @@ impl App {
     /// Indices of the errors the Errors list shows, in its order. Filtered and sorted once
     /// per change (new answers, a label, another filter or sort), not once per frame: a run
     /// has tens of thousands of errors and every frame draws the list.
+    /// Reads back, before a frame is drawn, the records it may show: the errors around the
+    /// selection (more than any screen has rows) and the inspected one. Drawing reads no file.
+    pub fn prepare_view(&self) {
+        let Some(d) = &self.data else {
+            return;
+        };
+        let list = self.error_indices();
+        let sel = self.errors.selected.min(list.len());
+        let window = &list[sel.saturating_sub(VIEW_ROWS)..(sel + VIEW_ROWS).min(list.len())];
+        d.prepare(window.iter().copied().chain(self.inspect.current));
+    }
+
     pub fn error_indices(&self) -> Arc<Vec<usize>> {
         let key = ErrorsKey {
             run: self

@@ -145,7 +145,7 @@ impl App {
                     live.prompts.insert(q.id, crate::sanitize::line(&q.prompt));
                 }
             }
-            RunEvent::Iteration(report) => live.kglens = Some(report),
+            RunEvent::BatchDone(event) => live.plan = Some(event),
             RunEvent::Finished { cancelled } => {
                 live.finished = Some(cancelled);
                 live.ended = Some(Instant::now());
@@ -156,6 +156,15 @@ impl App {
                 };
             }
         }
+    }
+
+    /// The next frame's [`App::tick`] once the answers written to results.jsonl so far are
+    /// parsed (at most 10 s): what a test or a benchmark that wrote the log itself sees.
+    pub fn catch_up(&mut self) {
+        if let Some(d) = &self.data {
+            d.wait_parsed(std::time::Duration::from_secs(10));
+        }
+        self.tick();
     }
 
     /// Once per frame: fold the answers written to results.jsonl since the last frame into

@@ -132,9 +132,9 @@ pub struct Live {
     pub confirm_cancel: bool,
     pub rows: VecDeque<LiveRow>,
     pub prompts: HashMap<String, String>,
-    /// An adaptive (KGLens) run's latest iteration: the counter, the convergence curve and
-    /// the edges the sampler now believes weakest.
-    pub kglens: Option<Box<crate::run::kglens::IterationReport>>,
+    /// A staged run's latest batch, as its plan shows it (KGLens: the iteration counter, the
+    /// convergence curves and the edges the sampler now believes weakest).
+    pub plan: Option<Box<crate::method::plan::PlanEvent>>,
     /// The iteration being asked now.
     pub iteration: Option<u32>,
 }

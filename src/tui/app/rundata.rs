@@ -1,12 +1,16 @@
 //! The open run as the TUI holds it: aggregates in memory, rows on disk. `results.jsonl` is
 //! the one source of truth, for a recorded run and for one going on alike: it is followed as
-//! it grows, each answer is folded into the aggregates once, and each error keeps only what
-//! the Errors list filters and sorts by, plus the byte offset of its line. A record is read
-//! back from disk when a screen shows it, so memory stays flat however long the run.
+//! it grows, on a thread of its own that reads and parses the new lines, and each answer is
+//! folded into the aggregates once, on the frame after it was parsed. Each error keeps only
+//! what the Errors list filters and sorts by, plus the byte offset of its line; the records a
+//! frame shows are read back before it is drawn ([`RunData::prepare`]), never while drawing,
+//! so memory stays flat however long the run.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::BuildHasher;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -123,7 +127,8 @@ pub struct RunData {
     /// is read-only here. Probed about once a second, in the tick, never while drawing.
     pub writer: Option<Holder>,
     writer_probed: Option<Instant>,
-    results: Follower,
+    /// The thread following results.jsonl, once the run is open.
+    follow: Option<Following>,
     /// While the log is first read: hashes of the question ids, to keep only the first record
     /// of each, as `report` does (a collision would need 2^32 questions). Dropped afterwards:
     /// the engine never writes a question twice, so what follows needs no check and memory
@@ -131,9 +136,10 @@ pub struct RunData {
     seen: Option<(HashSet<u64>, std::collections::hash_map::RandomState)>,
     names: Names,
     facet_sets: FacetSets,
-    cache: RefCell<HashMap<u64, Arc<ResultRecord>>>,
-    /// Offsets of the latest answers, at most `RECENT_MAX`.
-    recent: VecDeque<u64>,
+    /// Records read back by their offsets, for the frames that show them.
+    cache: RefCell<HashMap<u64, Result<Arc<ResultRecord>, String>>>,
+    /// The latest answers, at most `RECENT_MAX` (Live shows them without reading the disk).
+    recent: VecDeque<Arc<ResultRecord>>,
     pub(super) snapshot_stale: bool,
 }
 
@@ -149,7 +155,7 @@ impl RunData {
             labels_seen: 0,
             labels_error,
             label_rows: HashMap::new(),
-            results: Follower::new(&run.results_path()),
+            follow: None,
             run,
             manifest,
             errors: Vec::new(),
@@ -168,7 +174,9 @@ impl RunData {
             snapshot_stale: false,
         };
         d.probe_writer();
-        d.read_new()?;
+        let mut results = Follower::new(&d.run.results_path());
+        results.read_new(|offset, r: ResultRecord| d.fold(offset, r))?;
+        d.follow = Some(Following::start(results));
         d.seen = None;
         d.snapshot = d.tally.snapshot();
         Ok(d)
@@ -187,44 +195,57 @@ impl RunData {
         self.writer = self.run.writer().filter(|h| h.pid != std::process::id());
     }
 
-    /// Folds in the answers written since the last call; returns how many. Called once per
-    /// frame while a run goes on. A log that turns bad stops being followed, and says why.
+    /// Folds in the answers the following thread has parsed since the last call; returns how
+    /// many. Called once per frame while a run goes on. A log that turns bad stops being
+    /// followed, and says why.
     pub fn refresh(&mut self) -> usize {
-        if self.broken.is_some() {
+        let Some(follow) = &self.follow else {
             return 0;
-        }
-        match self.read_new() {
-            Ok(n) => {
-                self.snapshot_stale |= n > 0;
-                n
+        };
+        let mut parsed = Vec::new();
+        let mut broken = None;
+        for msg in follow.rx.try_iter() {
+            match msg {
+                Ok(batch) => parsed.extend(batch),
+                Err(why) => broken = Some(why),
             }
-            Err(e) => {
-                self.broken = Some(e.to_string());
-                0
+        }
+        let n = parsed.len();
+        for (offset, r) in parsed {
+            self.fold(offset, r);
+        }
+        if broken.is_some() {
+            self.broken = broken;
+            self.follow = None;
+        }
+        self.snapshot_stale |= n > 0;
+        n
+    }
+
+    /// Waits (at most `timeout`) until the following thread has parsed what results.jsonl
+    /// holds now, for the next [`RunData::refresh`] to fold: for tests and benchmarks that
+    /// write the log themselves.
+    pub fn wait_parsed(&self, timeout: Duration) {
+        let len = std::fs::metadata(self.run.results_path()).map_or(0, |m| m.len());
+        let deadline = Instant::now() + timeout;
+        if let Some(f) = &self.follow {
+            while f.shared.read_to.load(Ordering::Acquire) < len
+                && !f.shared.ended.load(Ordering::Acquire)
+                && Instant::now() < deadline
+            {
+                std::thread::sleep(Duration::from_millis(1));
             }
         }
     }
 
-    /// Folds each new record as it is read, so opening a big run never holds its records.
-    fn read_new(&mut self) -> Result<usize, JsonlError> {
-        let mut results = self.results.clone();
-        let read = results.read_new(|offset, r: ResultRecord| self.fold(offset, &r));
-        self.results = results;
-        read
-    }
-
-    fn fold(&mut self, offset: u64, r: &ResultRecord) {
+    fn fold(&mut self, offset: u64, r: ResultRecord) {
         if let Some((seen, hasher)) = &mut self.seen {
             if !seen.insert(hasher.hash_one(&r.question.id)) {
                 return;
             }
         }
-        self.tally.add(r);
+        self.tally.add(&r);
         self.why.add(&r.question, r.verdict, r.outcome);
-        if self.recent.len() == RECENT_MAX {
-            self.recent.pop_front();
-        }
-        self.recent.push_back(offset);
         for iri in [&r.question.subject, &r.question.object] {
             // Look up before inserting: most answers are about entities already counted, and
             // `entry` would copy the IRI for each of them.
@@ -260,6 +281,10 @@ impl RunData {
             }
             self.errors.push(row);
         }
+        if self.recent.len() == RECENT_MAX {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(Arc::new(r));
     }
 
     /// The error rows the annotator currently has a label on, with its verdict.
@@ -308,38 +333,131 @@ impl RunData {
         }
     }
 
-    /// The record of an error row, read back from results.jsonl.
+    /// The record of an error row, read back from results.jsonl (or taken from the cache).
     pub fn record(&self, row: usize) -> Result<Arc<ResultRecord>, String> {
-        let offset = self
+        let offset = self.offset(row)?;
+        self.prepare_offsets([offset]);
+        self.cache.borrow()[&offset].clone()
+    }
+
+    /// The record of an error row as [`RunData::prepare`] read it back: what a frame draws.
+    /// `None` when it was not prepared (the frame shows a placeholder, and the next one has it).
+    pub fn prepared(&self, row: usize) -> Option<Result<Arc<ResultRecord>, String>> {
+        let offset = self.offset(row).ok()?;
+        self.cache.borrow().get(&offset).cloned()
+    }
+
+    /// Reads back the records of the error rows the next frame may show, those not read yet;
+    /// called before drawing, so drawing reads no file.
+    pub fn prepare(&self, rows: impl IntoIterator<Item = usize>) {
+        self.prepare_offsets(rows.into_iter().filter_map(|row| self.offset(row).ok()));
+    }
+
+    fn prepare_offsets(&self, offsets: impl IntoIterator<Item = u64>) {
+        let path = self.run.results_path();
+        let mut cache = self.cache.borrow_mut();
+        for offset in offsets {
+            if cache.contains_key(&offset) {
+                continue;
+            }
+            if cache.len() >= CACHE_MAX {
+                cache.clear();
+            }
+            let r = jsonl::read_at(&path, offset)
+                .map(Arc::new)
+                .map_err(|e| e.to_string());
+            cache.insert(offset, r);
+        }
+    }
+
+    fn offset(&self, row: usize) -> Result<u64, String> {
+        Ok(self
             .errors
             .get(row)
             .ok_or_else(|| format!("no error {row}"))?
-            .offset;
-        self.read_at(offset)
+            .offset)
     }
 
-    /// The latest `n` answers of the run (oldest first), read back from disk: what Live shows
-    /// of a run no evaluation in this window is driving.
-    pub fn latest(&self, n: usize) -> Vec<Arc<ResultRecord>> {
-        let skip = self.recent.len().saturating_sub(n);
-        self.recent
-            .iter()
-            .skip(skip)
-            .filter_map(|&o| self.read_at(o).ok())
-            .collect()
+    /// The latest `n` answers of the run (oldest first): what Live shows of a run no
+    /// evaluation in this window is driving.
+    pub fn latest(&self, n: usize) -> impl Iterator<Item = &Arc<ResultRecord>> {
+        self.recent.iter().skip(self.recent.len().saturating_sub(n))
     }
+}
 
-    fn read_at(&self, offset: u64) -> Result<Arc<ResultRecord>, String> {
-        if let Some(r) = self.cache.borrow().get(&offset) {
-            return Ok(r.clone());
+/// How often the following thread looks for new lines: soon after it found some, less often
+/// while the log is quiet.
+const FOLLOW_BUSY: Duration = Duration::from_millis(10);
+const FOLLOW_IDLE: Duration = Duration::from_millis(50);
+
+/// What the following thread parsed: a batch of records with their offsets, or why the log
+/// can no longer be read (the thread stops then).
+type Parsed = Result<Vec<(u64, ResultRecord)>, String>;
+
+/// results.jsonl followed on a thread of its own, so that reading and parsing new answers
+/// never takes a frame's time; the thread stops when this is dropped.
+struct Following {
+    rx: Receiver<Parsed>,
+    shared: Arc<FollowState>,
+}
+
+struct FollowState {
+    stop: AtomicBool,
+    /// Bytes of the log parsed and sent so far.
+    read_to: AtomicU64,
+    /// The thread has stopped (a bad line, or the run was closed).
+    ended: AtomicBool,
+}
+
+impl Following {
+    /// Follows the log from where `results` stopped reading.
+    fn start(mut results: Follower) -> Self {
+        let (tx, rx) = mpsc::channel();
+        let shared = Arc::new(FollowState {
+            stop: AtomicBool::new(false),
+            read_to: AtomicU64::new(results.pos()),
+            ended: AtomicBool::new(false),
+        });
+        let state = shared.clone();
+        let follow = move || {
+            let mut wait = FOLLOW_BUSY;
+            while !state.stop.load(Ordering::Relaxed) {
+                let mut batch = Vec::new();
+                match results.read_new(|offset, r: ResultRecord| batch.push((offset, r))) {
+                    Ok(0) => wait = (wait * 2).min(FOLLOW_IDLE),
+                    Ok(_) => {
+                        if tx.send(Ok(batch)).is_err() {
+                            break;
+                        }
+                        wait = FOLLOW_BUSY;
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e.to_string()));
+                        break;
+                    }
+                }
+                // After the send: whoever sees this offset finds the batch on the channel.
+                state.read_to.store(results.pos(), Ordering::Release);
+                std::thread::sleep(wait);
+            }
+            state.ended.store(true, Ordering::Release);
+        };
+        if let Err(e) = std::thread::Builder::new()
+            .name("follow results.jsonl".into())
+            .spawn(follow)
+        {
+            // No thread to be had: the run shows what it held when opened, and says why.
+            shared.ended.store(true, Ordering::Release);
+            let (tx, rx2) = mpsc::channel();
+            let _ = tx.send(Err(format!("cannot follow results.jsonl: {e}")));
+            return Self { rx: rx2, shared };
         }
-        let r: Arc<ResultRecord> =
-            Arc::new(jsonl::read_at(&self.run.results_path(), offset).map_err(|e| e.to_string())?);
-        let mut cache = self.cache.borrow_mut();
-        if cache.len() >= CACHE_MAX {
-            cache.clear();
-        }
-        cache.insert(offset, r.clone());
-        Ok(r)
+        Self { rx, shared }
+    }
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::Relaxed);
     }
 }

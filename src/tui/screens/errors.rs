@@ -78,25 +78,26 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         .take(height)
         .map(|&i| {
             let e = &d.errors[i];
-            // Only the rows in view are read back from disk.
-            let (label, gold, prompt, response) = match d.record(i) {
-                Ok(r) => (
-                    // Yours, else whose there is ("ann: wrong").
-                    d.labels
-                        .get(&r.question.id, &app.annotator)
-                        .map(label_summary)
-                        .or_else(|| {
-                            let l = d.labels.of(&r.question.id).next()?;
-                            Some(format!("{}: {}", line(&l.annotator), label_summary(l)))
-                        })
-                        .unwrap_or_default(),
-                    line(&crate::method::of(r.question.task).gold_text(&r.question)),
-                    line(&r.question.prompt),
-                    // Models often answer with a leading space (the prompt ends before it).
-                    line(r.response().trim_start()),
-                ),
-                Err(why) => (String::new(), String::new(), line(&why), String::new()),
-            };
+            // Only the rows in view were read back from disk (`App::prepare_view`).
+            let (label, gold, prompt, response) =
+                match d.prepared(i).unwrap_or_else(|| Err("…".into())) {
+                    Ok(r) => (
+                        // Yours, else whose there is ("ann: wrong").
+                        d.labels
+                            .get(&r.question.id, &app.annotator)
+                            .map(label_summary)
+                            .or_else(|| {
+                                let l = d.labels.of(&r.question.id).next()?;
+                                Some(format!("{}: {}", line(&l.annotator), label_summary(l)))
+                            })
+                            .unwrap_or_default(),
+                        line(&crate::method::of(r.question.task).gold_text(&r.question)),
+                        line(&r.question.prompt),
+                        // Models often answer with a leading space (the prompt ends before it).
+                        line(r.response().trim_start()),
+                    ),
+                    Err(why) => (String::new(), String::new(), line(&why), String::new()),
+                };
             ListItem::new(Line::from(vec![
                 Span::styled(
                     cell(&format!("{:?}", e.outcome).to_lowercase(), ow),

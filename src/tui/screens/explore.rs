@@ -34,8 +34,14 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             crate::sanitize::line(&app.explore.query)
         ))
     };
+    // While typing, the field's frame says which keys edit it (from the keymap).
+    let title = if app.explore.searching {
+        format!("Search · {}", keymap::hint(Mode::Search, Action::EndSearch))
+    } else {
+        "Search".to_string()
+    };
     f.render_widget(
-        Paragraph::new(Line::from(prompt)).block(block(app, "Search")),
+        Paragraph::new(Line::from(prompt)).block(block(app, &title)),
         search,
     );
     // Only the rows in view are built: a KG can have millions of entities.
@@ -150,45 +156,8 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
             let negatives = format!("{} per fact, {}", c.negatives, c.negatives_from.as_str());
             lines.push(kv("negatives", negatives, ""));
         }
-        match &c.kglens {
-            Some(k) => {
-                let centres = if c.entities.is_empty() {
-                    "the whole KG (mark entities to walk from them)".to_string()
-                } else {
-                    format!("walks of {} steps from the marked entities", k.walk_steps)
-                };
-                lines.push(kv(
-                    "kglens",
-                    format!(
-                        "{} iteration{} × {} edges · {}",
-                        k.iterations,
-                        if k.iterations == 1 { "" } else { "s" },
-                        k.batch,
-                        k.difficulty.as_str()
-                    ),
-                    "   (limit = question budget)",
-                ));
-                lines.push(kv("subgraph", centres, ""));
-            }
-            None => lines.push(kv("sampling", c.sampling.as_str().to_string(), "")),
-        }
-        if let Some(p) = &c.fpq {
-            lines.push(kv(
-                "kg-fpq",
-                format!(
-                    "{} edits × {} formats · {} · within {} hops",
-                    p.options.edits.len(),
-                    p.options.formats.len(),
-                    if p.gate {
-                        "gated by the TPQ"
-                    } else {
-                        "no gate"
-                    },
-                    p.options.max_hops
-                ),
-                "   (limit = facts)",
-            ));
-        }
+        let own = c.method_settings();
+        lines.extend(super::panel::lines(t, &own, 0, 10));
         lines.push(kv(
             "seed",
             format!("{} · repeats {}", c.seed, c.repeats),

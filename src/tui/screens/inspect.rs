@@ -19,7 +19,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         .data
         .as_ref()
         .zip(app.inspect.current)
-        .map(|(d, i)| d.record(i));
+        .map(|(d, i)| d.prepared(i).unwrap_or_else(|| Err("not read yet".into())));
     let r = match read {
         Some(Ok(r)) => r,
         Some(Err(e)) => {
@@ -121,7 +121,8 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             }),
         ]),
     ]);
-    lines.extend(premise_lines(app, q, key));
+    let own = crate::method::of(q.task).drill_down(q, app.index.as_deref());
+    lines.extend(super::panel::lines(t, &own, 0, 10));
     lines.push(Line::from(Span::styled("response", t.title())));
     for l in clean(r.response(), true).lines() {
         lines.push(Line::from(format!("  {l}")));
@@ -180,68 +181,6 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         f.render_widget(ta, text);
     }
     draw_facts(f, app, side, q);
-}
-
-/// A KG-FPQ question's premise: which edit made it false, the true fact it was made from,
-/// and the path in the KG from the subject to the replacement object (NSC / NDC).
-fn premise_lines<'a>(app: &App, q: &Question, key: impl Fn(&str) -> Span<'a>) -> Vec<Line<'a>> {
-    let Some(p) = &q.premise else {
-        return vec![];
-    };
-    let Some(edit) = p.edit else {
-        return vec![Line::from(vec![
-            key("premise"),
-            Span::raw(format!("true (TPQ, {})", p.format.as_str())),
-        ])];
-    };
-    let hops = p.hops.map_or(String::new(), |h| {
-        format!(", {h} hop{}", if h == 1 { "" } else { "s" })
-    });
-    let mut out = vec![
-        Line::from(vec![
-            key("premise"),
-            Span::styled(
-                format!("false: {}{hops} ({})", edit.as_str(), p.format.as_str()),
-                Style::default().fg(app.theme.accent),
-            ),
-        ]),
-        Line::from(vec![
-            key("true fact"),
-            Span::raw(format!(
-                "{} · {} · {}",
-                line(&q.subject_label),
-                line(&q.relation),
-                line(&true_object_label(app, q))
-            )),
-        ]),
-    ];
-    let path = app.index.as_deref().and_then(|ix| {
-        let (s, o) = (ix.iri_id(&q.subject)?, ix.iri_id(&q.object)?);
-        crate::kg::neighbourhood::path(ix, s, o, p.hops?).map(|facts| (ix, facts))
-    });
-    if let Some((ix, facts)) = path {
-        for (i, f) in facts.iter().enumerate() {
-            out.push(Line::from(vec![
-                key(if i == 0 { "hop path" } else { "" }),
-                Span::raw(format!(
-                    "{} · {} · {}",
-                    line(&ix.label(f[0])),
-                    line(&ix.label(f[1])),
-                    line(&ix.label(f[2]))
-                )),
-            ]));
-        }
-    }
-    out
-}
-
-/// The true fact's object as the KG names it (its IRI's label when the KG is loaded).
-fn true_object_label(app: &App, q: &Question) -> String {
-    let iri = q.true_object.as_deref().unwrap_or(&q.object);
-    app.index
-        .as_deref()
-        .and_then(|ix| ix.iri_id(iri).map(|id| ix.label(id)))
-        .unwrap_or_else(|| crate::kg::vocab::local_name(iri))
 }
 
 /// The triple the model was asked about (for a negative, the corrupted one), the part

@@ -117,7 +117,6 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         Some(d) if !live.active => (
             "Latest answers",
             d.latest(h)
-                .iter()
                 .map(|r| {
                     row(
                         Some(r.outcome),
@@ -138,13 +137,13 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                 .collect(),
         ),
     };
-    let stream = match &live.kglens {
-        // An adaptive run shows what the sampler believes beside the questions.
-        Some(report) if stream.width >= 60 => {
+    let stream = match &live.plan {
+        // A staged run shows what its plan has to say beside the questions.
+        Some(event) if stream.width >= 60 => {
             let [left, right] =
                 Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
                     .areas(stream);
-            draw_kglens(f, app, report, right);
+            draw_panel(f, app, &event.panel, right);
             left
         }
         _ => stream,
@@ -155,60 +154,12 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     }
 }
 
-/// KGLens' state: the iteration counter, the convergence curve of the running win and
-/// zero-sense rates, and the edges whose posterior failure probability is highest.
-fn draw_kglens(f: &mut Frame, app: &App, r: &crate::run::kglens::IterationReport, area: Rect) {
-    let t = &app.theme;
-    let s = &r.stats;
-    let inner = area.width.saturating_sub(2) as usize;
-    let mut lines = vec![Line::from(vec![
-        Span::styled(format!("iteration {}/{}", s.iteration, r.of), t.title()),
-        Span::styled(
-            format!(
-                " · {} of {} edges examined{}",
-                s.examined,
-                r.edges,
-                if r.converged { " · converged" } else { "" }
-            ),
-            t.dim(),
-        ),
-    ])];
-    // The curve: one column per iteration (the latest ones when they do not all fit).
-    let width = inner.saturating_sub(12).max(1);
-    let recent = &r.history[r.history.len().saturating_sub(width)..];
-    let curve = |name: &str, value: fn(&crate::run::kglens::IterationStats) -> f64, now: f64| {
-        let bars: String = recent.iter().map(|h| spark(value(h))).collect();
-        Line::from(vec![
-            Span::styled(format!("{name:<6}{now:>5.2} "), t.dim()),
-            Span::styled(bars, Style::default().fg(t.accent)),
-        ])
-    };
-    lines.push(curve("win", |h| h.win_rate, s.win_rate));
-    lines.push(curve("0-sns", |h| h.zero_sense_rate, s.zero_sense_rate));
-    lines.push(curve("fail", |h| h.mean_failure, s.mean_failure));
-    lines.push(Line::from(Span::styled(
-        "weakest edges (posterior failure · right/wrong)",
-        t.dim(),
-    )));
-    for w in &r.weakest {
-        let text = w.line();
-        let style = if w.failure >= 0.5 {
-            Style::default().fg(t.incorrect)
-        } else {
-            Style::default().fg(t.fg)
-        };
-        lines.push(Line::from(Span::styled(text, style)));
-    }
-    f.render_widget(
-        Paragraph::new(lines).block(block(app, "KGLens: where the model is weak")),
-        area,
-    );
-}
-
-/// A rate in [0, 1] as one of eight bar heights.
-fn spark(x: f64) -> char {
-    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    BARS[((x.clamp(0.0, 1.0) * 7.0).round()) as usize]
+/// What a staged method shows between batches (KGLens: the iteration counter, the
+/// convergence curves, the edges the sampler believes weakest).
+fn draw_panel(f: &mut Frame, app: &App, p: &crate::core::panel::Panel, area: Rect) {
+    let width = area.width.saturating_sub(2) as usize;
+    let lines = super::panel::lines(&app.theme, &p.lines, width, 10);
+    f.render_widget(Paragraph::new(lines).block(block(app, &p.title)), area);
 }
 
 /// "Cancel the run?" with what cancelling keeps and how to go on afterwards.

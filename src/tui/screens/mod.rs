@@ -6,3 +6,4 @@ pub mod explore;
 pub mod heatmaps;
 pub mod inspect;
 pub mod live;
+pub mod panel;
