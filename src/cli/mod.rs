@@ -7,6 +7,7 @@ mod bench_tui;
 mod bench_verdicts;
 mod compare;
 mod demo;
+mod endpoint_args;
 mod export;
 mod kg;
 mod labels;
@@ -47,6 +48,8 @@ pub struct Cli {
         next_help_heading = "Terminal UI options (with no command, as `kgscope tui`)"
     )]
     pub tui: tui::TuiArgs,
+    #[command(flatten)]
+    pub endpoint: endpoint_args::EndpointArgs,
 }
 
 #[derive(Subcommand)]
@@ -108,6 +111,7 @@ pub struct KgArg {
 }
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
+    cli.endpoint.apply()?;
     let Some(command) = cli.command else {
         return tui::run(cli.tui);
     };

@@ -183,6 +183,13 @@ pub struct HandlerServer {
 pub fn handler_server(
     handle: impl Fn(usize, &mut std::net::TcpStream, &str) + Send + Sync + 'static,
 ) -> HandlerServer {
+    body_handler_server(move |n, stream, head, _| handle(n, stream, head))
+}
+
+/// [`handler_server`] whose `handle` also gets the request's body.
+pub fn body_handler_server(
+    handle: impl Fn(usize, &mut std::net::TcpStream, &str, &[u8]) + Send + Sync + 'static,
+) -> HandlerServer {
     use std::io::{BufRead, BufReader, Read};
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::{Arc, Mutex};
@@ -217,7 +224,7 @@ pub fn handler_server(
                 let mut body = vec![0; len];
                 let _ = reader.read_exact(&mut body);
                 all_heads.lock().unwrap().push(head.clone());
-                handle(n, &mut stream, &head);
+                handle(n, &mut stream, &head, &body);
             });
         }
     });

@@ -1,0 +1,205 @@
+//! SPARQL endpoints treated as someone else's server. A Wikidata-shaped endpoint (a real
+//! `oxigraph serve` behind a loopback proxy that answers "429 Too Many Requests" with
+//! Retry-After and "503 Service Unavailable", as a busy public endpoint does) is asked again
+//! after the waits it names, and the run finishes with every question of a run against the
+//! endpoint itself; a repeated run sends the endpoint no query again (the cache).
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What the proxy did with each request: when, and the status it answered.
+type Log = Arc<Mutex<Vec<(Instant, u16)>>>;
+
+/// A proxy to `upstream` (an `oxigraph serve` query URL) that answers the 2nd request of
+/// every 4 with 429 and `Retry-After: 1`, the 4th with 503 and no Retry-After, and passes
+/// the others on.
+fn busy_proxy(upstream: String) -> (String, Log) {
+    let log: Log = Arc::default();
+    let seen = log.clone();
+    let server = common::body_handler_server(move |n, stream, head, body| {
+        let status = match n % 4 {
+            1 => {
+                let _ = stream.write_all(
+                    common::http("429 Too Many Requests", "Retry-After: 1\r\n", "slow down")
+                        .as_bytes(),
+                );
+                429
+            }
+            3 => {
+                let _ =
+                    stream.write_all(common::http("503 Service Unavailable", "", "").as_bytes());
+                503
+            }
+            _ => {
+                let content_type = head
+                    .lines()
+                    .find_map(|l| {
+                        l.strip_prefix("content-type: ")
+                            .or(l.strip_prefix("Content-Type: "))
+                    })
+                    .unwrap_or("application/sparql-query")
+                    .trim()
+                    .to_string();
+                let r = reqwest::blocking::Client::new()
+                    .post(&upstream)
+                    .header("Content-Type", content_type)
+                    .header("Accept", "text/tab-separated-values")
+                    .body(body.to_vec())
+                    .send()
+                    .unwrap();
+                let status = r.status().as_u16();
+                let text = r.text().unwrap();
+                let _ = stream.write_all(
+                    common::http(
+                        &format!("{status} OK"),
+                        "Content-Type: text/tab-separated-values\r\n",
+                        &text,
+                    )
+                    .as_bytes(),
+                );
+                status
+            }
+        };
+        seen.lock().unwrap().push((Instant::now(), status));
+    });
+    (server.base.replace("/v1", "/sparql"), log)
+}
+
+/// `kgscope run` of 6 yes/no questions on `kg`, answered by a scripted model server.
+fn run(kg: &str, runs: &Path, model: &str, cache: Option<&Path>) -> std::process::Output {
+    let mut c: Command = common::bin();
+    c.args(["run", "--runs-dir", runs.to_str().unwrap(), "--kg", kg])
+        .args(["--task", "yesno", "--limit", "6", "--seed", "7", "--json"])
+        .args([
+            "--model",
+            "openai:m",
+            "--base-url",
+            model,
+            "--concurrency",
+            "1",
+        ])
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("KGSCOPE_SPARQL_RATE")
+        .env_remove("KGSCOPE_SPARQL_CACHE");
+    match cache {
+        Some(dir) => c.args(["--sparql-cache", dir.to_str().unwrap()]),
+        None => c.arg("--no-sparql-cache"),
+    };
+    c.output().unwrap()
+}
+
+fn question_ids(runs: &Path) -> Vec<String> {
+    let id = common::only_run_id(runs);
+    let text = std::fs::read_to_string(runs.join(id).join("results.jsonl")).unwrap();
+    let mut ids: Vec<String> = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["question"]["id"].to_string()
+        })
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn a_busy_endpoint_is_asked_again_after_its_waits_and_nothing_is_lost() {
+    let sparql = common::oxigraph_server(&common::root().join("sample-kgs/countries.ttl"));
+    let direct = format!("{}/query", sparql.base);
+    let (model, _) = common::scripted_server(|_| common::sse_completion(&["Yes"], 1));
+
+    let plain = tempfile::tempdir().unwrap();
+    let out = run(&direct, plain.path(), &model, None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let expected = question_ids(plain.path());
+    assert_eq!(expected.len(), 6);
+
+    let (proxy, log) = busy_proxy(direct.clone());
+    let runs = tempfile::tempdir().unwrap();
+    let out = run(&proxy, runs.path(), &model, None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        question_ids(runs.path()),
+        expected,
+        "the same questions, none lost"
+    );
+    let log = log.lock().unwrap();
+    let busy = log.iter().filter(|(_, s)| *s != 200).count();
+    assert!(busy >= 2, "{log:?}");
+    // After a 429 with Retry-After: 1 the next request waited at least the second asked for;
+    // after a 503 without one, at least the first back-off (1 s).
+    for w in log.windows(2) {
+        if w[0].1 != 200 {
+            let gap = w[1].0 - w[0].0;
+            assert!(
+                gap >= Duration::from_millis(950),
+                "{gap:?} after {}",
+                w[0].1
+            );
+        }
+    }
+}
+
+#[test]
+fn a_repeated_run_sends_the_endpoint_no_query_again() {
+    let sparql = common::oxigraph_server(&common::root().join("sample-kgs/countries.ttl"));
+    let direct = format!("{}/query", sparql.base);
+    // Counted through a proxy that never says busy.
+    let log: Log = Arc::default();
+    let seen = log.clone();
+    let upstream = direct.clone();
+    let server = common::body_handler_server(move |_, stream, _, body| {
+        let r = reqwest::blocking::Client::new()
+            .post(&upstream)
+            .header("Content-Type", "application/sparql-query")
+            .header("Accept", "text/tab-separated-values")
+            .body(body.to_vec())
+            .send()
+            .unwrap();
+        let text = r.text().unwrap();
+        let _ = stream.write_all(
+            common::http(
+                "200 OK",
+                "Content-Type: text/tab-separated-values\r\n",
+                &text,
+            )
+            .as_bytes(),
+        );
+        seen.lock().unwrap().push((Instant::now(), 200));
+    });
+    let proxy = server.base.replace("/v1", "/sparql");
+    let (model, _) = common::scripted_server(|_| common::sse_completion(&["No"], 1));
+    let cache = tempfile::tempdir().unwrap();
+    let first = tempfile::tempdir().unwrap();
+    let out = run(&proxy, first.path(), &model, Some(cache.path()));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sent_first = log.lock().unwrap().len();
+    let again = tempfile::tempdir().unwrap();
+    let out = run(&proxy, again.path(), &model, Some(cache.path()));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sent_again = log.lock().unwrap().len() - sent_first;
+    // The second run asks only the two version probes (the KG might have changed).
+    assert_eq!(sent_again, 2, "first run sent {sent_first}");
+    assert!(sent_first > 2);
+    assert_eq!(question_ids(first.path()), question_ids(again.path()));
+}
