@@ -62,15 +62,15 @@ pub fn blocks(run: &LoadedRun, figures: bool) -> anyhow::Result<Vec<Block>> {
             run.kg(),
             run.model(),
             run.temperature(),
-            run.machine.len(),
+            run.answered,
             m.questions,
             if m.finished_at.is_some() {
                 ""
             } else {
                 " (unfinished)"
             },
-            run.machine.len() - run.decided_by_judge(),
-            run.decided_by_judge(),
+            run.answered - run.by_judge,
+            run.by_judge,
             run.labelled.decided,
             run.labelled.changed,
             run.labelled.left_out,
@@ -175,7 +175,7 @@ pub fn figure_requests(run: &LoadedRun) -> Vec<Request> {
     if run.kglens.is_some() {
         out.push(req(Kind::Dots, View::Heat(HeatView::Relation)));
     }
-    if !crate::report::confidences(&run.records).is_empty() {
+    if !run.confidences.is_empty() {
         out.push(req(Kind::Calibration, View::Heat(HeatView::Relation)));
     }
     out

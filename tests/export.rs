@@ -289,6 +289,50 @@ fn a_missing_or_repeated_run_writes_nothing() {
     assert!(!none.status.success(), "a run is required");
 }
 
+/// Rows are streamed, yet a run that turns out unreadable half-way writes nothing: a file
+/// keeps what it held (the rows went to a temporary file beside it, removed), and standard
+/// output gets no row (every run is read through before the first row is written).
+#[test]
+fn a_run_unreadable_half_way_writes_nothing_to_a_file_or_to_stdout() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_legacy(tmp.path());
+    let results = tmp.path().join(LEGACY[1]).join("results.jsonl");
+    let mut text = std::fs::read_to_string(&results).unwrap();
+    let half = text.lines().count() / 2;
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.insert(half, "{not json");
+    text = lines.join("\n") + "\n";
+    std::fs::write(&results, text).unwrap();
+    let out = tmp.path().join("out.jsonl");
+    std::fs::write(&out, "before\n").unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    for target in [out.to_str().unwrap(), "-"] {
+        let got = common::run(&[
+            "export",
+            LEGACY[0],
+            LEGACY[1],
+            "--out",
+            target,
+            "--runs-dir",
+            dir,
+        ]);
+        let stderr = String::from_utf8_lossy(&got.stderr);
+        assert!(!got.status.success(), "{target}");
+        assert!(stderr.contains(&format!(":{}", half + 1)), "{stderr}");
+        assert!(
+            got.stdout.is_empty(),
+            "{target}: rows reached standard output"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "before\n");
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 /// Labels with and without error types and notes, by one annotator and by the majority: the
 /// two exports together still give each key one type.
 #[test]

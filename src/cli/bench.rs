@@ -23,6 +23,9 @@ pub enum BenchCommand {
     Llama(super::bench_llama::LlamaBenchArgs),
     /// Frame time and memory of the terminal UI at 2,000 outcomes/s.
     Tui(super::bench_tui::TuiBenchArgs),
+    /// Time and peak memory of report, compare, plot and export on a run of a million
+    /// answers, against reading the run whole.
+    Report(super::bench_report::ReportBenchArgs),
     /// Agreement of the verdict rules, and of the rules with an LLM judge, with a hand-labelled
     /// response table.
     Verdicts(super::bench_verdicts::VerdictBenchArgs),
@@ -50,6 +53,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Fpq(a) => super::bench_fpq::run(a),
         BenchCommand::Llama(a) => super::bench_llama::run(a),
         BenchCommand::Tui(a) => super::bench_tui::run(a),
+        BenchCommand::Report(a) => super::bench_report::run(a),
         BenchCommand::Verdicts(a) => super::bench_verdicts::run(a),
     }
 }

@@ -3,6 +3,7 @@
 mod bench;
 mod bench_fpq;
 mod bench_llama;
+mod bench_report;
 mod bench_tui;
 mod bench_verdicts;
 mod compare;

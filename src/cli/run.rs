@@ -504,17 +504,17 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
     use kgscope::report::doc;
     let r = report::loaded::LoadedRun::load(&a.runs_dir, &a.run, !a.no_labels)?;
     let format = if a.json { ReportFormat::Json } else { a.format };
-    let by_judge = r.decided_by_judge();
+    let by_judge = r.by_judge;
     let text = match format {
         ReportFormat::Json => {
             kgscope::sanitize::json_pretty(&serde_json::json!({
                 "run_id": r.run.id,
                 "run_dir": r.run.path,
-                "answered": r.machine.len(),
+                "answered": r.answered,
                 "questions": r.manifest.questions,
                 "schema_version": r.manifest.schema_version,
                 "decided_by": {
-                    "rules": r.machine.len() - by_judge,
+                    "rules": r.answered - by_judge,
                     "judge": by_judge,
                     "hand_labels": r.labelled,
                 },
@@ -540,7 +540,7 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
 /// The terminal report: what the run was, who decided, the summary and the method's views.
 fn text_report(r: &report::loaded::LoadedRun, by_judge: usize, worst: usize) -> String {
     use std::fmt::Write;
-    let (manifest, machine, labelled) = (&r.manifest, &r.machine, &r.labelled);
+    let (manifest, labelled) = (&r.manifest, &r.labelled);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -549,7 +549,7 @@ fn text_report(r: &report::loaded::LoadedRun, by_judge: usize, worst: usize) -> 
         r.method(),
         r.kg(),
         r.model(),
-        machine.len(),
+        r.answered,
         manifest.questions,
         if manifest.finished_at.is_some() {
             ""
@@ -560,7 +560,7 @@ fn text_report(r: &report::loaded::LoadedRun, by_judge: usize, worst: usize) -> 
     let _ = writeln!(
         out,
         "decided by: rules {}, judge {}; hand labels decided {} ({} changed), left out {} as bad question or KG wrong{}",
-        machine.len() - by_judge,
+        r.answered - by_judge,
         by_judge,
         labelled.decided,
         labelled.changed,

@@ -10,14 +10,13 @@ pub mod render;
 
 use std::borrow::Borrow;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use anyhow::bail;
 use serde::Serialize;
 
 use crate::metrics::{Metric, Rate};
-use crate::report::loaded::LoadedRun;
-use crate::run::ResultRecord;
-use crate::verify::OutcomeKind;
+use crate::report::loaded::{AnswerRow, Answers, GroupKeys, LoadedRun};
 use paired::{Difference, McNemar, Table};
 
 /// What the per-group rows group by.
@@ -47,13 +46,16 @@ impl Grouping {
             Grouping::Facet(f) => f.clone(),
         }
     }
-    fn key(&self, r: &ResultRecord) -> Option<String> {
-        let s = crate::report::scored(r);
+    fn key(&self, s: &GroupKeys) -> Option<String> {
         match self {
-            Grouping::Relation => Some(s.relation),
-            Grouping::HeadType => Some(s.head_type),
-            Grouping::TailType => Some(s.tail_type),
-            Grouping::Facet(f) => s.facets.into_iter().find(|(k, _)| k == f).map(|(_, v)| v),
+            Grouping::Relation => Some(s.relation.clone()),
+            Grouping::HeadType => Some(s.head_type.clone()),
+            Grouping::TailType => Some(s.tail_type.clone()),
+            Grouping::Facet(f) => s
+                .facets
+                .iter()
+                .find(|(k, _)| k == f)
+                .map(|(_, v)| v.clone()),
         }
     }
 }
@@ -114,16 +116,14 @@ pub struct Comparison {
     pub groups: Vec<GroupRow>,
 }
 
-fn correct(r: &ResultRecord) -> bool {
-    r.outcome == OutcomeKind::Correct
-}
-
-fn group_row(group: String, ids: &[&str], runs: &[HashMap<&str, &ResultRecord>]) -> GroupRow {
-    let right: Vec<Vec<bool>> = runs
+/// The accuracy of every run on the common questions at positions `at`, and each run against
+/// the baseline; `right[run][i]` is whether the run got common question `i` right.
+fn group_row(group: String, at: &[u32], right: &[Vec<bool>]) -> GroupRow {
+    let right: Vec<Vec<bool>> = right
         .iter()
-        .map(|m| ids.iter().map(|id| correct(m[id])).collect())
+        .map(|r| at.iter().map(|&i| r[i as usize]).collect())
         .collect();
-    let n = ids.len() as u64;
+    let n = at.len() as u64;
     let accuracy = right
         .iter()
         .map(|r| Rate::new(r.iter().filter(|x| **x).count() as f64, n as f64))
@@ -178,31 +178,38 @@ pub fn compare<R: Borrow<LoadedRun>>(runs: &[R], by: &Grouping) -> anyhow::Resul
             );
         }
     }
-    let maps: Vec<HashMap<&str, &ResultRecord>> = runs
+    let answers: Vec<Arc<Answers>> = runs
         .iter()
-        .map(|r| {
-            r.records
-                .iter()
-                .map(|rec| (rec.question.id.as_str(), rec))
-                .collect()
-        })
-        .collect();
-    // Common ids, in the baseline's order.
-    let common: Vec<&str> = runs[0]
-        .records
-        .iter()
-        .map(|r| r.question.id.as_str())
-        .filter(|id| maps[1..].iter().all(|m| m.contains_key(id)))
-        .collect();
+        .map(|r| r.answers())
+        .collect::<anyhow::Result<_>>()?;
+    // The common questions, in the baseline's order (as its rows), and whether each run got
+    // each right. The other runs' answers are looked up by id; the maps go once this is known.
+    let (common, right) = {
+        let maps: Vec<HashMap<&str, &AnswerRow>> = answers[1..]
+            .iter()
+            .map(|a| a.rows.iter().map(|row| (row.id(), row)).collect())
+            .collect();
+        let common: Vec<&AnswerRow> = answers[0]
+            .rows
+            .iter()
+            .filter(|row| maps.iter().all(|m| m.contains_key(row.id())))
+            .collect();
+        let mut right = vec![common.iter().map(|row| row.correct).collect::<Vec<bool>>()];
+        right.extend(
+            maps.iter()
+                .map(|m| common.iter().map(|row| m[row.id()].correct).collect()),
+        );
+        (common, right)
+    };
     if common.is_empty() {
         bail!(
             "the runs share no question: {} answered {} questions, {} answered {}; runs compare on \
              the question ids they have in common (the same KG, method, seed and generator \
              options give the same questions)",
             runs[0].run.id,
-            runs[0].records.len(),
+            answers[0].rows.len(),
             runs[1].run.id,
-            runs[1].records.len()
+            answers[1].rows.len()
         );
     }
     let names = names(&runs);
@@ -216,17 +223,15 @@ pub fn compare<R: Borrow<LoadedRun>>(runs: &[R], by: &Grouping) -> anyhow::Resul
             kg: r.kg(),
             method: r.method().into(),
             temperature: r.temperature(),
-            answered: r.records.len(),
+            answered: r.answers().map_or(0, |a| a.rows.len()),
         })
         .collect();
     // Each run's metrics on the common questions only.
-    let snapshots: Vec<_> = maps
+    let common_set: std::collections::HashSet<&str> = common.iter().map(|r| r.id()).collect();
+    let snapshots: Vec<_> = runs
         .iter()
-        .map(|m| {
-            let recs: Vec<ResultRecord> = common.iter().map(|id| m[id].clone()).collect();
-            crate::report::snapshot_of(&recs)
-        })
-        .collect();
+        .map(|r| r.snapshot_where(|id| common_set.contains(id)))
+        .collect::<anyhow::Result<_>>()?;
     let own = crate::method::of(runs[0].manifest.config.task).metrics();
     let metrics = Metric::summary_of(own)
         .into_iter()
@@ -235,16 +240,19 @@ pub fn compare<R: Borrow<LoadedRun>>(runs: &[R], by: &Grouping) -> anyhow::Resul
             values: snapshots.iter().map(|s| m.of(&s.overall)).collect(),
         })
         .collect();
-    let mut groups = vec![group_row("overall".into(), &common, &maps)];
-    let mut by_group: BTreeMap<String, Vec<&str>> = BTreeMap::new();
-    for id in &common {
-        if let Some(k) = by.key(maps[0][id]) {
-            by_group.entry(k).or_default().push(id);
+    drop(common_set);
+    let all: Vec<u32> = (0..common.len() as u32).collect();
+    let mut groups = vec![group_row("overall".into(), &all, &right)];
+    drop(all);
+    let mut by_group: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+    for (i, row) in common.iter().enumerate() {
+        if let Some(k) = by.key(answers[0].keys(row)) {
+            by_group.entry(k).or_default().push(i as u32);
         }
     }
     let mut rows: Vec<GroupRow> = by_group
         .into_iter()
-        .map(|(k, ids)| group_row(k, &ids, &maps))
+        .map(|(k, at)| group_row(k, &at, &right))
         .collect();
     rows.sort_by(|a, b| b.n.cmp(&a.n).then(a.group.cmp(&b.group)));
     groups.extend(rows);
@@ -257,7 +265,7 @@ pub fn compare<R: Borrow<LoadedRun>>(runs: &[R], by: &Grouping) -> anyhow::Resul
     Ok(Comparison {
         runs: summaries,
         common: common.len(),
-        common_ids: common.iter().map(|s| s.to_string()).collect(),
+        common_ids: common.iter().map(|r| r.id().to_string()).collect(),
         test,
         metrics,
         grouping: by.name(),

@@ -240,7 +240,7 @@ pub fn comparison<R: std::borrow::Borrow<LoadedRun>>(
     let common: Vec<LoadedRun> = runs
         .iter()
         .map(|r| r.borrow().restricted(|id| keep.contains(id)))
-        .collect();
+        .collect::<anyhow::Result<_>>()?;
     let view = match by {
         Grouping::Relation => View::Heat(HeatView::Relation),
         Grouping::HeadType => View::HeadType,
@@ -388,17 +388,18 @@ pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
             }
         }
         Kind::Calibration => {
-            let series =
-                runs.iter()
-                    .zip(&names)
-                    .filter_map(|(r, name)| {
-                        crate::metrics::calibration::of(crate::report::confidences(&r.records), 10)
-                            .map(|c| Series {
-                                name: name.clone(),
-                                data: c,
-                            })
+            let series = runs
+                .iter()
+                .zip(&names)
+                .filter_map(|(r, name)| {
+                    crate::metrics::calibration::of(r.confidences.iter().copied(), 10).map(|c| {
+                        Series {
+                            name: name.clone(),
+                            data: c,
+                        }
                     })
-                    .collect::<Vec<_>>();
+                })
+                .collect::<Vec<_>>();
             if series.is_empty() {
                 bail!(
                     "no probabilities in {}: the reliability diagram needs several attempts per \

@@ -164,83 +164,117 @@ pub fn write_parquet<W: std::io::Write + Send>(
     rows: &[Row],
     out: W,
 ) -> parquet::errors::Result<()> {
-    use parquet::basic::Type as Physical;
-    use parquet::data_type::{ByteArray, ByteArrayType, FloatType, Int64Type};
-    use serde_json::Value;
-    let schema = std::sync::Arc::new(parquet::schema::parser::parse_message_type(PARQUET_SCHEMA)?);
-    let values: Vec<Value> = rows
-        .iter()
-        .map(|r| serde_json::to_value(r).expect("a row is JSON"))
-        .collect();
-    let mut file =
-        parquet::file::writer::SerializedFileWriter::new(out, schema.clone(), Default::default())?;
-    let leaves = parquet::schema::types::SchemaDescriptor::new(schema);
-    let mut group = file.next_row_group()?;
-    for leaf in leaves.columns() {
-        let path = leaf.path().parts();
-        let (max_def, list) = (leaf.max_def_level(), leaf.max_rep_level() > 0);
-        // A list's items, or a struct field of each (`facets.list.element.name`).
-        let field = |item: &Value| match path.get(3) {
-            Some(name) => item[name.as_str()].clone(),
-            None => item.clone(),
-        };
-        // This leaf's values, definition and repetition levels, row by row.
-        let (mut items, mut def, mut rep) = (vec![], vec![], vec![]);
-        for row in &values {
-            match &row[path[0].as_str()] {
-                Value::Array(a) if list && !a.is_empty() => {
-                    for (i, item) in a.iter().enumerate() {
-                        items.push(field(item));
+    let mut w = ParquetWriter::new(out)?;
+    w.write_group(rows)?;
+    w.finish()
+}
+
+/// Rows written as they come, a row group at a time (uncompressed, [`PARQUET_SCHEMA`]): an
+/// export holds one group's rows, never the whole dataset.
+pub struct ParquetWriter<W: std::io::Write + Send> {
+    file: parquet::file::writer::SerializedFileWriter<W>,
+    leaves: parquet::schema::types::SchemaDescriptor,
+}
+
+/// Rows in a row group of a streamed export.
+pub const PARQUET_GROUP_ROWS: usize = 65_536;
+
+impl<W: std::io::Write + Send> ParquetWriter<W> {
+    pub fn new(out: W) -> parquet::errors::Result<Self> {
+        let schema =
+            std::sync::Arc::new(parquet::schema::parser::parse_message_type(PARQUET_SCHEMA)?);
+        let file = parquet::file::writer::SerializedFileWriter::new(
+            out,
+            schema.clone(),
+            Default::default(),
+        )?;
+        Ok(ParquetWriter {
+            file,
+            leaves: parquet::schema::types::SchemaDescriptor::new(schema),
+        })
+    }
+
+    pub fn finish(self) -> parquet::errors::Result<()> {
+        self.file.close()?;
+        Ok(())
+    }
+
+    /// Writes `rows` as one row group.
+    pub fn write_group(&mut self, rows: &[Row]) -> parquet::errors::Result<()> {
+        use parquet::basic::Type as Physical;
+        use parquet::data_type::{ByteArray, ByteArrayType, FloatType, Int64Type};
+        use serde_json::Value;
+        let values: Vec<Value> = rows
+            .iter()
+            .map(|r| serde_json::to_value(r).expect("a row is JSON"))
+            .collect();
+        let leaves = &self.leaves;
+        let mut group = self.file.next_row_group()?;
+        for leaf in leaves.columns() {
+            let path = leaf.path().parts();
+            let (max_def, list) = (leaf.max_def_level(), leaf.max_rep_level() > 0);
+            // A list's items, or a struct field of each (`facets.list.element.name`).
+            let field = |item: &Value| match path.get(3) {
+                Some(name) => item[name.as_str()].clone(),
+                None => item.clone(),
+            };
+            // This leaf's values, definition and repetition levels, row by row.
+            let (mut items, mut def, mut rep) = (vec![], vec![], vec![]);
+            for row in &values {
+                match &row[path[0].as_str()] {
+                    Value::Array(a) if list && !a.is_empty() => {
+                        for (i, item) in a.iter().enumerate() {
+                            items.push(field(item));
+                            def.push(max_def);
+                            rep.push(i16::from(i > 0));
+                        }
+                    }
+                    // An empty list is defined down to the list, a null one not at all.
+                    Value::Array(_) | Value::Null => {
+                        def.push(if row[path[0].as_str()].is_null() {
+                            0
+                        } else {
+                            max_def - 1
+                        });
+                        rep.push(0);
+                    }
+                    v => {
+                        items.push(v.clone());
                         def.push(max_def);
-                        rep.push(i16::from(i > 0));
+                        rep.push(0);
                     }
                 }
-                // An empty list is defined down to the list, a null one not at all.
-                Value::Array(_) | Value::Null => {
-                    def.push(if row[path[0].as_str()].is_null() {
-                        0
-                    } else {
-                        max_def - 1
-                    });
-                    rep.push(0);
-                }
-                v => {
-                    items.push(v.clone());
-                    def.push(max_def);
-                    rep.push(0);
-                }
             }
+            let def = (max_def > 0).then_some(&def[..]);
+            let rep = list.then_some(&rep[..]);
+            let mut column = group.next_column()?.expect("a writer per leaf column");
+            match leaf.physical_type() {
+                Physical::INT64 => {
+                    let ints: Vec<i64> = items.iter().filter_map(Value::as_i64).collect();
+                    column.typed::<Int64Type>().write_batch(&ints, def, rep)?
+                }
+                Physical::FLOAT => {
+                    let floats: Vec<f32> = items
+                        .iter()
+                        .filter_map(|v| Some(v.as_f64()? as f32))
+                        .collect();
+                    column.typed::<FloatType>().write_batch(&floats, def, rep)?
+                }
+                _ => {
+                    let texts: Vec<ByteArray> = items
+                        .iter()
+                        .map(|v| ByteArray::from(v.as_str().unwrap_or_default()))
+                        .collect();
+                    column
+                        .typed::<ByteArrayType>()
+                        .write_batch(&texts, def, rep)?
+                }
+            };
+            column.close()?;
         }
-        let def = (max_def > 0).then_some(&def[..]);
-        let rep = list.then_some(&rep[..]);
-        let mut column = group.next_column()?.expect("a writer per leaf column");
-        match leaf.physical_type() {
-            Physical::INT64 => {
-                let ints: Vec<i64> = items.iter().filter_map(Value::as_i64).collect();
-                column.typed::<Int64Type>().write_batch(&ints, def, rep)?
-            }
-            Physical::FLOAT => {
-                let floats: Vec<f32> = items
-                    .iter()
-                    .filter_map(|v| Some(v.as_f64()? as f32))
-                    .collect();
-                column.typed::<FloatType>().write_batch(&floats, def, rep)?
-            }
-            _ => {
-                let texts: Vec<ByteArray> = items
-                    .iter()
-                    .map(|v| ByteArray::from(v.as_str().unwrap_or_default()))
-                    .collect();
-                column
-                    .typed::<ByteArrayType>()
-                    .write_batch(&texts, def, rep)?
-            }
-        };
-        column.close()?;
+        group.close()?;
+        Ok(())
     }
-    group.close()?;
-    file.close()?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -27,43 +27,48 @@ pub struct LabelEffect {
 /// The records as the report scores them: hand labels applied.
 pub fn apply(records: &[ResultRecord], book: &LabelBook) -> (Vec<ResultRecord>, LabelEffect) {
     let mut effect = LabelEffect::default();
-    let mut out = Vec::with_capacity(records.len());
-    for r in records {
-        let majority = match book.majority(&r.question.id) {
-            None => {
-                out.push(r.clone());
-                continue;
-            }
-            Some(Err(_)) => {
-                effect.tied += 1;
-                out.push(r.clone());
-                continue;
-            }
-            Some(Ok(m)) => m,
-        };
-        let outcome = match majority.label.label {
-            LabelVerdict::Right => OutcomeKind::Correct,
-            LabelVerdict::Wrong => OutcomeKind::Incorrect,
-            LabelVerdict::Abstained => OutcomeKind::Abstained,
-            LabelVerdict::BadQuestion | LabelVerdict::KgWrong => {
-                effect.left_out += 1;
-                continue;
-            }
-        };
-        effect.decided += 1;
-        let mut r = r.clone();
-        if r.outcome != outcome {
-            effect.changed += 1;
-        }
-        r.outcome = outcome;
-        r.verdict = verify::claim_for(outcome, r.question.gold.truth());
-        r.trace.push_str(&format!(
-            "\nhand label ({} of {} annotators): {} → {outcome:?}",
-            majority.voters.len(),
-            majority.of,
-            majority.label.label.name()
-        ));
-        out.push(r);
-    }
+    let out = records
+        .iter()
+        .filter_map(|r| apply_one(r.clone(), book, &mut effect))
+        .collect();
     (out, effect)
+}
+
+/// One record as the report scores it: its annotators' majority label, if any, decides its
+/// outcome; `None` when they call it a bad question or the KG wrong (it is left out).
+pub fn apply_one(
+    mut r: ResultRecord,
+    book: &LabelBook,
+    effect: &mut LabelEffect,
+) -> Option<ResultRecord> {
+    let majority = match book.majority(&r.question.id) {
+        None => return Some(r),
+        Some(Err(_)) => {
+            effect.tied += 1;
+            return Some(r);
+        }
+        Some(Ok(m)) => m,
+    };
+    let outcome = match majority.label.label {
+        LabelVerdict::Right => OutcomeKind::Correct,
+        LabelVerdict::Wrong => OutcomeKind::Incorrect,
+        LabelVerdict::Abstained => OutcomeKind::Abstained,
+        LabelVerdict::BadQuestion | LabelVerdict::KgWrong => {
+            effect.left_out += 1;
+            return None;
+        }
+    };
+    effect.decided += 1;
+    if r.outcome != outcome {
+        effect.changed += 1;
+    }
+    r.outcome = outcome;
+    r.verdict = verify::claim_for(outcome, r.question.gold.truth());
+    r.trace.push_str(&format!(
+        "\nhand label ({} of {} annotators): {} → {outcome:?}",
+        majority.voters.len(),
+        majority.of,
+        majority.label.label.name()
+    ));
+    Some(r)
 }

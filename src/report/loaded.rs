@@ -1,42 +1,144 @@
-//! A recorded run as the reports, figures and comparisons read it: its manifest, its records
-//! with hand labels applied, their metrics, and the KGLens views when it has them.
+//! A recorded run as the reports, figures and comparisons read it: its manifest, the metrics
+//! of its records with hand labels applied, and the KGLens views when it has them.
+//!
+//! `results.jsonl` is read as a stream: each record is scored and folded into the metrics as
+//! it is read, and none is kept, so a run of a million answers is reported in the memory of
+//! its aggregates. What a comparison needs of each answer (its groupings and outcome) is read
+//! again, on demand, into compact rows ([`LoadedRun::answers`]).
 
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
-use crate::metrics::Snapshot;
+use crate::metrics::{Aggregates, Snapshot};
 use crate::run::kglens::{KglensState, STATE_FILE};
 use crate::run::{session, Manifest, ResultRecord};
 use crate::store::labels::LabelBook;
 use crate::store::RunDir;
+use crate::verify::{OutcomeKind, Stage};
 
 use super::kglens::KglensReport;
 use super::labels::LabelEffect;
+
+/// One answer as a comparison needs it: its id, whether it was right (hand labels applied)
+/// and its groupings, as a number into [`Answers::keys`]. About 50 bytes: two runs of a
+/// million answers compare in a few hundred MiB.
+#[derive(Debug, Clone)]
+pub struct AnswerRow {
+    id: Box<str>,
+    pub correct: bool,
+    keys: u32,
+}
+
+impl AnswerRow {
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+/// What an answer is grouped by (relation, types, the method's facets): shared by every
+/// answer with the same groupings, so a run holds each combination once.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct GroupKeys {
+    pub relation: String,
+    pub head_type: String,
+    pub tail_type: String,
+    pub facets: Vec<(String, String)>,
+}
+
+/// Every answer of a run as scored, in file order, with their groupings.
+#[derive(Debug, Clone)]
+pub struct Answers {
+    pub rows: Vec<AnswerRow>,
+    keys: Arc<Vec<GroupKeys>>,
+}
+
+impl Answers {
+    /// The groupings of `row`.
+    pub fn keys(&self, row: &AnswerRow) -> &GroupKeys {
+        &self.keys[row.keys as usize]
+    }
+}
+
+type Shared = Result<Arc<Answers>, String>;
 
 #[derive(Clone)]
 pub struct LoadedRun {
     pub run: RunDir,
     pub manifest: Manifest,
-    /// The machine's decisions, as recorded.
-    pub machine: Vec<ResultRecord>,
-    /// The records as scored: hand labels applied (unless left out on purpose).
-    pub records: Vec<ResultRecord>,
+    /// Answers on record (each question's first), as the machine decided them.
+    pub answered: usize,
+    /// How many of them the LLM judge decided (the rules decided the rest).
+    pub by_judge: usize,
     pub labelled: LabelEffect,
     pub snapshot: Snapshot,
     pub kglens: Option<KglensReport>,
+    /// Each answer asked more than once: its self-consistency and whether it was right (the
+    /// reliability diagram's points).
+    pub confidences: Vec<(f64, bool)>,
+    /// Whether hand labels are applied.
+    labels: bool,
+    /// The compact answers, read when first asked for (comparisons), or the ones kept.
+    answers: OnceLock<Shared>,
+}
+
+/// What one pass over results.jsonl counted besides the records it handed over.
+struct Pass {
+    answered: usize,
+    by_judge: usize,
+    labelled: LabelEffect,
+}
+
+/// Hands `each` every record of the run as scored, in file order: the first record of each
+/// question (a log is append-only; a hand-edited one might repeat a question, and `report`
+/// keeps the first), hand labels applied (records labelled bad question or KG wrong left out),
+/// with whether the judge decided it.
+fn stream(
+    run: &RunDir,
+    book: &LabelBook,
+    mut each: impl FnMut(ResultRecord, bool),
+) -> anyhow::Result<Pass> {
+    let mut pass = Pass {
+        answered: 0,
+        by_judge: 0,
+        labelled: LabelEffect::default(),
+    };
+    let labelled = &mut pass.labelled;
+    let mut by_judge = 0;
+    pass.answered = session::for_each_result(run, |r| {
+        let judged = r.stage() == Stage::Judge;
+        by_judge += usize::from(judged);
+        if let Some(r) = super::labels::apply_one(r, book, labelled) {
+            each(r, judged);
+        }
+    })?;
+    pass.by_judge = by_judge;
+    Ok(pass)
+}
+
+fn label_book(run: &RunDir, labels: bool) -> anyhow::Result<LabelBook> {
+    Ok(if labels {
+        LabelBook::from_entries(run.read_labels()?)
+    } else {
+        LabelBook::default()
+    })
 }
 
 impl LoadedRun {
     /// Reads run `id` (or a run directory) under `runs_dir`; `labels: false` scores the
     /// machine's decisions only.
     pub fn load(runs_dir: &Path, id: &str, labels: bool) -> anyhow::Result<LoadedRun> {
-        let (run, manifest, machine) = session::open_results(runs_dir, id)?;
-        let book = if labels {
-            LabelBook::from_entries(run.read_labels()?)
-        } else {
-            LabelBook::default()
-        };
-        let (records, labelled) = super::labels::apply(&machine, &book);
-        let snapshot = super::snapshot_of(&records);
+        let run = RunDir::open(runs_dir, id)?;
+        let manifest: Manifest = run.read_manifest()?;
+        let book = label_book(&run, labels)?;
+        let mut aggregates = Aggregates::default();
+        let mut confidences = Vec::new();
+        let pass = stream(&run, &book, |r, _| {
+            aggregates.add(&super::scored(&r));
+            if let Some(c) = super::confidence(&r) {
+                confidences.push((c, r.outcome == OutcomeKind::Correct));
+            }
+        })?;
+        let snapshot = aggregates.snapshot();
         let kglens = match &manifest.config.kglens {
             Some(cfg) => run
                 .read_json::<KglensState>(STATE_FILE)?
@@ -46,29 +148,101 @@ impl LoadedRun {
         Ok(LoadedRun {
             run,
             manifest,
-            machine,
-            records,
-            labelled,
+            answered: pass.answered,
+            by_judge: pass.by_judge,
+            labelled: pass.labelled,
             snapshot,
             kglens,
+            confidences,
+            labels,
+            answers: OnceLock::new(),
         })
     }
 
-    /// The run on the questions `keep` accepts only (a comparison's common questions).
-    pub fn restricted(&self, keep: impl Fn(&str) -> bool) -> LoadedRun {
-        let mut r = self.clone();
-        r.machine.retain(|x| keep(&x.question.id));
-        r.records.retain(|x| keep(&x.question.id));
-        r.snapshot = super::snapshot_of(&r.records);
-        r
+    /// Hands `each` every record this run scores (hand labels applied) of the questions
+    /// `keep` accepts, with whether the judge decided it, reading results.jsonl again.
+    fn for_each_scored(
+        &self,
+        keep: &dyn Fn(&str) -> bool,
+        mut each: impl FnMut(ResultRecord, bool),
+    ) -> anyhow::Result<()> {
+        let book = label_book(&self.run, self.labels)?;
+        stream(&self.run, &book, |r, judged| {
+            if keep(&r.question.id) {
+                each(r, judged)
+            }
+        })?;
+        Ok(())
     }
 
-    /// How many recorded answers the LLM judge decided (the rules decided the rest).
-    pub fn decided_by_judge(&self) -> usize {
-        self.machine
-            .iter()
-            .filter(|r| r.stage() == crate::verify::Stage::Judge)
-            .count()
+    /// Every answer as scored, in file order: read from results.jsonl the first time it is
+    /// asked for, and kept.
+    pub fn answers(&self) -> anyhow::Result<Arc<Answers>> {
+        let read = || -> anyhow::Result<Answers> {
+            let mut rows = Vec::new();
+            let mut keys = Vec::new();
+            let mut interned: std::collections::HashMap<GroupKeys, u32> = Default::default();
+            self.for_each_scored(&|_| true, |r, _| {
+                let s = super::scored(&r);
+                let k = GroupKeys {
+                    relation: s.relation,
+                    head_type: s.head_type,
+                    tail_type: s.tail_type,
+                    facets: s.facets,
+                };
+                let n = *interned.entry(k).or_insert_with_key(|k| {
+                    keys.push(k.clone());
+                    keys.len() as u32 - 1
+                });
+                rows.push(AnswerRow {
+                    id: r.question.id.into_boxed_str(),
+                    correct: r.outcome == OutcomeKind::Correct,
+                    keys: n,
+                });
+            })?;
+            Ok(Answers {
+                rows,
+                keys: Arc::new(keys),
+            })
+        };
+        self.answers
+            .get_or_init(|| read().map(Arc::new).map_err(|e| format!("{e:#}")))
+            .clone()
+            .map_err(anyhow::Error::msg)
+    }
+
+    /// The metrics on the questions `keep` accepts only, computed again from results.jsonl.
+    pub fn snapshot_where(&self, keep: impl Fn(&str) -> bool) -> anyhow::Result<Snapshot> {
+        let mut aggregates = Aggregates::default();
+        self.for_each_scored(&keep, |r, _| aggregates.add(&super::scored(&r)))?;
+        Ok(aggregates.snapshot())
+    }
+
+    /// The run on the questions `keep` accepts only (a comparison's common questions): its
+    /// metrics computed again from results.jsonl, on those questions.
+    pub fn restricted(&self, keep: impl Fn(&str) -> bool) -> anyhow::Result<LoadedRun> {
+        let all = self.answers()?;
+        let kept: Vec<AnswerRow> = all.rows.iter().filter(|a| keep(a.id())).cloned().collect();
+        let mut r = self.clone();
+        let mut aggregates = Aggregates::default();
+        let (mut answered, mut by_judge, mut confidences) = (0, 0, Vec::new());
+        self.for_each_scored(&keep, |rec, judged| {
+            aggregates.add(&super::scored(&rec));
+            answered += 1;
+            by_judge += usize::from(judged);
+            if let Some(c) = super::confidence(&rec) {
+                confidences.push((c, rec.outcome == OutcomeKind::Correct));
+            }
+        })?;
+        r.answered = answered;
+        r.by_judge = by_judge;
+        r.snapshot = aggregates.snapshot();
+        r.confidences = confidences;
+        r.answers = OnceLock::from(Ok(Arc::new(Answers {
+            rows: kept,
+            keys: all.keys.clone(),
+        })));
+        Ok(r)
     }
 
     /// See [`Manifest::model_shown`].

@@ -65,19 +65,12 @@ pub fn snapshot_of(records: &[ResultRecord]) -> Snapshot {
     t.snapshot()
 }
 
-/// Each answer's self-consistency and whether it was right, for the reliability diagram:
-/// the share of the question's attempts that gave the majority's verdict. Questions asked
-/// once carry no such probability and are left out.
-pub fn confidences(records: &[ResultRecord]) -> Vec<(f64, bool)> {
-    records
-        .iter()
-        .filter(|r| r.attempts.len() >= 2)
-        .map(|r| {
-            let agree = r.attempts.iter().filter(|a| a.verdict == r.verdict).count();
-            (
-                agree as f64 / r.attempts.len() as f64,
-                r.outcome == crate::verify::OutcomeKind::Correct,
-            )
-        })
-        .collect()
+/// An answer's self-consistency, for the reliability diagram: the share of the question's
+/// attempts that gave the majority's verdict. A question asked once carries no such
+/// probability (`None`).
+pub fn confidence(r: &ResultRecord) -> Option<f64> {
+    (r.attempts.len() >= 2).then(|| {
+        let agree = r.attempts.iter().filter(|a| a.verdict == r.verdict).count();
+        agree as f64 / r.attempts.len() as f64
+    })
 }

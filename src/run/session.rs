@@ -251,6 +251,30 @@ fn read_run(run: RunDir) -> Result<(RunDir, Manifest, Vec<ResultRecord>), Sessio
     Ok((run, manifest, done))
 }
 
+/// Hands `each` the first record of each question of `run`, in file order, reading
+/// results.jsonl as a stream (none is kept); returns how many. As [`open_results`] without
+/// holding the run in memory: a run of a million answers costs the memory of one.
+pub fn for_each_result(
+    run: &RunDir,
+    mut each: impl FnMut(ResultRecord),
+) -> Result<usize, SessionError> {
+    use std::hash::BuildHasher;
+    // Hashes of the ids seen: 8 bytes a question instead of its id (a collision would need
+    // 2^32 questions).
+    let hasher = std::collections::hash_map::RandomState::new();
+    let mut seen = HashSet::new();
+    let mut n = 0;
+    crate::store::jsonl::Follower::new(&run.results_path())
+        .read_new(|_, r: ResultRecord| {
+            if seen.insert(hasher.hash_one(&r.question.id)) {
+                n += 1;
+                each(r);
+            }
+        })
+        .map_err(crate::store::rundir::StoreError::from)?;
+    Ok(n)
+}
+
 /// Keeps the first record of each question (a log is append-only; a record is never repeated
 /// by kgscope, but a hand-edited file might).
 fn dedup(records: Vec<ResultRecord>) -> Vec<ResultRecord> {

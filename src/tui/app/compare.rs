@@ -31,9 +31,11 @@ pub struct CompareView {
     pub result: Option<Result<Comparison, String>>,
     /// First row of the comparison table shown.
     pub scroll: usize,
-    loaded: HashMap<String, LoadedRun>,
+    loaded: HashMap<String, Arc<LoadedRun>>,
     /// Marked runs being read in the background (big runs take seconds to read).
     loading: crate::tui::jobs::Latest<Vec<(String, Result<LoadedRun, String>)>>,
+    /// A comparison of big runs being made in the background (it reads their results again).
+    computing: crate::tui::jobs::Latest<Result<Comparison, String>>,
     /// Why the runs directory could not be listed.
     pub list_error: Option<String>,
     /// Runs whose results files are smaller than this, together, are read at once.
@@ -51,6 +53,7 @@ impl Default for CompareView {
             scroll: 0,
             loaded: HashMap::new(),
             loading: Default::default(),
+            computing: Default::default(),
             list_error: None,
             inline_below_bytes: 4 << 20,
         }
@@ -58,11 +61,20 @@ impl Default for CompareView {
 }
 
 /// The bytes of `results.jsonl` of the marked runs not loaded yet.
-fn missing_sizes(runs_dir: &Path, marked: &[String], loaded: &HashMap<String, LoadedRun>) -> u64 {
-    marked
-        .iter()
-        .filter(|id| !loaded.contains_key(*id))
-        .filter_map(|id| crate::store::RunDir::open(runs_dir, id).ok())
+fn missing_sizes(
+    runs_dir: &Path,
+    marked: &[String],
+    loaded: &HashMap<String, Arc<LoadedRun>>,
+) -> u64 {
+    results_sizes(
+        runs_dir,
+        marked.iter().filter(|id| !loaded.contains_key(*id)),
+    )
+}
+
+/// The bytes of `results.jsonl` of `runs`.
+fn results_sizes<'a>(runs_dir: &Path, runs: impl Iterator<Item = &'a String>) -> u64 {
+    runs.filter_map(|id| crate::store::RunDir::open(runs_dir, id).ok())
         .filter_map(|r| std::fs::metadata(r.results_path()).ok())
         .map(|m| m.len())
         .sum()
@@ -144,9 +156,17 @@ impl App {
             }
             return;
         }
-        let runs: Vec<&LoadedRun> = c.marked.iter().map(|id| &c.loaded[id]).collect();
+        let runs: Vec<Arc<LoadedRun>> = c.marked.iter().map(|id| c.loaded[id].clone()).collect();
         let by = Grouping::parse(GROUPINGS[c.grouping]);
-        c.result = Some(compare::compare(&runs, &by).map_err(|e| format!("{e:#}")));
+        let compare = move || compare::compare(&runs, &by).map_err(|e| format!("{e:#}"));
+        // A comparison reads the runs' results again: big runs are compared in the background.
+        if results_sizes(&self.runs_dir, c.marked.iter()) < c.inline_below_bytes {
+            c.computing = Default::default();
+            c.result = Some(compare());
+        } else {
+            c.result = None;
+            c.computing.request(compare);
+        }
     }
 
     /// Keeps the runs a read brought in and compares them, or says which could not be read.
@@ -154,7 +174,7 @@ impl App {
         for (id, r) in loaded {
             match r {
                 Ok(run) => {
-                    self.compare.loaded.insert(id, run);
+                    self.compare.loaded.insert(id, Arc::new(run));
                 }
                 Err(e) => {
                     self.compare.result = Some(Err(e));
@@ -170,11 +190,14 @@ impl App {
         if let Some(loaded) = self.compare.loading.take() {
             self.take_loaded(loaded);
         }
+        if let Some(result) = self.compare.computing.take() {
+            self.compare.result = Some(result);
+        }
     }
 
     /// Whether marked runs are still being read.
     pub fn compare_loading(&self) -> bool {
-        self.compare.loading.pending()
+        self.compare.loading.pending() || self.compare.computing.pending()
     }
 
     /// Waits for the runs being read (tests).
@@ -186,6 +209,13 @@ impl App {
         {
             self.take_loaded(loaded);
         }
+        if let Some(result) = self
+            .compare
+            .computing
+            .wait(std::time::Duration::from_secs(60))
+        {
+            self.compare.result = Some(result);
+        }
     }
 
     /// The marked runs as loaded, in marking order (for the figure).
@@ -193,7 +223,7 @@ impl App {
         self.compare
             .marked
             .iter()
-            .filter_map(|id| self.compare.loaded.get(id))
+            .filter_map(|id| self.compare.loaded.get(id).map(|r| r.as_ref()))
             .collect()
     }
 
