@@ -203,3 +203,99 @@ fn a_repeated_run_sends_the_endpoint_no_query_again() {
     assert!(sent_first > 2);
     assert_eq!(question_ids(first.path()), question_ids(again.path()));
 }
+
+/// `kgscope questions` on `kg`, drawing `--kg-sample 8` facts per relation.
+fn sampled_questions(kg: &str, task: &str, cache: &Path) -> String {
+    let out = common::bin()
+        .args([
+            "questions",
+            "--kg",
+            kg,
+            "--task",
+            task,
+            "--limit",
+            "100",
+            "--seed",
+            "3",
+        ])
+        .args([
+            "--kg-sample",
+            "8",
+            "--sparql-cache",
+            cache.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A KG drawn from with bounded queries gives the same questions from a local store and from
+/// an endpoint serving the same triples, for the same seed; the endpoint is asked a bounded
+/// number of queries, and a second run sends none but the version probe.
+#[test]
+fn a_store_and_its_endpoint_give_the_same_questions_from_a_sample() {
+    let ttl = common::root().join("sample-kgs/countries.ttl");
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let load = common::run(&[
+        "kg",
+        "load",
+        ttl.to_str().unwrap(),
+        "--store",
+        store.to_str().unwrap(),
+    ]);
+    assert!(
+        load.status.success(),
+        "{}",
+        String::from_utf8_lossy(&load.stderr)
+    );
+    let sparql = common::oxigraph_server(&ttl);
+    let direct = format!("{}/query", sparql.base);
+    let log: Log = Arc::default();
+    let seen = log.clone();
+    let server = common::body_handler_server(move |_, stream, _, body| {
+        let r = reqwest::blocking::Client::new()
+            .post(&direct)
+            .header("Content-Type", "application/sparql-query")
+            .header("Accept", "text/tab-separated-values")
+            .body(body.to_vec())
+            .send()
+            .unwrap();
+        let text = r.text().unwrap();
+        let _ = stream.write_all(
+            common::http(
+                "200 OK",
+                "Content-Type: text/tab-separated-values\r\n",
+                &text,
+            )
+            .as_bytes(),
+        );
+        seen.lock().unwrap().push((Instant::now(), 200));
+    });
+    let endpoint = server.base.replace("/v1", "/sparql");
+    let cache = tempfile::tempdir().unwrap();
+    for task in ["statement", "yesno", "mcq-wh"] {
+        let before = log.lock().unwrap().len();
+        let local = sampled_questions(store.to_str().unwrap(), task, cache.path());
+        let remote = sampled_questions(&endpoint, task, cache.path());
+        assert!(!local.is_empty());
+        assert_eq!(
+            local, remote,
+            "{task}: the store and the endpoint drew differently"
+        );
+        let sent = log.lock().unwrap().len() - before;
+        let questions = local.lines().count();
+        eprintln!("{task}: {sent} requests for {questions} questions");
+        // The relation list, a draw per relation (the sample KG has 26), then a few batches.
+        assert!(sent <= 60, "{task}: {sent} requests");
+    }
+    // Asked again: only the version probe goes to the endpoint.
+    let before = log.lock().unwrap().len();
+    sampled_questions(&endpoint, "statement", cache.path());
+    assert_eq!(log.lock().unwrap().len() - before, 2);
+}

@@ -120,11 +120,15 @@ pub fn load(a: LoadArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Opens a KG and builds its index, with a spinner.
-pub fn open_indexed(spec: &str) -> anyhow::Result<kgscope::run::session::OpenKg> {
+pub fn open_indexed(
+    spec: &str,
+    draw: Option<&kgscope::kg::bounded::Draw>,
+) -> anyhow::Result<kgscope::run::session::OpenKg> {
     let shown = clean(&kgscope::credentials::redact(spec));
     let sp = progress::spinner(&format!("opening {shown}"));
-    let opened =
-        kgscope::run::session::open_kg(spec, &|step| sp.set_message(format!("{shown}: {step}")))?;
+    let opened = kgscope::run::session::open_kg(spec, draw, &|step| {
+        sp.set_message(format!("{shown}: {step}"))
+    })?;
     sp.finish_and_clear();
     Ok(opened)
 }
@@ -214,7 +218,7 @@ pub struct StatsArgs {
 }
 
 pub fn stats(a: StatsArgs) -> anyhow::Result<ExitCode> {
-    let kgscope::run::session::OpenKg { kg, index } = open_indexed(&a.kg.kg)?;
+    let kgscope::run::session::OpenKg { kg, index } = open_indexed(&a.kg.kg, None)?;
     let s = info::stats(kg.as_ref(), &index)?;
     if a.json {
         println!("{}", kgscope::sanitize::json_pretty(&s)?);

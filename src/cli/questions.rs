@@ -63,6 +63,12 @@ pub struct GenArgs {
     pub templates: Vec<PathBuf>,
     #[command(flatten)]
     pub fpq: kgscope::method::kgfpq::args::FpqArgs,
+    /// Draw N facts per relation from the KG with bounded queries, instead of reading it whole:
+    /// for an endpoint or store too big to read (Wikidata, DBpedia). Questions come from the
+    /// sample; negatives are checked against every fact of the entities drawn. Not for
+    /// kglens and kg-fpq, which walk the whole KG
+    #[arg(long, value_name = "N")]
+    pub kg_sample: Option<usize>,
 }
 
 impl GenArgs {
@@ -83,9 +89,27 @@ impl GenArgs {
         }
     }
 
+    /// What to draw from the KG, with `--kg-sample`.
+    pub fn draw(&self) -> Option<kgscope::kg::bounded::Draw> {
+        self.kg_sample
+            .map(|per_relation| kgscope::kg::bounded::Draw {
+                per_relation,
+                relations: self.relations.clone(),
+                seed: self.seed,
+            })
+    }
+
     /// Refuses options the task does not use, rather than ignoring them.
     pub fn check(&self) -> anyhow::Result<()> {
         self.fpq.options(self.task)?;
+        if let Some(n) = self.kg_sample {
+            anyhow::ensure!(n > 0, "--kg-sample 0: draw at least one fact per relation");
+            anyhow::ensure!(
+                kgscope::method::of(self.task).works_on_a_sample(),
+                "--kg-sample is not for {}: it walks the whole KG (use a store or endpoint read whole)",
+                self.task.as_str()
+            );
+        }
         if self.context.is_some() && !kgscope::method::of(self.task).takes_context() {
             anyhow::bail!(
                 "--context is for the tfq, mcq-fib, mcq-wh and saq tasks (Luo et al.), not {}",
@@ -108,7 +132,8 @@ pub struct QuestionsArgs {
 pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
     a.gen.check()?;
     let templates = session::load_templates(&a.gen.templates)?;
-    let session::OpenKg { kg, index } = super::kg::open_indexed(&a.gen.kg.kg)?;
+    let session::OpenKg { kg, index } =
+        super::kg::open_indexed(&a.gen.kg.kg, a.gen.draw().as_ref())?;
     let entities = super::kg::entity_iris(kg.as_ref(), &a.gen.kg.kg, &a.gen.entities, &index)?;
     let (qs, report) = kgscope::method::generate(&index, &templates, &a.gen.options(entities))?;
     let mut buf = Vec::with_capacity(qs.len() * 512);
@@ -185,7 +210,7 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
         })?);
     }
     let templates = session::load_templates(&a.templates)?;
-    let session::OpenKg { index, .. } = super::kg::open_indexed(&a.kg.kg)?;
+    let session::OpenKg { index, .. } = super::kg::open_indexed(&a.kg.kg, None)?;
     let renderer = questions::Renderer {
         index: &index,
         templates: &templates,

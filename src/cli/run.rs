@@ -200,7 +200,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
             let model = a.openai.model_spec(&a.model)?;
             let judge = helper_model(&a, a.judge.as_deref(), "--judge")?;
             // Opened once, for the `--entity` look-up and the run alike.
-            let opened = session::open_kg(&a.gen.kg.kg, &say)?;
+            let opened = session::open_kg(&a.gen.kg.kg, a.gen.draw().as_ref(), &say)?;
             // `--entity` as IRIs, for the manifest: a resume regenerates the same questions
             // from them whatever labels say by then.
             let entities = super::kg::entity_iris(
@@ -243,6 +243,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 judge_all: a.judge_all,
                 kglens,
                 fpq,
+                kg_sample: a.gen.kg_sample,
                 extra: Default::default(),
             };
             sp.finish_and_clear();

@@ -58,6 +58,9 @@ pub struct KgIndex {
     /// Distinct fact objects, sorted.
     objects: Vec<Id>,
     fingerprint: String,
+    /// For an index of a sample of the KG ([`super::bounded`]): the entities whose every fact
+    /// over the index's relations is in the index, sorted. `None` for the whole KG.
+    closed: Option<Vec<Id>>,
 }
 
 /// Picks the preferred label among candidates: English or untagged first, then the order of
@@ -146,7 +149,7 @@ impl KgIndex {
         ))
     }
 
-    fn from_rows(
+    pub(crate) fn from_rows(
         fact_rows: Vec<super::Row>,
         label_rows: Vec<super::Row>,
         alias_rows: Vec<super::Row>,
@@ -349,7 +352,37 @@ impl KgIndex {
             entities,
             objects,
             fingerprint,
+            closed: None,
         }
+    }
+
+    /// Marks the index as a sample of its KG in which only `closed` (IRIs) have all their
+    /// facts over the index's relations.
+    pub(crate) fn set_closed(&mut self, closed: &[Term]) {
+        let mut ids: Vec<Id> = closed.iter().filter_map(|t| self.id(t)).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        self.closed = Some(ids);
+    }
+
+    /// Whether the index is a sample of the KG drawn with bounded queries, not the whole KG.
+    pub fn is_sample(&self) -> bool {
+        self.closed.is_some()
+    }
+
+    /// Whether every fact of `e` over the index's relations is in the index: always for the
+    /// whole KG; for a sample, for the entities it drew.
+    pub fn is_closed(&self, e: Id) -> bool {
+        self.closed
+            .as_ref()
+            .is_none_or(|c| c.binary_search(&e).is_ok())
+    }
+
+    /// Whether `f` is known not to be a fact of the KG: it is not in the index, and the
+    /// index holds every fact of its subject over its relation. A negative must be known
+    /// false; in a sample, a triple about an entity it did not draw may be a fact it never saw.
+    pub fn knows_false(&self, f: &Fact) -> bool {
+        !self.contains(f) && self.is_closed(f[0]) && self.by_predicate.contains_key(&f[1])
     }
 
     pub fn term(&self, id: Id) -> &Term {

@@ -5,6 +5,7 @@
 //! once on top of that primitive. The same assertions therefore hold for all three sources,
 //! and a KG too large for this machine can live in any SPARQL engine.
 
+pub mod bounded;
 pub mod endpoint;
 pub mod index;
 pub mod info;

@@ -110,7 +110,7 @@ impl<'a> Corrupter<'a> {
 
     fn acceptable(&self, fact: &Fact, f: &Fact, seen: &HashSet<Fact>) -> bool {
         f != fact
-            && !self.r.index.contains(f)
+            && self.r.index.knows_false(f)
             && !seen.contains(f)
             && !self.names_itself(f)
             && !self.true_in_words(f)

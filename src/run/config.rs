@@ -68,6 +68,10 @@ pub struct RunConfig {
     /// A KG-FPQ run's edits, formats and gate (`task` kg-fpq only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fpq: Option<super::fpq::FpqConfig>,
+    /// Facts drawn per relation from a KG too big to read whole (`--kg-sample`); `None`
+    /// reads the whole KG.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kg_sample: Option<usize>,
     /// Settings this build does not know (written by a newer kgscope), kept as they were.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -107,8 +111,18 @@ impl RunConfig {
             fpq: crate::method::of(task)
                 .takes_fpq_settings()
                 .then(super::fpq::FpqConfig::default),
+            kg_sample: None,
             extra: Default::default(),
         }
+    }
+
+    /// What to draw from the KG, when the run reads a sample of it.
+    pub fn draw(&self) -> Option<crate::kg::bounded::Draw> {
+        self.kg_sample.map(|per_relation| crate::kg::bounded::Draw {
+            per_relation,
+            relations: self.relations.clone(),
+            seed: self.seed,
+        })
     }
 }
 

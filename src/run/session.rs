@@ -71,10 +71,17 @@ pub struct OpenKg {
     pub index: Arc<KgIndex>,
 }
 
-/// Opens and indexes the KG `spec` names.
-pub fn open_kg(spec: &str, progress: &dyn Fn(&str)) -> Result<OpenKg, SessionError> {
+/// Opens and indexes the KG `spec` names: whole, or the sample `draw` says.
+pub fn open_kg(
+    spec: &str,
+    draw: Option<&crate::kg::bounded::Draw>,
+    progress: &dyn Fn(&str),
+) -> Result<OpenKg, SessionError> {
     let kg: Arc<dyn KnowledgeGraph> = Arc::from(kg::open(spec)?);
-    let index = Arc::new(KgIndex::build(kg.as_ref(), progress)?);
+    let index = Arc::new(match draw {
+        Some(d) => crate::kg::bounded::build(kg.as_ref(), d, progress)?,
+        None => KgIndex::build(kg.as_ref(), progress)?,
+    });
     Ok(OpenKg { kg, index })
 }
 
@@ -156,7 +163,7 @@ pub fn prepare_new(
     runs_dir: &Path,
     progress: &dyn Fn(&str),
 ) -> Result<Prepared, SessionError> {
-    let opened = open_kg(&config.kg, progress)?;
+    let opened = open_kg(&config.kg, config.draw().as_ref(), progress)?;
     prepare_new_on(opened, config, model_id, runs_dir, progress)
 }
 
@@ -213,7 +220,11 @@ pub fn prepare_resume(
     let run = RunDir::open(runs_dir, id)?;
     let lock = Arc::new(run.lock_for_writing()?);
     let (run, manifest, done) = read_run(run)?;
-    let OpenKg { kg, index } = open_kg(&manifest.config.kg, progress)?;
+    let OpenKg { kg, index } = open_kg(
+        &manifest.config.kg,
+        manifest.config.draw().as_ref(),
+        progress,
+    )?;
     if index.fingerprint() != manifest.kg_fingerprint {
         return Err(SessionError::Invalid(format!(
             "the KG {} changed since run {} started (fingerprint {} now, {} then): its questions would differ",

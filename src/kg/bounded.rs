@@ -1,0 +1,220 @@
+//! An index of a KG too big to read whole (Wikidata, DBpedia, any large store or endpoint),
+//! built from bounded queries only. For each relation, a sample of its facts is drawn in a
+//! seeded, engine-independent order (an MD5 of the fact and the seed, not `RAND()`); every
+//! entity those facts name is then read with all its facts over the sampled relations (so a
+//! negative about it is known false, not merely unseen: [`KgIndex::knows_false`]), and every
+//! entity in the result with its labels, aliases, types and dated qualifiers. Nothing is read
+//! whole, and the same KG, relations, sample size and seed give the same index (and so the
+//! same questions) from a local store and from an endpoint serving it.
+
+use std::collections::BTreeMap;
+
+use oxigraph::model::Term;
+
+use super::index::KgIndex;
+use super::vocab::{self, iri_list};
+use super::{KgError, KnowledgeGraph, Result, Row};
+
+/// Entities named in one `VALUES` block: requests stay few and each stays small.
+const BATCH: usize = 400;
+
+/// Terms in N-Triples order, each once: every list sent is in the same order whatever the
+/// order of the rows that named them.
+#[derive(Default)]
+struct Terms(BTreeMap<String, Term>);
+
+impl Terms {
+    fn insert(&mut self, t: Term) {
+        self.0.entry(t.to_string()).or_insert(t);
+    }
+
+    fn into_vec(self) -> Vec<Term> {
+        self.0.into_values().collect()
+    }
+}
+
+/// What to draw.
+#[derive(Debug, Clone)]
+pub struct Draw {
+    /// Facts drawn per relation.
+    pub per_relation: usize,
+    /// Relations to draw from (IRIs or local names); empty = every relation.
+    pub relations: Vec<String>,
+    pub seed: u64,
+}
+
+fn meta_predicates() -> Vec<&'static str> {
+    vocab::LABELS
+        .iter()
+        .chain(vocab::ALIASES.iter())
+        .chain(vocab::TYPES.iter())
+        .chain(vocab::REIFICATION.iter())
+        .copied()
+        .chain([vocab::RDFS_COMMENT, vocab::SCHEMA_DESCRIPTION])
+        .collect()
+}
+
+fn values(terms: &[Term]) -> String {
+    terms
+        .iter()
+        .map(Term::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The relations of the KG, by IRI, with their fact counts.
+fn relations(kg: &dyn KnowledgeGraph) -> Result<Vec<(Term, u64)>> {
+    let rows = kg.select(
+        &format!(
+            "SELECT ?p (COUNT(*) AS ?n) WHERE {{ ?s ?p ?o . FILTER(isIRI(?s) && !isBlank(?o) && ?p NOT IN ({})) }} GROUP BY ?p",
+            iri_list(&meta_predicates()).replace("> <", ">, <")
+        ),
+        &["p", "n"],
+    )?;
+    let mut out: Vec<(Term, u64)> = rows
+        .into_iter()
+        .filter_map(|r| {
+            let n = r[1].as_ref().and_then(super::literal_u64)?;
+            Some((r[0].clone()?, n))
+        })
+        .collect();
+    out.sort_by_cached_key(|(p, _)| p.to_string());
+    Ok(out)
+}
+
+/// The relations `names` ask for (an IRI, or a local name in any case), or all of them.
+fn chosen(all: &[(Term, u64)], names: &[String]) -> Result<Vec<Term>> {
+    if names.is_empty() {
+        return Ok(all.iter().map(|(p, _)| p.clone()).collect());
+    }
+    names
+        .iter()
+        .map(|name| {
+            all.iter()
+                .map(|(p, _)| p)
+                .find(|p| {
+                    let iri = super::term_str(p);
+                    iri == name || vocab::local_name(iri).eq_ignore_ascii_case(name)
+                })
+                .cloned()
+                .ok_or_else(|| {
+                    KgError::NotFound(format!(
+                        "no relation {name} in the KG (give its IRI or local name; the KG has {} relations)",
+                        all.len()
+                    ))
+                })
+        })
+        .collect()
+}
+
+/// Runs `query` (with `{}` where a `VALUES` list of terms goes) over `terms` in batches.
+fn batched(
+    kg: &dyn KnowledgeGraph,
+    terms: &[Term],
+    vars: &[&str],
+    query: impl Fn(&str) -> String,
+) -> Result<Vec<Row>> {
+    let mut out = Vec::new();
+    for chunk in terms.chunks(BATCH) {
+        out.extend(kg.select(&query(&values(chunk)), vars)?);
+    }
+    Ok(out)
+}
+
+/// The index of a sample of `kg` as `draw` says.
+pub fn build(kg: &dyn KnowledgeGraph, draw: &Draw, progress: &dyn Fn(&str)) -> Result<KgIndex> {
+    progress("listing relations");
+    let all = relations(kg)?;
+    if all.is_empty() {
+        return Err(KgError::NotFound(
+            "the KG has no facts to ask about (only labels, types or nothing at all)".into(),
+        ));
+    }
+    let relations = chosen(&all, &draw.relations)?;
+    let predicate_values = values(&relations);
+    let mut drawn = Terms::default();
+    for (i, p) in relations.iter().enumerate() {
+        progress(&format!(
+            "drawing facts of relation {}/{}",
+            i + 1,
+            relations.len()
+        ));
+        let rows = kg.select(
+            &format!(
+                "SELECT ?s ?o WHERE {{ ?s {p} ?o . FILTER(isIRI(?s) && !isBlank(?o)) }} \
+                 ORDER BY MD5(CONCAT(STR(?s), \" \", STR(?o), \" {seed}\")) STR(?s) STR(?o) LIMIT {n}",
+                seed = draw.seed,
+                n = draw.per_relation
+            ),
+            &["s", "o"],
+        )?;
+        for r in rows {
+            for t in r.into_iter().flatten() {
+                if t.is_named_node() {
+                    drawn.insert(t);
+                }
+            }
+        }
+    }
+    let drawn: Vec<Term> = drawn.into_vec();
+    progress("reading the drawn entities' facts");
+    let facts = batched(kg, &drawn, &["s", "p", "o"], |v| {
+        format!(
+            "SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {v} }} VALUES ?p {{ {predicate_values} }} \
+             ?s ?p ?o . FILTER(!isBlank(?o)) }}"
+        )
+    })?;
+    // Every entity the index will name: the drawn ones and what their facts point at.
+    let mut named = Terms::default();
+    drawn.iter().cloned().for_each(|t| named.insert(t));
+    for r in &facts {
+        if let Some(o) = r[2].as_ref().filter(|o| o.is_named_node()) {
+            named.insert(o.clone());
+        }
+    }
+    let named: Vec<Term> = named.into_vec();
+    progress("reading types");
+    let types = batched(kg, &named, &["s", "t"], |v| {
+        format!(
+            "SELECT ?s ?t WHERE {{ VALUES ?s {{ {v} }} VALUES ?p {{ {} }} ?s ?p ?t . FILTER(isIRI(?t)) }}",
+            iri_list(&vocab::TYPES)
+        )
+    })?;
+    // Labels for the entities, the relations and the types (templates and reports name them).
+    let mut labelled = Terms::default();
+    named
+        .iter()
+        .chain(&relations)
+        .chain(types.iter().filter_map(|r| r[1].as_ref()))
+        .for_each(|t| labelled.insert(t.clone()));
+    let labelled: Vec<Term> = labelled.into_vec();
+    progress("reading labels");
+    let labels = batched(kg, &labelled, &["s", "p", "l"], |v| {
+        format!(
+            "SELECT ?s ?p ?l WHERE {{ VALUES ?s {{ {v} }} VALUES ?p {{ {} }} ?s ?p ?l . FILTER(isLiteral(?l)) }}",
+            iri_list(&vocab::LABELS)
+        )
+    })?;
+    progress("reading aliases");
+    let aliases = batched(kg, &named, &["s", "l"], |v| {
+        format!(
+            "SELECT ?s ?l WHERE {{ VALUES ?s {{ {v} }} VALUES ?p {{ {} }} ?s ?p ?l . FILTER(isLiteral(?l)) }}",
+            iri_list(&vocab::ALIASES)
+        )
+    })?;
+    progress("reading date qualifiers");
+    let qualifiers = batched(kg, &drawn, &["s", "p", "o", "d"], |v| {
+        format!(
+            "SELECT ?s ?p ?o ?d WHERE {{ VALUES ?s {{ {v} }} ?st <{}> ?s ; <{}> ?p ; <{}> ?o ; ?q ?d . \
+             FILTER(isLiteral(?d) && DATATYPE(?d) IN ({})) }}",
+            vocab::RDF_SUBJECT,
+            vocab::RDF_PREDICATE,
+            vocab::RDF_OBJECT,
+            iri_list(&vocab::DATES).replace("> <", ">, <")
+        )
+    })?;
+    progress("indexing");
+    let mut index = KgIndex::from_rows(facts, labels, aliases, types, qualifiers);
+    index.set_closed(&drawn);
+    Ok(index)
+}
