@@ -26,6 +26,9 @@ pub enum BenchCommand {
     /// Time and peak memory of report, compare, plot and export on a run of a million
     /// answers, against reading the run whole.
     Report(super::bench_report::ReportBenchArgs),
+    /// Questions from a big KG served by oxigraph on 127.0.0.1, drawn with bounded queries:
+    /// time, memory and SPARQL requests per method, against reading the KG whole.
+    Endpoint(super::bench_endpoint::EndpointBenchArgs),
     /// Agreement of the verdict rules, and of the rules with an LLM judge, with a hand-labelled
     /// response table.
     Verdicts(super::bench_verdicts::VerdictBenchArgs),
@@ -54,6 +57,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Llama(a) => super::bench_llama::run(a),
         BenchCommand::Tui(a) => super::bench_tui::run(a),
         BenchCommand::Report(a) => super::bench_report::run(a),
+        BenchCommand::Endpoint(a) => super::bench_endpoint::run(a),
         BenchCommand::Verdicts(a) => super::bench_verdicts::run(a),
     }
 }
@@ -204,4 +208,36 @@ pub(super) fn tempdir() -> anyhow::Result<TempDir> {
     let d = std::env::temp_dir().join(format!("kgscope-bench-{}", std::process::id()));
     std::fs::create_dir_all(&d)?;
     Ok(TempDir(d))
+}
+
+/// Runs `cmd` to its end: wall seconds, peak resident memory in MiB (the child's maximum
+/// resident set, from wait4) and what it wrote to standard output. Its standard error goes to
+/// a file, shown when it fails.
+pub(super) fn measure(cmd: &mut std::process::Command) -> anyhow::Result<(f64, f64, String)> {
+    use std::io::Read;
+    let err = tempfile::NamedTempFile::new()?;
+    let t = std::time::Instant::now();
+    let mut child = cmd
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(err.reopen()?)
+        .spawn()
+        .context("starting kgscope")?;
+    let mut out = String::new();
+    if let Some(mut o) = child.stdout.take() {
+        o.read_to_string(&mut out)?;
+    }
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is this process's child, not yet waited for.
+    let got = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let secs = t.elapsed().as_secs_f64();
+    anyhow::ensure!(got == pid, "waiting for {cmd:?} failed");
+    if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
+        let said = std::fs::read_to_string(err.path()).unwrap_or_default();
+        anyhow::bail!("{cmd:?} failed: {}", said.trim());
+    }
+    Ok((secs, usage.ru_maxrss as f64 / 1024.0, out))
 }

@@ -6,10 +6,9 @@
 //! these commands did before they read runs as streams.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Command, ExitCode};
 use std::time::Instant;
 
-use anyhow::Context;
 use clap::Args;
 use kgscope::questions::Task;
 use kgscope::run::engine::verify_record;
@@ -72,33 +71,6 @@ fn write_run(dir: &Path, n: usize) -> anyhow::Result<String> {
     manifest.questions = n;
     prepared.run.write_manifest(&manifest)?;
     Ok(prepared.run.id.clone())
-}
-
-/// Runs `cmd` to its end: wall seconds and peak resident memory in MiB (the child's maximum
-/// resident set, from wait4).
-fn measure(cmd: &mut Command) -> anyhow::Result<(f64, f64)> {
-    let t = Instant::now();
-    let child = cmd
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .context("starting kgscope")?;
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value; wait4 fills it for our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is this process's child, not yet waited for.
-    let got = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    let secs = t.elapsed().as_secs_f64();
-    anyhow::ensure!(got == pid, "waiting for {cmd:?} failed");
-    if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
-        let mut err = String::new();
-        if let Some(mut e) = child.stderr {
-            let _ = std::io::Read::read_to_string(&mut e, &mut err);
-        }
-        anyhow::bail!("{cmd:?} failed: {}", err.trim());
-    }
-    Ok((secs, usage.ru_maxrss as f64 / 1024.0))
 }
 
 pub fn run(a: ReportBenchArgs) -> anyhow::Result<ExitCode> {
@@ -184,7 +156,7 @@ pub fn run(a: ReportBenchArgs) -> anyhow::Result<ExitCode> {
     ];
     let mut rows = Vec::new();
     for (name, mut cmd) in cases {
-        let (secs, rss) = measure(&mut cmd)?;
+        let (secs, rss, _) = super::bench::measure(&mut cmd)?;
         eprintln!("{name:<22} {secs:>7.1} s  {rss:>7.0} MiB peak");
         rows.push(serde_json::json!({"command": name, "seconds": secs, "peak_rss_mib": rss}));
     }

@@ -59,6 +59,11 @@ pub trait KnowledgeGraph: Send + Sync {
     /// Runs a SPARQL `SELECT` and returns its rows in the order of `vars`.
     fn select(&self, query: &str, vars: &[&str]) -> Result<Vec<Row>>;
 
+    /// Requests sent to a remote endpoint so far (`None` for a local KG).
+    fn requests(&self) -> Option<u64> {
+        None
+    }
+
     /// Number of triples (quads in all graphs).
     fn triple_count(&self) -> Result<u64> {
         let rows = self.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", &["n"])?;

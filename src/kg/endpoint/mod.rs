@@ -298,6 +298,10 @@ impl KnowledgeGraph for SparqlEndpoint {
         self.shown.clone()
     }
 
+    fn requests(&self) -> Option<u64> {
+        Some(SparqlEndpoint::requests(self))
+    }
+
     fn select(&self, query: &str, vars: &[&str]) -> Result<Vec<Row>> {
         if let Some(rows) = self.cache().and_then(|c| c.get(query, vars)) {
             return Ok(rows);
