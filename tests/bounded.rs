@@ -78,3 +78,54 @@ fn what_a_sample_calls_false_is_false_in_the_whole_kg() {
         }
     }
 }
+
+/// A KG that remembers the queries it was asked.
+struct Recording {
+    kg: Box<dyn kgscope::kg::KnowledgeGraph>,
+    queries: std::sync::Mutex<Vec<String>>,
+}
+
+impl kgscope::kg::KnowledgeGraph for Recording {
+    fn source(&self) -> String {
+        self.kg.source()
+    }
+    fn select(&self, query: &str, vars: &[&str]) -> kgscope::kg::Result<Vec<kgscope::kg::Row>> {
+        self.queries.lock().unwrap().push(query.to_string());
+        self.kg.select(query, vars)
+    }
+}
+
+/// Relations named by IRI are drawn from without listing every relation of the KG (a query a
+/// big endpoint cuts); the sample holds those relations only.
+#[test]
+fn relations_given_by_iri_need_no_listing_of_the_kg() {
+    let (kg, whole) = common::indexed("sample:countries");
+    let capital = whole
+        .relations()
+        .iter()
+        .map(|r| kgscope::kg::term_str(whole.term(r.predicate)).to_string())
+        .find(|iri| iri.ends_with("capital"))
+        .unwrap();
+    let rec = Recording {
+        kg,
+        queries: Default::default(),
+    };
+    let sample = bounded::build(
+        &rec,
+        &Draw {
+            per_relation: 5,
+            relations: vec![capital.clone()],
+            seed: 2,
+        },
+        &|_| {},
+    )
+    .unwrap();
+    let queries = rec.queries.lock().unwrap();
+    assert!(queries.iter().all(|q| !q.contains("GROUP BY")), "{queries:?}");
+    assert_eq!(sample.relations().len(), 1);
+    assert_eq!(
+        kgscope::kg::term_str(sample.term(sample.relations()[0].predicate)),
+        capital
+    );
+    assert!(sample.facts().len() >= 5);
+}

@@ -163,14 +163,29 @@ fn about(kg: &dyn KnowledgeGraph, terms: &[Term]) -> Result<(Vec<Row>, Vec<Row>,
 
 /// The index of a sample of `kg` as `draw` says.
 pub fn build(kg: &dyn KnowledgeGraph, draw: &Draw, progress: &dyn Fn(&str)) -> Result<KgIndex> {
-    progress("listing relations");
-    let all = relations(kg)?;
-    if all.is_empty() {
-        return Err(KgError::NotFound(
-            "the KG has no facts to ask about (only labels, types or nothing at all)".into(),
-        ));
-    }
-    let relations = chosen(&all, &draw.relations)?;
+    // Relations named by IRI are taken as they are: listing a big KG's relations with their
+    // counts is one heavy query (Wikidata's endpoint cuts it), and not needed then.
+    let relations = if !draw.relations.is_empty()
+        && draw.relations.iter().all(|r| r.starts_with("http://") || r.starts_with("https://"))
+    {
+        draw.relations
+            .iter()
+            .map(|r| {
+                oxigraph::model::NamedNode::new(r.as_str())
+                    .map(Term::NamedNode)
+                    .map_err(|e| KgError::Invalid(format!("--relation {r}: {e}")))
+            })
+            .collect::<Result<Vec<Term>>>()?
+    } else {
+        progress("listing relations");
+        let all = relations(kg)?;
+        if all.is_empty() {
+            return Err(KgError::NotFound(
+                "the KG has no facts to ask about (only labels, types or nothing at all)".into(),
+            ));
+        }
+        chosen(&all, &draw.relations)?
+    };
     // `FILTER(?p IN (…))` after a subject lookup, not a second `VALUES` block: engines join two
     // `VALUES` blocks as a product of lookups (36 times slower on oxigraph).
     let predicate_list = relations
