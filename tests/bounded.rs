@@ -121,7 +121,10 @@ fn relations_given_by_iri_need_no_listing_of_the_kg() {
     )
     .unwrap();
     let queries = rec.queries.lock().unwrap();
-    assert!(queries.iter().all(|q| !q.contains("GROUP BY")), "{queries:?}");
+    assert!(
+        queries.iter().all(|q| !q.contains("GROUP BY")),
+        "{queries:?}"
+    );
     assert_eq!(sample.relations().len(), 1);
     assert_eq!(
         kgscope::kg::term_str(sample.term(sample.relations()[0].predicate)),

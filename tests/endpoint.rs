@@ -21,7 +21,7 @@ type Log = Arc<Mutex<Vec<(Instant, u16)>>>;
 fn busy_proxy(upstream: String) -> (String, Log) {
     let log: Log = Arc::default();
     let seen = log.clone();
-    let server = common::body_handler_server(move |n, stream, head, body| {
+    let server = common::body_handler_server(move |n, stream, _, body| {
         let status = match n % 4 {
             1 => {
                 let _ = stream.write_all(
@@ -35,36 +35,41 @@ fn busy_proxy(upstream: String) -> (String, Log) {
                     stream.write_all(common::http("503 Service Unavailable", "", "").as_bytes());
                 503
             }
-            _ => {
-                let content_type = head
-                    .lines()
-                    .find_map(|l| {
-                        l.strip_prefix("content-type: ")
-                            .or(l.strip_prefix("Content-Type: "))
-                    })
-                    .unwrap_or("application/sparql-query")
-                    .trim()
-                    .to_string();
-                let r = reqwest::blocking::Client::new()
-                    .post(&upstream)
-                    .header("Content-Type", content_type)
-                    .header("Accept", "text/tab-separated-values")
-                    .body(body.to_vec())
-                    .send()
-                    .unwrap();
-                let status = r.status().as_u16();
-                let text = r.text().unwrap();
-                let _ = stream.write_all(
-                    common::http(
-                        &format!("{status} OK"),
-                        "Content-Type: text/tab-separated-values\r\n",
-                        &text,
-                    )
-                    .as_bytes(),
-                );
-                status
-            }
+            _ => forward(&upstream, body, stream),
         };
+        seen.lock().unwrap().push((Instant::now(), status));
+    });
+    (server.base.replace("/v1", "/sparql"), log)
+}
+
+/// Passes a query on to `upstream` and its answer back; returns the upstream's status.
+fn forward(upstream: &str, body: &[u8], stream: &mut std::net::TcpStream) -> u16 {
+    let r = reqwest::blocking::Client::new()
+        .post(upstream)
+        .header("Content-Type", "application/sparql-query")
+        .header("Accept", "text/tab-separated-values")
+        .body(body.to_vec())
+        .send()
+        .unwrap();
+    let status = r.status().as_u16();
+    let text = r.text().unwrap();
+    let _ = stream.write_all(
+        common::http(
+            &format!("{status} OK"),
+            "Content-Type: text/tab-separated-values\r\n",
+            &text,
+        )
+        .as_bytes(),
+    );
+    status
+}
+
+/// A proxy to `upstream` that passes every query on, logging each.
+fn counting_proxy(upstream: String) -> (String, Log) {
+    let log: Log = Arc::default();
+    let seen = log.clone();
+    let server = common::body_handler_server(move |_, stream, _, body| {
+        let status = forward(&upstream, body, stream);
         seen.lock().unwrap().push((Instant::now(), status));
     });
     (server.base.replace("/v1", "/sparql"), log)
@@ -157,29 +162,7 @@ fn a_repeated_run_sends_the_endpoint_no_query_again() {
     let sparql = common::oxigraph_server(&common::root().join("sample-kgs/countries.ttl"));
     let direct = format!("{}/query", sparql.base);
     // Counted through a proxy that never says busy.
-    let log: Log = Arc::default();
-    let seen = log.clone();
-    let upstream = direct.clone();
-    let server = common::body_handler_server(move |_, stream, _, body| {
-        let r = reqwest::blocking::Client::new()
-            .post(&upstream)
-            .header("Content-Type", "application/sparql-query")
-            .header("Accept", "text/tab-separated-values")
-            .body(body.to_vec())
-            .send()
-            .unwrap();
-        let text = r.text().unwrap();
-        let _ = stream.write_all(
-            common::http(
-                "200 OK",
-                "Content-Type: text/tab-separated-values\r\n",
-                &text,
-            )
-            .as_bytes(),
-        );
-        seen.lock().unwrap().push((Instant::now(), 200));
-    });
-    let proxy = server.base.replace("/v1", "/sparql");
+    let (proxy, log) = counting_proxy(direct);
     let (model, _) = common::scripted_server(|_| common::sse_completion(&["No"], 1));
     let cache = tempfile::tempdir().unwrap();
     let first = tempfile::tempdir().unwrap();
@@ -255,29 +238,7 @@ fn a_store_and_its_endpoint_give_the_same_questions_from_a_sample() {
         String::from_utf8_lossy(&load.stderr)
     );
     let sparql = common::oxigraph_server(&ttl);
-    let direct = format!("{}/query", sparql.base);
-    let log: Log = Arc::default();
-    let seen = log.clone();
-    let server = common::body_handler_server(move |_, stream, _, body| {
-        let r = reqwest::blocking::Client::new()
-            .post(&direct)
-            .header("Content-Type", "application/sparql-query")
-            .header("Accept", "text/tab-separated-values")
-            .body(body.to_vec())
-            .send()
-            .unwrap();
-        let text = r.text().unwrap();
-        let _ = stream.write_all(
-            common::http(
-                "200 OK",
-                "Content-Type: text/tab-separated-values\r\n",
-                &text,
-            )
-            .as_bytes(),
-        );
-        seen.lock().unwrap().push((Instant::now(), 200));
-    });
-    let endpoint = server.base.replace("/v1", "/sparql");
+    let (endpoint, log) = counting_proxy(format!("{}/query", sparql.base));
     let cache = tempfile::tempdir().unwrap();
     for task in ["statement", "yesno", "mcq-wh"] {
         let before = log.lock().unwrap().len();

@@ -12,7 +12,7 @@ use std::time::Instant;
 use clap::Args;
 use kgscope::questions::Task;
 use kgscope::run::engine::verify_record;
-use kgscope::run::{session, Attempt, ModelSpec, RunConfig};
+use kgscope::run::{session, ModelSpec, RunConfig};
 use kgscope::verify::Verdict;
 
 #[derive(Args)]
@@ -48,19 +48,9 @@ fn write_run(dir: &Path, n: usize) -> anyhow::Result<String> {
         q.id = format!("{}.{pass}", q.id);
         q.positive_id = format!("{}.{pass}", q.positive_id);
         let verdict = verdicts[i % verdicts.len()];
-        let attempt = Attempt {
-            response: format!("{verdict:?}. A response of a typical length for a yes/no question."),
-            verdict,
-            answer: None,
-            rule: "bench".into(),
-            stage: Default::default(),
-            judge: None,
-            prompt_tokens: 20,
-            completion_tokens: 8,
-            first_token_ms: 5,
-            total_ms: 40,
-            finish_reason: "stop".into(),
-        };
+        let response =
+            format!("{verdict:?}. A response of a typical length for a yes/no question.");
+        let attempt = super::bench_tui::bench_attempt(verdict, response);
         log.push(&verify_record(q, vec![attempt]))?;
         if i % 10_000 == 9_999 {
             log.flush()?;

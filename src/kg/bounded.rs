@@ -43,17 +43,6 @@ pub struct Draw {
     pub seed: u64,
 }
 
-fn meta_predicates() -> Vec<&'static str> {
-    vocab::LABELS
-        .iter()
-        .chain(vocab::ALIASES.iter())
-        .chain(vocab::TYPES.iter())
-        .chain(vocab::REIFICATION.iter())
-        .copied()
-        .chain([vocab::RDFS_COMMENT, vocab::SCHEMA_DESCRIPTION])
-        .collect()
-}
-
 /// IRIs as the list of a SPARQL `IN (…)`.
 fn in_list(iris: &[&str]) -> String {
     iri_list(iris).replace("> <", ">, <")
@@ -72,7 +61,7 @@ fn relations(kg: &dyn KnowledgeGraph) -> Result<Vec<(Term, u64)>> {
     let rows = kg.select(
         &format!(
             "SELECT ?p (COUNT(*) AS ?n) WHERE {{ ?s ?p ?o . FILTER(isIRI(?s) && !isBlank(?o) && ?p NOT IN ({})) }} GROUP BY ?p",
-            in_list(&meta_predicates())
+            in_list(&vocab::meta_predicates())
         ),
         &["p", "n"],
     )?;
@@ -166,7 +155,10 @@ pub fn build(kg: &dyn KnowledgeGraph, draw: &Draw, progress: &dyn Fn(&str)) -> R
     // Relations named by IRI are taken as they are: listing a big KG's relations with their
     // counts is one heavy query (Wikidata's endpoint cuts it), and not needed then.
     let relations = if !draw.relations.is_empty()
-        && draw.relations.iter().all(|r| r.starts_with("http://") || r.starts_with("https://"))
+        && draw
+            .relations
+            .iter()
+            .all(|r| r.starts_with("http://") || r.starts_with("https://"))
     {
         draw.relations
             .iter()
@@ -206,8 +198,9 @@ pub fn build(kg: &dyn KnowledgeGraph, draw: &Draw, progress: &dyn Fn(&str)) -> R
             .iter()
             .map(|p| {
                 format!(
-                    "{{ SELECT ?s ?o WHERE {{ ?s {p} ?o . FILTER(isIRI(?s) && !isBlank(?o)) }} \
-                     ORDER BY MD5(CONCAT(STR(?s), \" \", STR(?o), \" {seed}\")) STR(?s) STR(?o) LIMIT {n} }}",
+                    "{{ SELECT ?s ?o WHERE {{ ?s {p} ?o . FILTER(isIRI(?s) && !isBlank(?o)) \
+                     BIND(MD5(CONCAT(STR(?s), \" \", STR(?o), \" {seed}\")) AS ?h) }} \
+                     ORDER BY ?h STR(?s) STR(?o) LIMIT {n} }}",
                     seed = draw.seed,
                     n = draw.per_relation
                 )

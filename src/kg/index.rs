@@ -85,14 +85,7 @@ fn lang_of(t: &Term) -> Option<&str> {
 impl KgIndex {
     /// Builds the index. `progress` receives a short description of each step.
     pub fn build(kg: &dyn KnowledgeGraph, progress: &dyn Fn(&str)) -> Result<Self> {
-        let meta: Vec<&str> = vocab::LABELS
-            .iter()
-            .chain(vocab::ALIASES.iter())
-            .chain(vocab::TYPES.iter())
-            .chain(vocab::REIFICATION.iter())
-            .copied()
-            .chain([vocab::RDFS_COMMENT, vocab::SCHEMA_DESCRIPTION])
-            .collect();
+        let meta = vocab::meta_predicates();
         progress("reading facts");
         let fact_rows = kg.select(
             &format!(

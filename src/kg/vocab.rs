@@ -37,6 +37,19 @@ pub fn is_meta(predicate: &str) -> bool {
 }
 
 /// `VALUES`/`IN` list of IRIs for a SPARQL query.
+/// The predicates that describe entities rather than state facts about them: labels,
+/// aliases, types, reification, comments.
+pub fn meta_predicates() -> Vec<&'static str> {
+    LABELS
+        .iter()
+        .chain(ALIASES.iter())
+        .chain(TYPES.iter())
+        .chain(REIFICATION.iter())
+        .copied()
+        .chain([RDFS_COMMENT, SCHEMA_DESCRIPTION])
+        .collect()
+}
+
 pub fn iri_list(iris: &[&str]) -> String {
     iris.iter()
         .map(|i| format!("<{i}>"))

@@ -58,6 +58,24 @@ pub trait Maker: Method {
     }
 }
 
+/// `impl Maker` for a method whose questions are all made up front by `$generate` (its
+/// `questions.rs`), with no plan.
+macro_rules! made_up_front {
+    ($method:ty, $generate:path) => {
+        impl $crate::method::Maker for $method {
+            fn generate(
+                &self,
+                r: &$crate::questions::Renderer<'_>,
+                candidates: &[usize],
+                opts: &$crate::questions::GenerateOptions,
+            ) -> (Vec<$crate::questions::Question>, usize) {
+                $generate(r, candidates, opts)
+            }
+        }
+    };
+}
+pub(crate) use made_up_front;
+
 /// What Luo et al. report for every format, then the outcome rates.
 const LUO_METRICS: &[Metric] = &[
     Metric::F1,

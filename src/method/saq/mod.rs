@@ -4,11 +4,11 @@
 pub mod questions;
 
 use self::questions as saq;
-use super::{prompts, Maker, Method};
+use super::{prompts, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
 use crate::questions::gold::Gold;
-use crate::questions::{GenerateOptions, Question, Renderer, Task};
+use crate::questions::{Question, Task};
 use crate::verify::{self, Reading};
 
 pub struct Saq;
@@ -46,13 +46,4 @@ impl Method for Saq {
     }
 }
 
-impl Maker for Saq {
-    fn generate(
-        &self,
-        r: &Renderer<'_>,
-        candidates: &[usize],
-        opts: &GenerateOptions,
-    ) -> (Vec<Question>, usize) {
-        saq::generate(r, candidates, opts)
-    }
-}
+super::made_up_front!(Saq, saq::generate);

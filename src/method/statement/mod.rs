@@ -3,10 +3,10 @@
 pub mod questions;
 
 use self::questions as statements;
-use super::{prompts, Maker, Method};
+use super::{prompts, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
-use crate::questions::{GenerateOptions, Question, Renderer, Task};
+use crate::questions::{Question, Task};
 use crate::verify::{self, Reading};
 
 pub struct Statement;
@@ -48,13 +48,4 @@ impl Method for Statement {
     }
 }
 
-impl Maker for Statement {
-    fn generate(
-        &self,
-        r: &Renderer<'_>,
-        candidates: &[usize],
-        opts: &GenerateOptions,
-    ) -> (Vec<Question>, usize) {
-        statements::generate(r, candidates, opts)
-    }
-}
+super::made_up_front!(Statement, statements::generate);

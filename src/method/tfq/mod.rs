@@ -4,10 +4,10 @@
 pub mod questions;
 
 use self::questions as tfq;
-use super::{prompts, Maker, Method};
+use super::{prompts, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
-use crate::questions::{GenerateOptions, Question, Renderer, Task};
+use crate::questions::{Question, Task};
 use crate::verify::{self, Reading};
 
 pub struct Tfq;
@@ -41,13 +41,4 @@ impl Method for Tfq {
     }
 }
 
-impl Maker for Tfq {
-    fn generate(
-        &self,
-        r: &Renderer<'_>,
-        candidates: &[usize],
-        opts: &GenerateOptions,
-    ) -> (Vec<Question>, usize) {
-        tfq::generate(r, candidates, opts)
-    }
-}
+super::made_up_front!(Tfq, tfq::generate);

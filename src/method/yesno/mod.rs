@@ -3,10 +3,10 @@
 pub mod questions;
 
 use self::questions as yesno;
-use super::{prompts, Maker, Method};
+use super::{prompts, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
-use crate::questions::{GenerateOptions, Question, Renderer, Task};
+use crate::questions::{Question, Task};
 use crate::verify::{self, Reading};
 
 pub struct YesNo;
@@ -41,13 +41,4 @@ impl Method for YesNo {
     }
 }
 
-impl Maker for YesNo {
-    fn generate(
-        &self,
-        r: &Renderer<'_>,
-        candidates: &[usize],
-        opts: &GenerateOptions,
-    ) -> (Vec<Question>, usize) {
-        yesno::generate(r, candidates, opts)
-    }
-}
+super::made_up_front!(YesNo, yesno::generate);
