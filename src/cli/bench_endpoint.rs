@@ -42,15 +42,13 @@ pub struct EndpointBenchArgs {
     /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
-    /// (A measurement's own process: generate with METHOD, or `whole` to read the KG whole.)
+    /// (A measurement's own process: generate with METHOD, or `whole` to read the KG whole)
+    /// [default: run the benchmark]
     #[arg(long, hide = true, value_name = "METHOD")]
     pub one: Option<String>,
-    /// (With --one: the KG.)
+    /// (With --one: the KG) [default: none]
     #[arg(long, hide = true)]
     pub kg: Option<String>,
-    /// (With --one: the answer cache.)
-    #[arg(long, hide = true)]
-    pub cache: Option<PathBuf>,
 }
 
 const NS: &str = "https://kgscope.dev/kg/bench/";

@@ -26,7 +26,8 @@ pub struct ReportBenchArgs {
     /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
-    /// (The baseline's own process: read this run's results.jsonl whole, then exit.)
+    /// (The baseline's own process: read this run's results.jsonl whole, then exit) [default:
+    /// run the benchmark]
     #[arg(long, hide = true, value_name = "RUN_DIR")]
     pub read_whole: Option<PathBuf>,
 }

@@ -36,7 +36,8 @@ pub struct EndpointArgs {
     )]
     pub sparql_timeout: Option<u64>,
     /// The user agent sent with every request. Public endpoints ask for one that names a
-    /// contact (Wikidata's policy): "kgscope (you@example.org)"
+    /// contact (Wikidata's policy): "kgscope (you@example.org)" [default: kgscope/VERSION and
+    /// what it is]
     #[arg(long, global = true, env = "KGSCOPE_USER_AGENT", value_name = "TEXT")]
     pub user_agent: Option<String>,
     /// Where endpoint answers are kept, so no query is sent twice [default:
@@ -47,8 +48,7 @@ pub struct EndpointArgs {
     #[arg(long, global = true)]
     pub no_sparql_cache: bool,
     /// The KG's version for the cache (a dump date, a release): answers cached under another
-    /// version are not used. Without it the endpoint's triple count and first triples are
-    /// its version
+    /// version are not used [default: the endpoint's triple count and first triples]
     #[arg(long, global = true, env = "KGSCOPE_KG_SNAPSHOT", value_name = "NAME")]
     pub kg_snapshot: Option<String>,
 }

@@ -66,7 +66,7 @@ pub struct GenArgs {
     /// Draw N facts per relation from the KG with bounded queries, instead of reading it whole:
     /// for an endpoint or store too big to read (Wikidata, DBpedia). Questions come from the
     /// sample; negatives are checked against every fact of the entities drawn. Not for
-    /// kglens and kg-fpq, which walk the whole KG
+    /// kglens and kg-fpq, which walk the whole KG [default: the KG is read whole]
     #[arg(long, value_name = "N")]
     pub kg_sample: Option<usize>,
 }
