@@ -34,7 +34,7 @@ pub struct ReportBenchArgs {
 
 /// A yes/no run of `n` answers under `dir`: the sample KG's questions over and over, each
 /// pass with fresh ids (distinct questions, as in a real run), with a mix of verdicts.
-fn write_run(dir: &Path, n: usize) -> anyhow::Result<String> {
+pub(super) fn write_run(dir: &Path, n: usize) -> anyhow::Result<String> {
     let model = ModelSpec::Llama {
         path: "bench.gguf".into(),
     };

@@ -25,6 +25,11 @@ pub struct TuiBenchArgs {
     /// Simulated seconds of a run, per screen.
     #[arg(long, default_value_t = 60)]
     pub seconds: usize,
+    /// Also open a recorded run of this many yes/no answers as `--run` does, and follow it
+    /// while 10,000 answers a second arrive: open time and memory, frame times [default: 0,
+    /// none]
+    #[arg(long, default_value_t = 0)]
+    pub open_answers: usize,
     /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
@@ -144,6 +149,11 @@ pub fn run(a: TuiBenchArgs) -> anyhow::Result<ExitCode> {
         Some(run) => open_cost(run)?,
         None => serde_json::Value::Null,
     };
+    let big = if a.open_answers > 0 {
+        big_run(&tmp.0.join("big"), a.open_answers)?
+    } else {
+        serde_json::Value::Null
+    };
     if a.json {
         println!(
             "{}",
@@ -151,6 +161,7 @@ pub fn run(a: TuiBenchArgs) -> anyhow::Result<ExitCode> {
                 "outcomes_per_s": a.outcomes_per_s,
                 "screens": rows,
                 "open_recorded_run": open,
+                "big_run": big,
             }))?
         );
     } else {
@@ -174,6 +185,20 @@ pub fn run(a: TuiBenchArgs) -> anyhow::Result<ExitCode> {
                 rss.join(" → ")
             );
         }
+        if !big.is_null() {
+            println!(
+                "a recorded run of {} answers: opened in {:.2} s, +{:.0} MiB (every record in memory: {:.2} s, +{:.0} MiB); followed at 10,000 answers/s, Heatmaps drawn: median frame {:.2} ms, p99 {:.2} ms, max {:.2} ms; RSS {:.0} MiB while followed",
+                big["open"]["answers"],
+                big["open"]["rows_on_disk_s"].as_f64().unwrap_or(0.0),
+                big["open"]["rows_on_disk_mib"].as_f64().unwrap_or(0.0),
+                big["open"]["all_records_s"].as_f64().unwrap_or(0.0),
+                big["open"]["all_records_mib"].as_f64().unwrap_or(0.0),
+                big["median_frame_ms"].as_f64().unwrap_or(0.0),
+                big["p99_frame_ms"].as_f64().unwrap_or(0.0),
+                big["max_frame_ms"].as_f64().unwrap_or(0.0),
+                big["rss_mib"].as_f64().unwrap_or(0.0),
+            );
+        }
         if !open.is_null() {
             println!(
                 "opening a recorded run of {} answers: rows on disk {:.2} s, +{:.0} MiB; every record in memory, as before (baseline) {:.2} s, +{:.0} MiB",
@@ -186,6 +211,55 @@ pub fn run(a: TuiBenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A recorded run of `answers` yes/no answers under `dir`: what opening it costs (and the
+/// baseline, every record in memory), then the frame times of Heatmaps while it is followed
+/// and 10,000 answers a second are appended to it (500 a 50 ms frame, for 200 frames).
+fn big_run(dir: &std::path::Path, answers: usize) -> anyhow::Result<serde_json::Value> {
+    std::fs::create_dir_all(dir)?;
+    let id = super::bench_report::write_run(dir, answers)?;
+    let run = kgscope::store::RunDir::open(dir, &id)?;
+    let (_, sample) = sample_records(&dir.join("sample"))?;
+    // The run as `--run` opens it, then followed; the baseline last, so the memory it takes
+    // and frees cannot hide in these figures.
+    let (before, t) = (rss_mib(), std::time::Instant::now());
+    let data = RunData::open(run.clone(), run.read_manifest()?)?;
+    let (open_s, open_mib) = (t.elapsed().as_secs_f64(), rss_mib() - before);
+    let mut app = App::new(Theme::default(), "sample:countries", None);
+    app.open_run(data);
+    let s = frame_times(
+        &mut app,
+        &sample,
+        answers,
+        500,
+        200,
+        Screen::Heatmaps,
+        (120, 40),
+        true,
+    );
+    let rss_following = rss_mib();
+    drop(app);
+    let (before, t) = (rss_mib(), std::time::Instant::now());
+    let all: Vec<ResultRecord> = run.read_results()?;
+    let mut tally = kgscope::report::Tally::default();
+    for r in &all {
+        tally.add(r);
+    }
+    let (all_s, all_mib) = (t.elapsed().as_secs_f64(), rss_mib() - before);
+    Ok(serde_json::json!({
+        "open": {
+            "answers": answers,
+            "rows_on_disk_s": open_s,
+            "rows_on_disk_mib": open_mib,
+            "all_records_s": all_s,
+            "all_records_mib": all_mib,
+        },
+        "median_frame_ms": s.median_ms,
+        "p99_frame_ms": s.p99_ms,
+        "max_frame_ms": s.max_ms,
+        "rss_mib": rss_following,
+    }))
 }
 
 /// Time and resident memory to open `run` as `kgscope tui --run` does, and, as the baseline
