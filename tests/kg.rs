@@ -512,3 +512,41 @@ fn reference_template_tables_import_and_render() {
         "The native language of Ada is English."
     );
 }
+
+/// The index of a local KG is built from one scan of its quads, no query: the same index, to
+/// its fingerprint, as the queries build, on every sample KG and on a store with named graphs
+/// and dated reifications.
+#[test]
+fn a_scan_of_the_store_builds_the_index_the_queries_build() {
+    let mut specs: Vec<String> = kgscope::kg::samples::names()
+        .iter()
+        .map(|n| format!("sample:{n}"))
+        .collect();
+    let tmp = tempfile::tempdir().unwrap();
+    let trig = tmp.path().join("g.trig");
+    std::fs::write(
+        &trig,
+        r#"@prefix ex: <http://ex.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+ex:g1 { ex:curie ex:discovered ex:radium ; rdfs:label "Marie Curie"@en , "Maria Skłodowska"@pl ; a ex:Person .
+        _:st rdf:subject ex:curie ; rdf:predicate ex:discovered ; rdf:object ex:radium ; ex:when "1898-12-26"^^xsd:date . }
+ex:g2 { ex:curie ex:discovered ex:radium ; skos:altLabel "Madame Curie" . ex:radium rdfs:label "radium" ; a ex:Element . }
+"#,
+    )
+    .unwrap();
+    specs.push(trig.to_str().unwrap().to_string());
+    for spec in specs {
+        let kg = kgscope::kg::open(&spec).unwrap();
+        assert!(kg.index_rows().is_some(), "{spec}: not scanned");
+        let scanned = KgIndex::build(kg.as_ref(), &|_| {}).unwrap();
+        let queried = KgIndex::build_by_queries(kg.as_ref(), &|_| {}).unwrap();
+        assert_eq!(scanned.fingerprint(), queried.fingerprint(), "{spec}");
+        assert_eq!(scanned.facts(), queried.facts(), "{spec}");
+        assert_eq!(
+            scanned.relations().len(),
+            queried.relations().len(),
+            "{spec}"
+        );
+    }
+}

@@ -63,6 +63,18 @@ pub struct KgIndex {
     closed: Option<Vec<Id>>,
 }
 
+/// What an index is built from, row by row, as the queries of [`KgIndex::build_by_queries`]
+/// return them: facts `(s, p, o)`, labels `(s, p, l)`, aliases `(s, l)`, types `(s, t)` and
+/// dated qualifiers `(s, p, o, d)`.
+#[derive(Default)]
+pub struct IndexRows {
+    pub facts: Vec<super::Row>,
+    pub labels: Vec<super::Row>,
+    pub aliases: Vec<super::Row>,
+    pub types: Vec<super::Row>,
+    pub qualifiers: Vec<super::Row>,
+}
+
 /// Picks the preferred label among candidates: English or untagged first, then the order of
 /// [`vocab::LABELS`], then the lexically smallest, so the choice never depends on row order.
 pub(crate) fn label_rank(pred: &str, lang: Option<&str>) -> (u8, usize) {
@@ -83,8 +95,29 @@ fn lang_of(t: &Term) -> Option<&str> {
 }
 
 impl KgIndex {
-    /// Builds the index. `progress` receives a short description of each step.
+    /// Builds the index: from a scan of the KG's quads where it has them (a local store),
+    /// else by queries. `progress` receives a short description of each step.
     pub fn build(kg: &dyn KnowledgeGraph, progress: &dyn Fn(&str)) -> Result<Self> {
+        if let Some(rows) = {
+            progress("scanning the store");
+            kg.index_rows()
+        } {
+            let r = rows?;
+            progress("indexing");
+            return Ok(Self::from_rows(
+                r.facts,
+                r.labels,
+                r.aliases,
+                r.types,
+                r.qualifiers,
+            ));
+        }
+        Self::build_by_queries(kg, progress)
+    }
+
+    /// Builds the index from SPARQL queries (an endpoint's only way; the baseline of
+    /// `kgscope bench kg` for a store).
+    pub fn build_by_queries(kg: &dyn KnowledgeGraph, progress: &dyn Fn(&str)) -> Result<Self> {
         let meta = vocab::meta_predicates();
         progress("reading facts");
         let fact_rows = kg.select(

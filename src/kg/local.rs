@@ -5,8 +5,10 @@ use std::path::{Path, PathBuf};
 use oxigraph::sparql::{QueryResults, SparqlEvaluator};
 use oxigraph::store::Store;
 
+use super::index::IndexRows;
 use super::load::{self, LoadOptions};
-use super::{KgError, KnowledgeGraph, Result, Row};
+use super::vocab;
+use super::{KgError, KnowledgeGraph, Result, Row, Term};
 
 pub struct LocalKg {
     store: Store,
@@ -70,11 +72,93 @@ impl LocalKg {
     pub fn store(&self) -> &Store {
         &self.store
     }
+
+    fn scan(&self) -> Result<IndexRows> {
+        let meta = vocab::meta_predicates();
+        let mut rows = IndexRows::default();
+        for quad in self.store.iter() {
+            let q = quad.map_err(|e| KgError::Query(e.to_string()))?;
+            let s = Term::from(q.subject);
+            let p = q.predicate.as_str();
+            let o = q.object;
+            let literal = matches!(o, Term::Literal(_));
+            if vocab::LABELS.contains(&p) && literal {
+                rows.labels.push(vec![
+                    Some(s.clone()),
+                    Some(Term::NamedNode(q.predicate.clone())),
+                    Some(o.clone()),
+                ]);
+            }
+            if vocab::ALIASES.contains(&p) && literal {
+                rows.aliases.push(vec![Some(s.clone()), Some(o.clone())]);
+            }
+            if vocab::TYPES.contains(&p) && s.is_named_node() && o.is_named_node() {
+                rows.types.push(vec![Some(s.clone()), Some(o.clone())]);
+            }
+            if s.is_named_node() && !o.is_blank_node() && !meta.contains(&p) {
+                rows.facts
+                    .push(vec![Some(s), Some(Term::NamedNode(q.predicate)), Some(o)]);
+            }
+        }
+        // Reified statements (rare): found by their rdf:subject, then read whole for dates.
+        let err = |e: oxigraph::store::StorageError| KgError::Query(e.to_string());
+        let of = |st: &oxigraph::model::NamedOrBlankNode, p: &str| -> Result<Option<Term>> {
+            let p = oxigraph::model::NamedNodeRef::new_unchecked(p);
+            Ok(
+                match self
+                    .store
+                    .quads_for_pattern(Some(st.as_ref()), Some(p), None, None)
+                    .next()
+                {
+                    Some(q) => Some(q.map_err(err)?.object),
+                    None => None,
+                },
+            )
+        };
+        let subject = oxigraph::model::NamedNodeRef::new_unchecked(vocab::RDF_SUBJECT);
+        let mut seen = std::collections::HashSet::new();
+        for q in self
+            .store
+            .quads_for_pattern(None, Some(subject), None, None)
+        {
+            let q = q.map_err(err)?;
+            if !q.object.is_named_node() || !seen.insert(q.subject.clone()) {
+                continue;
+            }
+            let (Some(p), Some(o)) = (
+                of(&q.subject, vocab::RDF_PREDICATE)?,
+                of(&q.subject, vocab::RDF_OBJECT)?,
+            ) else {
+                continue;
+            };
+            for d in self
+                .store
+                .quads_for_pattern(Some(q.subject.as_ref()), None, None, None)
+            {
+                let d = d.map_err(err)?.object;
+                if matches!(&d, Term::Literal(l) if vocab::DATES.contains(&l.datatype().as_str())) {
+                    rows.qualifiers.push(vec![
+                        Some(q.object.clone()),
+                        Some(p.clone()),
+                        Some(o.clone()),
+                        Some(d),
+                    ]);
+                }
+            }
+        }
+        Ok(rows)
+    }
 }
 
 impl KnowledgeGraph for LocalKg {
     fn source(&self) -> String {
         self.source.clone()
+    }
+
+    /// One pass over the store's quads (every graph), sorted into what the index's queries
+    /// would return: no query is parsed, planned or joined.
+    fn index_rows(&self) -> Option<Result<IndexRows>> {
+        Some(self.scan())
     }
 
     fn select(&self, query: &str, vars: &[&str]) -> Result<Vec<Row>> {

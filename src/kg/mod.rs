@@ -59,6 +59,12 @@ pub trait KnowledgeGraph: Send + Sync {
     /// Runs a SPARQL `SELECT` and returns its rows in the order of `vars`.
     fn select(&self, query: &str, vars: &[&str]) -> Result<Vec<Row>>;
 
+    /// What the index is built from, read by a scan of the KG's own quads where it can
+    /// (`None`: by SPARQL queries).
+    fn index_rows(&self) -> Option<Result<index::IndexRows>> {
+        None
+    }
+
     /// Requests sent to a remote endpoint so far (`None` for a local KG).
     fn requests(&self) -> Option<u64> {
         None
