@@ -159,7 +159,7 @@ impl SparqlEndpoint {
     fn send(&self, query: &str, vars: &[&str]) -> Result<Vec<Row>> {
         let limits = self.gate.limits();
         let mut waited = Duration::ZERO;
-        for n in 1..=limits.tries {
+        for n in 1..=limits.tries.max(1) {
             let permit = self.gate.enter();
             self.sent.fetch_add(1, Ordering::Relaxed);
             // TSV keeps full term syntax (datatypes, languages) and parses faster than JSON.
