@@ -102,6 +102,7 @@ fn open_app(dir: &Path, run: &RunDir) -> App {
         runs_dir: dir.to_path_buf(),
         theme: "dark".into(),
         log: None,
+        kg_sample: None,
     })
     .unwrap();
     app.annotator = "tester".into();
@@ -169,6 +170,7 @@ fn run_through_runner(app: &mut App, model: ModelSpec, runs_dir: &Path, limit: u
     let (tx, rx) = std::sync::mpsc::channel();
     let base = RunBase {
         kg: "sample:countries".into(),
+        kg_sample: None,
         model,
         runs_dir: runs_dir.to_path_buf(),
     };
@@ -1494,6 +1496,7 @@ fn a_run_started_from_explore_streams_into_live_and_is_recorded() {
     let (tx, rx) = std::sync::mpsc::channel();
     let base = RunBase {
         kg: "sample:countries".into(),
+        kg_sample: None,
         model: ModelSpec::parse("openai:fake", Some(&base_url), "OPENAI_API_KEY").unwrap(),
         runs_dir: tmp.path().to_path_buf(),
     };
@@ -2136,6 +2139,7 @@ fn runs_from_before_schema_2_open_in_every_screen() {
             runs_dir: tmp.path().to_path_buf(),
             theme: "dark".into(),
             log: None,
+            kg_sample: None,
         })
         .unwrap();
         assert_eq!(app.data.as_ref().unwrap().tally.answered, 60, "{id}");
@@ -2322,4 +2326,59 @@ fn the_errors_list_is_made_once_per_change() {
     let sorted = app.error_indices();
     assert!(!std::sync::Arc::ptr_eq(&first, &sorted));
     assert_eq!(first.len(), sorted.len());
+}
+
+/// `kgscope tui --kg-sample N`: Explore shows a sample drawn with bounded queries, runs
+/// started from it draw the same way (their manifest says so, so a resume draws again), and a
+/// method that walks the whole KG is refused on a sample rather than run on part of it.
+#[test]
+fn a_tui_on_a_sample_explores_it_and_its_runs_draw_from_it() {
+    use kgscope::tui::app::RunRequest;
+    use kgscope::tui::runner::RunBase;
+    let tmp = tempfile::tempdir().unwrap();
+    let app = build_app(&Options {
+        kg: "sample:countries".into(),
+        model: None,
+        base_url: None,
+        api_key_env: "OPENAI_API_KEY".into(),
+        timeouts: Default::default(),
+        run: None,
+        runs_dir: tmp.path().to_path_buf(),
+        theme: "dark".into(),
+        log: None,
+        kg_sample: Some(4),
+    })
+    .unwrap();
+    let index = app.index.as_ref().unwrap();
+    let whole = load_index("sample:countries").unwrap();
+    assert!(index.is_sample());
+    assert!(index.facts().len() < whole.facts().len());
+    let model = ModelSpec::Llama {
+        path: PathBuf::from("no-model.gguf"),
+    };
+    let base = RunBase {
+        kg: "sample:countries".into(),
+        kg_sample: app.kg_sample,
+        model,
+        runs_dir: tmp.path().to_path_buf(),
+    };
+    let mut req = RunRequest {
+        relations: vec![],
+        entities: vec![],
+        task: Task::Yesno,
+        context: None,
+        limit: 6,
+    };
+    let cfg = kgscope::tui::runner::config_for(&base, &req);
+    assert_eq!(cfg.kg_sample, Some(4));
+    let prepared = session::prepare_new(cfg, "test-model", tmp.path(), &|_| {}).unwrap();
+    assert_eq!(prepared.manifest.config.kg_sample, Some(4));
+    assert!(prepared.index.is_sample());
+    req.task = Task::Kglens;
+    let cfg = kgscope::tui::runner::config_for(&base, &req);
+    let refused = session::prepare_new(cfg, "test-model", tmp.path(), &|_| {})
+        .err()
+        .expect("kglens on a sample is refused")
+        .to_string();
+    assert!(refused.contains("walks the whole KG"), "{refused}");
 }

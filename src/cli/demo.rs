@@ -65,6 +65,7 @@ pub fn run(a: DemoArgs) -> anyhow::Result<ExitCode> {
         runs_dir,
         theme: a.theme,
         log: a.log,
+        kg_sample: None,
     };
     super::tui::open(tui, |app| app.start_demo(options, Instant::now()))
 }

@@ -32,6 +32,11 @@ pub struct TuiArgs {
     /// `KGSCOPE_LOG` sets the level (e.g. `kgscope=debug`).
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
+    /// Explore, and run on, N facts per relation drawn with bounded queries instead of the
+    /// whole KG (an endpoint or store too big to read; see `kgscope run --kg-sample`)
+    /// [default: the KG is read whole]
+    #[arg(long, value_name = "N")]
+    pub kg_sample: Option<usize>,
 }
 
 pub fn run(a: TuiArgs) -> anyhow::Result<ExitCode> {
@@ -82,6 +87,7 @@ pub fn open(a: TuiArgs, setup: impl FnOnce(&mut kgscope::tui::App)) -> anyhow::R
             runs_dir: a.runs_dir,
             theme: a.theme,
             log,
+            kg_sample: a.kg_sample,
         },
         setup,
     )?;

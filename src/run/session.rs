@@ -163,6 +163,12 @@ pub fn prepare_new(
     runs_dir: &Path,
     progress: &dyn Fn(&str),
 ) -> Result<Prepared, SessionError> {
+    if config.kg_sample.is_some() && !crate::method::of(config.task).works_on_a_sample() {
+        return Err(SessionError::Invalid(format!(
+            "{} walks the whole KG: it cannot run on a sample drawn with --kg-sample",
+            config.task.as_str()
+        )));
+    }
     let opened = open_kg(&config.kg, config.draw().as_ref(), progress)?;
     prepare_new_on(opened, config, model_id, runs_dir, progress)
 }

@@ -35,12 +35,23 @@ pub struct Options {
     pub theme: String,
     /// The log file, shown in the help overlay.
     pub log: Option<PathBuf>,
+    /// Facts drawn per relation from a KG too big to read whole (`--kg-sample`).
+    pub kg_sample: Option<usize>,
 }
 
 /// Loads a KG and its index, for Explore and Inspect.
 pub fn load_index(spec: &str) -> anyhow::Result<KgIndex> {
+    load_drawn(spec, None)
+}
+
+/// [`load_index`], or the index of the sample `draw` says.
+pub fn load_drawn(spec: &str, draw: Option<&crate::kg::bounded::Draw>) -> anyhow::Result<KgIndex> {
     let kg = kg::open(spec).with_context(|| format!("opening the KG {spec}"))?;
-    KgIndex::build(kg.as_ref(), &|_| {}).with_context(|| format!("indexing the KG {spec}"))
+    match draw {
+        Some(d) => crate::kg::bounded::build(kg.as_ref(), d, &|_| {}),
+        None => KgIndex::build(kg.as_ref(), &|_| {}),
+    }
+    .with_context(|| format!("indexing the KG {spec}"))
 }
 
 /// Builds the app from the options: the KG, and the recorded run when `--run` names one.
@@ -56,13 +67,23 @@ pub fn build_app(o: &Options) -> anyhow::Result<App> {
     // A SPARQL URL's credentials are never shown; `kg::open` gets them back when it connects.
     let kg_spec = crate::credentials::redact(&kg_spec);
     eprintln!("kgscope: loading {}", crate::sanitize::line(&kg_spec));
-    let (index, status) = match load_index(&kg_spec) {
+    // A recorded run is shown with the sample it drew, a new session with `--kg-sample`'s.
+    let draw = match &opened {
+        Some(d) => d.manifest.config.draw(),
+        None => o.kg_sample.map(|per_relation| crate::kg::bounded::Draw {
+            per_relation,
+            relations: vec![],
+            seed: crate::sampling::DEFAULT_SEED,
+        }),
+    };
+    let (index, status) = match load_drawn(&kg_spec, draw.as_ref()) {
         Ok(i) => (Some(Arc::new(i)), String::new()),
         // A recorded run is still worth browsing without its KG (Inspect shows no facts).
         Err(e) if opened.is_some() => (None, format!("{e:#}")),
         Err(e) => return Err(e),
     };
     let mut app = App::new(theme, &kg_spec, index);
+    app.kg_sample = o.kg_sample;
     app.status = status;
     app.can_run = o.model.is_some();
     // `run` has parsed it already and said what was wrong; here it only names the model.
@@ -106,6 +127,7 @@ pub fn run_with(o: Options, setup: impl FnOnce(&mut App)) -> anyhow::Result<()> 
     setup(&mut app);
     let base = model.map(|model| RunBase {
         kg: app.kg_name.clone(),
+        kg_sample: app.kg_sample,
         model,
         runs_dir: o.runs_dir.clone(),
     });

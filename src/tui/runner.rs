@@ -30,6 +30,8 @@ pub enum RunnerMsg {
 #[derive(Clone)]
 pub struct RunBase {
     pub kg: String,
+    /// Facts drawn per relation (`--kg-sample`), `None`: the KG read whole.
+    pub kg_sample: Option<usize>,
     pub model: ModelSpec,
     pub runs_dir: PathBuf,
 }
@@ -45,6 +47,7 @@ pub fn config_for(base: &RunBase, req: &RunRequest) -> RunConfig {
         concurrency: base.model.default_concurrency(parallel),
         context: req.context,
         repeats: crate::method::of(req.task).default_repeats(),
+        kg_sample: base.kg_sample,
         ..RunConfig::new(&base.kg, base.model.clone(), req.task, req.limit).limit_as_budget()
     }
 }

@@ -350,6 +350,7 @@ fn the_run_dialog_offers_every_method_and_a_context_where_it_applies() {
     let cfg = kgscope::tui::runner::config_for(
         &kgscope::tui::runner::RunBase {
             kg: "sample:countries".into(),
+            kg_sample: None,
             model: no_model(),
             runs_dir: PathBuf::new(),
         },

@@ -125,6 +125,7 @@ impl App {
         let req = self.run_request(d)?;
         let base = super::super::runner::RunBase {
             kg: self.kg_name.clone(),
+            kg_sample: self.kg_sample,
             model,
             runs_dir: std::path::PathBuf::new(),
         };

@@ -215,6 +215,9 @@ pub struct App {
     pub help: bool,
     pub status: String,
     pub kg_name: String,
+    /// Facts drawn per relation when the KG is too big to read whole (`--kg-sample`): what
+    /// Explore shows, and what runs started here draw from.
+    pub kg_sample: Option<usize>,
     pub index: Option<Arc<KgIndex>>,
     pub entries: Arc<Vec<Entry>>,
     matcher: nucleo_matcher::Matcher,
@@ -261,6 +264,7 @@ impl App {
             help: false,
             status: String::new(),
             kg_name: crate::sanitize::line(kg_name),
+            kg_sample: None,
             index,
             entries,
             matcher: kgview::new_matcher(),
