@@ -240,13 +240,7 @@ fn big_run(dir: &std::path::Path, answers: usize) -> anyhow::Result<serde_json::
     );
     let rss_following = rss_mib();
     drop(app);
-    let (before, t) = (rss_mib(), std::time::Instant::now());
-    let all: Vec<ResultRecord> = run.read_results()?;
-    let mut tally = kgscope::report::Tally::default();
-    for r in &all {
-        tally.add(r);
-    }
-    let (all_s, all_mib) = (t.elapsed().as_secs_f64(), rss_mib() - before);
+    let (all_s, all_mib, _) = all_in_memory(&run)?;
     Ok(serde_json::json!({
         "open": {
             "answers": answers,
@@ -262,6 +256,18 @@ fn big_run(dir: &std::path::Path, answers: usize) -> anyhow::Result<serde_json::
     }))
 }
 
+/// The baseline: every record of `run` read into memory, then folded into the aggregates, as
+/// the TUI used to open a run. Seconds, MiB it added, records.
+fn all_in_memory(run: &kgscope::store::RunDir) -> anyhow::Result<(f64, f64, usize)> {
+    let (before, t) = (rss_mib(), std::time::Instant::now());
+    let all: Vec<ResultRecord> = run.read_results()?;
+    let mut tally = kgscope::report::Tally::default();
+    for r in &all {
+        tally.add(r);
+    }
+    Ok((t.elapsed().as_secs_f64(), rss_mib() - before, all.len()))
+}
+
 /// Time and resident memory to open `run` as `kgscope tui --run` does, and, as the baseline
 /// in the same process, as it used to: every record read into memory, then folded into the
 /// aggregates. Rows first: memory it frees can be reused by the baseline, which can only make
@@ -273,14 +279,8 @@ fn open_cost(run: kgscope::store::RunDir) -> anyhow::Result<serde_json::Value> {
     let (rows_s, rows_mib) = (t.elapsed().as_secs_f64(), rss_mib() - before);
     let answers = data.tally.answered;
     drop(data);
-    let (before, t) = (rss_mib(), std::time::Instant::now());
-    let all: Vec<ResultRecord> = run.read_results()?;
-    let mut tally = kgscope::report::Tally::default();
-    for r in &all {
-        tally.add(r);
-    }
-    let (all_s, all_mib) = (t.elapsed().as_secs_f64(), rss_mib() - before);
-    anyhow::ensure!(all.len() as u64 == answers, "the two reads disagree");
+    let (all_s, all_mib, n) = all_in_memory(&run)?;
+    anyhow::ensure!(n as u64 == answers, "the two reads disagree");
     Ok(serde_json::json!({
         "answers": answers,
         "rows_on_disk_s": rows_s,
