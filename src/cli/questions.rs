@@ -91,12 +91,7 @@ impl GenArgs {
 
     /// What to draw from the KG, with `--kg-sample`.
     pub fn draw(&self) -> Option<kgscope::kg::bounded::Draw> {
-        self.kg_sample
-            .map(|per_relation| kgscope::kg::bounded::Draw {
-                per_relation,
-                relations: self.relations.clone(),
-                seed: self.seed,
-            })
+        kgscope::kg::bounded::Draw::of(self.kg_sample, &self.relations, self.seed)
     }
 
     /// Refuses options the task does not use, rather than ignoring them.

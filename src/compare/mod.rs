@@ -216,14 +216,15 @@ pub fn compare<R: Borrow<LoadedRun>>(runs: &[R], by: &Grouping) -> anyhow::Resul
     let summaries = runs
         .iter()
         .zip(&names)
-        .map(|(r, name)| RunSummary {
+        .zip(&answers)
+        .map(|((r, name), a)| RunSummary {
             id: r.run.id.clone(),
             name: name.clone(),
             model: r.model(),
             kg: r.kg(),
             method: r.method().into(),
             temperature: r.temperature(),
-            answered: r.answers().map_or(0, |a| a.rows.len()),
+            answered: a.rows.len(),
         })
         .collect();
     // Each run's metrics on the common questions only.

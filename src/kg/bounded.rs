@@ -115,6 +115,18 @@ fn batched(
     Ok(out)
 }
 
+impl Draw {
+    /// What `--kg-sample` asks for: `per_relation` facts of each of `relations` (all when
+    /// empty) in the order `seed` gives; `None` when no sample is asked for.
+    pub fn of(per_relation: Option<usize>, relations: &[String], seed: u64) -> Option<Draw> {
+        per_relation.map(|per_relation| Draw {
+            per_relation,
+            relations: relations.to_vec(),
+            seed,
+        })
+    }
+}
+
 /// Relations drawn from in one query.
 const RELATIONS_PER_QUERY: usize = 16;
 

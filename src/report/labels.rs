@@ -24,16 +24,6 @@ pub struct LabelEffect {
     pub tied: usize,
 }
 
-/// The records as the report scores them: hand labels applied.
-pub fn apply(records: &[ResultRecord], book: &LabelBook) -> (Vec<ResultRecord>, LabelEffect) {
-    let mut effect = LabelEffect::default();
-    let out = records
-        .iter()
-        .filter_map(|r| apply_one(r.clone(), book, &mut effect))
-        .collect();
-    (out, effect)
-}
-
 /// One record as the report scores it: its annotators' majority label, if any, decides its
 /// outcome; `None` when they call it a bad question or the KG wrong (it is left out).
 pub fn apply_one(

@@ -118,11 +118,7 @@ impl RunConfig {
 
     /// What to draw from the KG, when the run reads a sample of it.
     pub fn draw(&self) -> Option<crate::kg::bounded::Draw> {
-        self.kg_sample.map(|per_relation| crate::kg::bounded::Draw {
-            per_relation,
-            relations: self.relations.clone(),
-            seed: self.seed,
-        })
+        crate::kg::bounded::Draw::of(self.kg_sample, &self.relations, self.seed)
     }
 }
 

@@ -264,13 +264,15 @@ pub fn open_results(
 
 fn read_run(run: RunDir) -> Result<(RunDir, Manifest, Vec<ResultRecord>), SessionError> {
     let manifest: Manifest = run.read_manifest()?;
-    let done = dedup(run.read_results()?);
+    let mut done = Vec::new();
+    for_each_result(&run, |r| done.push(r))?;
     Ok((run, manifest, done))
 }
 
 /// Hands `each` the first record of each question of `run`, in file order, reading
-/// results.jsonl as a stream (none is kept); returns how many. As [`open_results`] without
-/// holding the run in memory: a run of a million answers costs the memory of one.
+/// results.jsonl as a stream (none is kept); returns how many. A log is append-only and
+/// kgscope never writes a question twice, but a hand-edited file might: the first counts, as
+/// everywhere. A run of a million answers costs the memory of one.
 pub fn for_each_result(
     run: &RunDir,
     mut each: impl FnMut(ResultRecord),
@@ -290,16 +292,6 @@ pub fn for_each_result(
         })
         .map_err(crate::store::rundir::StoreError::from)?;
     Ok(n)
-}
-
-/// Keeps the first record of each question (a log is append-only; a record is never repeated
-/// by kgscope, but a hand-edited file might).
-fn dedup(records: Vec<ResultRecord>) -> Vec<ResultRecord> {
-    let mut seen = HashSet::new();
-    records
-        .into_iter()
-        .filter(|r| seen.insert(r.question.id.clone()))
-        .collect()
 }
 
 /// Questions to ask and where their answers go.

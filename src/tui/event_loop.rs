@@ -70,11 +70,7 @@ pub fn build_app(o: &Options) -> anyhow::Result<App> {
     // A recorded run is shown with the sample it drew, a new session with `--kg-sample`'s.
     let draw = match &opened {
         Some(d) => d.manifest.config.draw(),
-        None => o.kg_sample.map(|per_relation| crate::kg::bounded::Draw {
-            per_relation,
-            relations: vec![],
-            seed: crate::sampling::DEFAULT_SEED,
-        }),
+        None => crate::kg::bounded::Draw::of(o.kg_sample, &[], crate::sampling::DEFAULT_SEED),
     };
     let (index, status) = match load_drawn(&kg_spec, draw.as_ref()) {
         Ok(i) => (Some(Arc::new(i)), String::new()),
