@@ -12,16 +12,8 @@ use kgscope::questions::{GenerateOptions, Gold, Task, TemplateSet};
 fn what_a_sample_calls_false_is_false_in_the_whole_kg() {
     for spec in ["sample:countries", "sample:elements", "sample:nba"] {
         let (kg, whole) = common::indexed(spec);
-        let sample = bounded::build(
-            kg.as_ref(),
-            &Draw {
-                per_relation: 6,
-                relations: vec![],
-                seed: 11,
-            },
-            &|_| {},
-        )
-        .unwrap();
+        let sample =
+            bounded::build(kg.as_ref(), &Draw::of(Some(6), &[], 11).unwrap(), &|_| {}).unwrap();
         assert!(sample.is_sample());
         assert!(
             sample.facts().len() < whole.facts().len(),
@@ -112,11 +104,7 @@ fn relations_given_by_iri_need_no_listing_of_the_kg() {
     };
     let sample = bounded::build(
         &rec,
-        &Draw {
-            per_relation: 5,
-            relations: vec![capital.clone()],
-            seed: 2,
-        },
+        &Draw::of(Some(5), std::slice::from_ref(&capital), 2).unwrap(),
         &|_| {},
     )
     .unwrap();
@@ -131,4 +119,69 @@ fn relations_given_by_iri_need_no_listing_of_the_kg() {
         capital
     );
     assert!(sample.facts().len() >= 5);
+}
+
+/// A draw reaching out hop by hop (KG-FPQ's neighbourhoods): every fact it holds is a fact of
+/// the whole KG, every entity it reached has all its facts, and KG-FPQ's false premises made
+/// from it are false in the whole KG, each neighbour edit no farther from the subject in the
+/// whole KG than it says.
+#[test]
+fn a_draw_that_reaches_out_holds_real_neighbourhoods() {
+    use kgscope::core::question::FpqOptions;
+    for spec in ["sample:countries", "sample:nba"] {
+        let (kg, whole) = common::indexed(spec);
+        let near = Draw::of(Some(3), &[], 4).unwrap();
+        let far = near.clone().reaching(&[], 2, 40);
+        let (near, far) = (
+            bounded::build(kg.as_ref(), &near, &|_| {}).unwrap(),
+            bounded::build(kg.as_ref(), &far, &|_| {}).unwrap(),
+        );
+        assert!(
+            far.facts().len() > near.facts().len(),
+            "{spec}: reaching out added nothing"
+        );
+        let in_whole = |ix: &kgscope::kg::KgIndex, f: &[u32; 3]| {
+            let t = |i: u32| whole.id(ix.term(i)).expect("a term of the whole KG");
+            whole.contains(&[t(f[0]), t(f[1]), t(f[2])])
+        };
+        for f in far.facts() {
+            assert!(in_whole(&far, f), "{spec}: not a fact of the KG");
+            let s = whole.id(far.term(f[0])).unwrap();
+            assert!(far.is_closed(f[0]));
+            assert_eq!(far.facts_from(f[0]).len(), whole.facts_from(s).len());
+        }
+        let opts = GenerateOptions {
+            task: Task::KgFpq,
+            limit: 60,
+            seed: 2,
+            fpq: Some(FpqOptions {
+                max_hops: 2,
+                ..FpqOptions::default()
+            }),
+            ..GenerateOptions::default()
+        };
+        let (qs, _) = kgscope::method::generate(&far, &TemplateSet::builtin(), &opts).unwrap();
+        let mut checked = 0;
+        for q in &qs {
+            let Some(premise) = &q.premise else { continue };
+            if premise.edit.is_none() {
+                continue;
+            }
+            let (s, p) = (
+                whole.iri_id(&q.subject).unwrap(),
+                whole.iri_id(&q.predicate).unwrap(),
+            );
+            let o = whole.iri_id(&q.object).expect("an entity of the KG");
+            assert!(!whole.contains(&[s, p, o]), "{spec}: a true false premise");
+            if let Some(h) = premise.hops {
+                let d = kgscope::kg::neighbourhood::hops_from(&whole, s, h);
+                assert!(
+                    d.contains_key(&o),
+                    "{spec}: {h} hops in the sample, farther in the KG"
+                );
+            }
+            checked += 1;
+        }
+        assert!(checked >= 10, "{spec}: {checked} false premises");
+    }
 }

@@ -550,3 +550,78 @@ ex:g2 { ex:curie ex:discovered ex:radium ; skos:altLabel "Madame Curie" . ex:rad
         );
     }
 }
+
+/// A store keeps its index beside it: the next open reads it back (the same index: same
+/// questions for every method made up front), a store changed since (more loaded into it)
+/// gets a new one, and a damaged file is built again, never read.
+#[test]
+fn a_store_keeps_its_index_until_the_store_changes() {
+    use kgscope::kg::index_file::Slot;
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let load = |file: &str| {
+        let ttl = root().join("sample-kgs").join(file);
+        ok(&[
+            "kg",
+            "load",
+            ttl.to_str().unwrap(),
+            "--store",
+            store.to_str().unwrap(),
+        ]);
+    };
+    load("countries.ttl");
+    let questions = |index: &KgIndex| -> Vec<String> {
+        [
+            Task::Statement,
+            Task::Yesno,
+            Task::McqWh,
+            Task::Saq,
+            Task::KgFpq,
+        ]
+        .into_iter()
+        .flat_map(|task| {
+            let opts = GenerateOptions {
+                task,
+                limit: 40,
+                ..GenerateOptions::default()
+            };
+            kgscope::method::generate(index, &TemplateSet::builtin(), &opts)
+                .unwrap()
+                .0
+        })
+        .map(|q| serde_json::to_string(&q).unwrap())
+        .collect()
+    };
+    let kg = kg::open(store.to_str().unwrap()).unwrap();
+    let slot = Slot::for_store(&store).unwrap();
+    assert!(slot.load().unwrap().is_none(), "nothing saved yet");
+    let built = index(kg.as_ref());
+    assert!(slot.path.is_file(), "not saved beside the store");
+    let read = slot.load().unwrap().expect("read back");
+    assert_eq!(read.fingerprint(), built.fingerprint());
+    assert_eq!(read.facts(), built.facts());
+    assert_eq!(questions(&read), questions(&built));
+    let reopened = index(kg::open(store.to_str().unwrap()).unwrap().as_ref());
+    assert_eq!(reopened.fingerprint(), built.fingerprint());
+    drop(kg);
+
+    load("elements.ttl");
+    let slot = Slot::for_store(&store).unwrap();
+    assert!(
+        slot.load().unwrap().is_none(),
+        "saved for the store as it was"
+    );
+    let grown = index(kg::open(store.to_str().unwrap()).unwrap().as_ref());
+    assert!(grown.facts().len() > built.facts().len());
+    assert_eq!(
+        slot.load().unwrap().unwrap().fingerprint(),
+        grown.fingerprint()
+    );
+
+    let saved = std::fs::read(&slot.path).unwrap();
+    std::fs::write(&slot.path, &saved[..saved.len() / 2]).unwrap();
+    assert!(slot.load().is_err(), "a damaged file is reported");
+    let rebuilt = index(kg::open(store.to_str().unwrap()).unwrap().as_ref());
+    assert_eq!(rebuilt.fingerprint(), grown.fingerprint());
+    assert!(slot.load().unwrap().is_some(), "saved again whole");
+}

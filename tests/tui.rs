@@ -2329,8 +2329,8 @@ fn the_errors_list_is_made_once_per_change() {
 }
 
 /// `kgscope tui --kg-sample N`: Explore shows a sample drawn with bounded queries, runs
-/// started from it draw the same way (their manifest says so, so a resume draws again), and a
-/// method that walks the whole KG is refused on a sample rather than run on part of it.
+/// started from it draw the same way (their manifest says so, so a resume draws again), and
+/// KGLens' walk from a marked entity is drawn as far out as it goes.
 #[test]
 fn a_tui_on_a_sample_explores_it_and_its_runs_draw_from_it() {
     use kgscope::tui::app::RunRequest;
@@ -2374,11 +2374,20 @@ fn a_tui_on_a_sample_explores_it_and_its_runs_draw_from_it() {
     let prepared = session::prepare_new(cfg, "test-model", tmp.path(), &|_| {}).unwrap();
     assert_eq!(prepared.manifest.config.kg_sample, Some(4));
     assert!(prepared.index.is_sample());
+    // KGLens around a marked entity: the draw reaches out from it as far as the walk goes,
+    // and every fact of the centre is there to walk.
+    let peru = "https://kgscope.dev/kg/countries/entity/Peru";
     req.task = Task::Kglens;
+    req.entities = vec![peru.into()];
     let cfg = kgscope::tui::runner::config_for(&base, &req);
-    let refused = session::prepare_new(cfg, "test-model", tmp.path(), &|_| {})
-        .err()
-        .expect("kglens on a sample is refused")
-        .to_string();
-    assert!(refused.contains("walks the whole KG"), "{refused}");
+    let prepared = session::prepare_new(cfg, "test-model", tmp.path(), &|_| {}).unwrap();
+    let index = &prepared.index;
+    assert!(index.is_sample());
+    assert!(prepared.plan.is_some());
+    let (sampled, whole_peru) = (index.iri_id(peru).unwrap(), whole.iri_id(peru).unwrap());
+    assert!(index.is_closed(sampled));
+    assert_eq!(
+        index.facts_from(sampled).len(),
+        whole.facts_from(whole_peru).len()
+    );
 }

@@ -19,7 +19,9 @@ use anyhow::Context;
 use clap::Args;
 use rand::{Rng, SeedableRng};
 
-use kgscope::questions::{GenerateOptions, Task, TemplateSet};
+use kgscope::questions::Task;
+use kgscope::run::config::{ModelSpec, RunConfig};
+use kgscope::run::session;
 
 #[derive(Args)]
 pub struct EndpointBenchArgs {
@@ -52,6 +54,9 @@ pub struct EndpointBenchArgs {
 }
 
 const NS: &str = "https://kgscope.dev/kg/bench/";
+
+/// The central entity of the KGLens measurement: low ids are the hubs of [`realistic_kg`].
+const KGLENS_CENTRE: u64 = 5;
 
 /// Writes the synthetic KG as N-Triples; returns its triple count.
 fn realistic_kg(path: &Path, triples: u64) -> anyhow::Result<u64> {
@@ -149,20 +154,23 @@ fn one(method: &str, kg: &str, a: &EndpointBenchArgs) -> anyhow::Result<ExitCode
             .into_iter()
             .find(|t| t.as_str() == method)
             .ok_or_else(|| anyhow::anyhow!("no method {method}"))?;
-        let draw = kgscope::kg::bounded::Draw {
-            per_relation: a.per_relation,
-            relations: vec![],
-            seed: 1,
-        };
-        let index = kgscope::kg::bounded::build(opened.as_ref(), &draw, &|_| {})?;
-        let opts = GenerateOptions {
+        let mut cfg = RunConfig::new(
+            kg,
+            ModelSpec::Llama {
+                path: kgscope::run::config::default_model_path(),
+            },
             task,
-            limit: a.questions,
-            seed: 1,
-            ..GenerateOptions::default()
-        };
-        let (qs, _) = kgscope::method::generate(&index, &TemplateSet::builtin(), &opts)?;
-        qs.len()
+            a.questions,
+        );
+        cfg.seed = 1;
+        cfg.kg_sample = Some(a.per_relation);
+        if cfg.kglens.is_some() {
+            // A walk from a central entity, as KGLens evaluates: one of the KG's hubs.
+            cfg.entities = vec![format!("{NS}entity/E{KGLENS_CENTRE}")];
+        }
+        let draw = cfg.draw().expect("a sample is drawn");
+        let index = kgscope::kg::bounded::build(opened.as_ref(), &draw, &|_| {})?;
+        session::first_questions(&cfg, &index, &|_| {})?.len()
     };
     println!(
         "{}",
@@ -253,7 +261,7 @@ pub fn run(a: EndpointBenchArgs) -> anyhow::Result<ExitCode> {
         rows.push(row);
     };
     let store_kg = store.to_string_lossy().into_owned();
-    for method in ["statement", "yesno", "mcq-wh"] {
+    for method in ["statement", "yesno", "mcq-wh", "kglens", "kg-fpq"] {
         let cache = dir.join(format!("cache-{method}"));
         push(
             "endpoint",
@@ -289,7 +297,8 @@ pub fn run(a: EndpointBenchArgs) -> anyhow::Result<ExitCode> {
         "oxigraph_load_seconds": load_s,
         "questions_per_method": a.questions,
         "per_relation": a.per_relation,
-        "kglens and kg-fpq": "need the KG whole (they walk it): not drawn from a sample",
+        "kglens": format!("first iteration, walking from entity E{KGLENS_CENTRE}"),
+        "kg-fpq": "true-premise questions (the first batch), neighbourhoods drawn to 5 hops",
         "rows": rows,
     });
     if a.json {

@@ -133,6 +133,29 @@ pub fn open_indexed(
     Ok(opened)
 }
 
+/// Opens the KG `spec` for a command that takes `--entity`, and resolves those names to IRIs.
+/// Read whole, the KG is indexed first (an unknown name then gets near matches); sampled
+/// (`sampled`), the names are resolved on the KG itself and `draw` is given the IRIs, since
+/// the entities a command names are drawn too.
+pub fn open_with_entities(
+    spec: &str,
+    names: &[String],
+    sampled: bool,
+    draw: impl FnOnce(&[String]) -> Option<kgscope::kg::bounded::Draw>,
+    progress: &dyn Fn(&str),
+) -> anyhow::Result<(kgscope::run::session::OpenKg, Vec<String>)> {
+    use kgscope::run::session;
+    if !sampled {
+        let opened = session::open_kg(spec, None, progress)?;
+        let iris = entity_iris(opened.kg.as_ref(), spec, names, Some(&opened.index))?;
+        return Ok((opened, iris));
+    }
+    let kg: std::sync::Arc<dyn KnowledgeGraph> = std::sync::Arc::from(kg::open(spec)?);
+    let iris = entity_iris(kg.as_ref(), spec, names, None)?;
+    let opened = session::index_kg(kg, draw(&iris).as_ref(), progress)?;
+    Ok((opened, iris))
+}
+
 /// How many near matches an unknown `--entity` lists.
 const NEAR_MATCHES: usize = 5;
 
@@ -144,7 +167,7 @@ pub fn entity_iris(
     kg: &dyn KnowledgeGraph,
     spec: &str,
     names: &[String],
-    index: &KgIndex,
+    index: Option<&KgIndex>,
 ) -> anyhow::Result<Vec<String>> {
     let mut iris = Vec::with_capacity(names.len());
     for name in names {
@@ -156,7 +179,10 @@ pub fn entity_iris(
                     "--entity '{}': no entity in {} has that IRI, label or alias; {}",
                     clean(name),
                     clean(spec),
-                    near_matches(index, name)
+                    index.map_or_else(
+                        || "(on a sample of the KG no near matches are looked for)".into(),
+                        |i| near_matches(i, name)
+                    )
                 );
             }
             many => {

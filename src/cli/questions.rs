@@ -65,8 +65,9 @@ pub struct GenArgs {
     pub fpq: kgscope::method::kgfpq::args::FpqArgs,
     /// Draw N facts per relation from the KG with bounded queries, instead of reading it whole:
     /// for an endpoint or store too big to read (Wikidata, DBpedia). Questions come from the
-    /// sample; negatives are checked against every fact of the entities drawn. Not for
-    /// kglens and kg-fpq, which walk the whole KG [default: the KG is read whole]
+    /// sample; negatives are checked against every fact of the entities drawn. `--entity`
+    /// entities are drawn too; KGLens walks and KG-FPQ's neighbourhoods reach out from what is
+    /// drawn, hop by hop [default: the KG is read whole]
     #[arg(long, value_name = "N")]
     pub kg_sample: Option<usize>,
 }
@@ -89,9 +90,17 @@ impl GenArgs {
         }
     }
 
-    /// What to draw from the KG, with `--kg-sample`.
-    pub fn draw(&self) -> Option<kgscope::kg::bounded::Draw> {
+    /// What to draw from the KG, with `--kg-sample`: the `--entity` IRIs too, and KG-FPQ's
+    /// neighbourhood around everything drawn.
+    pub fn draw(&self, entity_iris: &[String]) -> Option<kgscope::kg::bounded::Draw> {
+        let hops = self
+            .fpq
+            .options(self.task)
+            .ok()
+            .flatten()
+            .map_or(0, |o| o.max_hops);
         kgscope::kg::bounded::Draw::of(self.kg_sample, &self.relations, self.seed)
+            .map(|d| d.reaching(entity_iris, hops, kgscope::kg::bounded::HOP_WIDTH))
     }
 
     /// Refuses options the task does not use, rather than ignoring them.
@@ -99,11 +108,6 @@ impl GenArgs {
         self.fpq.options(self.task)?;
         if let Some(n) = self.kg_sample {
             anyhow::ensure!(n > 0, "--kg-sample 0: draw at least one fact per relation");
-            anyhow::ensure!(
-                kgscope::method::of(self.task).works_on_a_sample(),
-                "--kg-sample is not for {}: it walks the whole KG (use a store or endpoint read whole)",
-                self.task.as_str()
-            );
         }
         if self.context.is_some() && !kgscope::method::of(self.task).takes_context() {
             anyhow::bail!(
@@ -127,9 +131,15 @@ pub struct QuestionsArgs {
 pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
     a.gen.check()?;
     let templates = session::load_templates(&a.gen.templates)?;
-    let session::OpenKg { kg, index } =
-        super::kg::open_indexed(&a.gen.kg.kg, a.gen.draw().as_ref())?;
-    let entities = super::kg::entity_iris(kg.as_ref(), &a.gen.kg.kg, &a.gen.entities, &index)?;
+    let sp = super::progress::spinner("opening the KG");
+    let (session::OpenKg { index, .. }, entities) = super::kg::open_with_entities(
+        &a.gen.kg.kg,
+        &a.gen.entities,
+        a.gen.kg_sample.is_some(),
+        |iris| a.gen.draw(iris),
+        &|step| sp.set_message(step.to_string()),
+    )?;
+    sp.finish_and_clear();
     let (qs, report) = kgscope::method::generate(&index, &templates, &a.gen.options(entities))?;
     let mut buf = Vec::with_capacity(qs.len() * 512);
     for q in &qs {

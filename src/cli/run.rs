@@ -199,23 +199,13 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
             }
             let model = a.openai.model_spec(&a.model)?;
             let judge = helper_model(&a, a.judge.as_deref(), "--judge")?;
-            // Opened once, for the `--entity` look-up and the run alike.
-            let opened = session::open_kg(&a.gen.kg.kg, a.gen.draw().as_ref(), &say)?;
-            // `--entity` as IRIs, for the manifest: a resume regenerates the same questions
-            // from them whatever labels say by then.
-            let entities = super::kg::entity_iris(
-                opened.kg.as_ref(),
-                &a.gen.kg.kg,
-                &a.gen.entities,
-                &opened.index,
-            )?;
             if let Some(notice) = a.openai.default_url_notice(&model) {
                 sp.suspend(|| eprintln!("{notice}"));
             }
             let concurrency = a
                 .concurrency
                 .unwrap_or_else(|| model.default_concurrency(a.parallel));
-            let cfg = RunConfig {
+            let mut cfg = RunConfig {
                 kg: a.gen.kg.kg.clone(),
                 model,
                 task: a.gen.task,
@@ -225,7 +215,8 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 sampling: a.gen.sampling,
                 seed: a.gen.seed,
                 relations: a.gen.relations.clone(),
-                entities,
+                // Resolved below, with the KG open.
+                entities: vec![],
                 templates: a.gen.templates.clone(),
                 repeats,
                 parallel: a.parallel,
@@ -246,6 +237,21 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 kg_sample: a.gen.kg_sample,
                 extra: Default::default(),
             };
+            // Opened once, for the `--entity` look-up and the run alike. `--entity` is kept
+            // as IRIs, for the manifest: a resume regenerates the same questions from them
+            // whatever labels say by then.
+            let (opened, entities) = super::kg::open_with_entities(
+                &cfg.kg,
+                &a.gen.entities,
+                cfg.kg_sample.is_some(),
+                |iris| {
+                    let mut drawn = cfg.clone();
+                    drawn.entities = iris.to_vec();
+                    drawn.draw()
+                },
+                &say,
+            )?;
+            cfg.entities = entities;
             sp.finish_and_clear();
             driver::ensure_model(&cfg.model, &note).map_err(anyhow::Error::msg)?;
             let model_id = backends::model_identity(&cfg.model);

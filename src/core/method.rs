@@ -56,12 +56,6 @@ pub trait Method: Send + Sync {
     fn drill_down(&self, _q: &Question, _index: Option<&KgIndex>) -> Vec<PanelLine> {
         vec![]
     }
-    /// Whether its questions can be made from a sample of the KG drawn with bounded queries
-    /// (`--kg-sample`): a method that walks the KG (KGLens' subgraph) or measures distances in
-    /// it (KG-FPQ's hops) needs the whole KG.
-    fn works_on_a_sample(&self) -> bool {
-        true
-    }
     /// The method's own groupings of a question, `(facet, value)`, beside relation, types and
     /// year (KG-FPQ: edit, hop, format). Pairs of facets become 2-D heatmaps.
     fn facets(&self, _q: &Question) -> Vec<(String, String)> {

@@ -28,6 +28,10 @@ impl Terms {
         self.0.entry(t.to_string()).or_insert(t);
     }
 
+    fn contains(&self, t: &Term) -> bool {
+        self.0.contains_key(&t.to_string())
+    }
+
     fn into_vec(self) -> Vec<Term> {
         self.0.into_values().collect()
     }
@@ -41,6 +45,13 @@ pub struct Draw {
     /// Relations to draw from (IRIs or local names); empty = every relation.
     pub relations: Vec<String>,
     pub seed: u64,
+    /// Entities drawn besides the sample, by IRI (`--entity`; KGLens' central entities).
+    pub around: Vec<String>,
+    /// Hops the draw reaches out from the entities it drew, both ways along the facts: the
+    /// room KGLens' walks and KG-FPQ's neighbourhoods are made in. 0 = none.
+    pub hops: u8,
+    /// Most entities a hop adds.
+    pub width: usize,
 }
 
 /// IRIs as the list of a SPARQL `IN (…)`.
@@ -123,8 +134,42 @@ impl Draw {
             per_relation,
             relations: relations.to_vec(),
             seed,
+            around: vec![],
+            hops: 0,
+            width: 0,
         })
     }
+
+    /// The same draw with `around` drawn too, reaching `hops` out from everything it drew, at
+    /// most `width` more entities a hop.
+    pub fn reaching(mut self, around: &[String], hops: u8, width: usize) -> Self {
+        self.around = around.to_vec();
+        self.hops = hops;
+        self.width = width;
+        self
+    }
+}
+
+/// Entities a hop adds when the method does not say ([`Draw::width`]): enough for KG-FPQ's
+/// same-concept neighbours to be found, few enough that five hops stay a few dozen requests.
+pub const HOP_WIDTH: usize = 1000;
+
+/// The first `n` of `terms` in the order `seed` gives them (a SHA-256 of the seed and the
+/// term), the same on every machine and whatever the order `terms` came in.
+fn first_by_hash(terms: Vec<Term>, seed: u64, n: usize) -> Vec<Term> {
+    use sha2::{Digest, Sha256};
+    let mut keyed: Vec<([u8; 32], Term)> = terms
+        .into_iter()
+        .map(|t| {
+            let mut h = Sha256::new();
+            h.update(seed.to_le_bytes());
+            h.update(t.to_string().as_bytes());
+            (h.finalize().into(), t)
+        })
+        .collect();
+    keyed.sort_unstable_by_key(|k| k.0);
+    keyed.truncate(n);
+    keyed.into_iter().map(|(_, t)| t).collect()
 }
 
 /// Relations drawn from in one query.
@@ -230,14 +275,67 @@ pub fn build(kg: &dyn KnowledgeGraph, draw: &Draw, progress: &dyn Fn(&str)) -> R
             }
         }
     }
-    let drawn: Vec<Term> = drawn.into_vec();
-    progress("reading the drawn entities' facts");
-    let facts = batched(kg, &drawn, &["s", "p", "o"], |v| {
-        format!(
-            "SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {v} }} ?s ?p ?o . \
-             FILTER(!isBlank(?o) && ?p IN ({predicate_list})) }}"
-        )
-    })?;
+    for e in &draw.around {
+        let iri = oxigraph::model::NamedNode::new(e.as_str())
+            .map_err(|err| KgError::Invalid(format!("entity {e}: {err}")))?;
+        drawn.insert(Term::NamedNode(iri));
+    }
+    // The drawn entities' facts, then hop by hop those of the entities they reach: every
+    // entity whose facts are read is closed, so a walk or a neighbourhood inside the index
+    // only ever takes real facts, and a negative about any of them is known false.
+    let mut closed = Terms::default();
+    let mut frontier: Vec<Term> = drawn.into_vec();
+    let mut facts: Vec<Row> = Vec::new();
+    for hop in 0..=draw.hops {
+        progress(&if hop == 0 {
+            "reading the drawn entities' facts".to_string()
+        } else {
+            format!(
+                "reading the facts of {} entities {hop} hop(s) out",
+                frontier.len()
+            )
+        });
+        let read = batched(kg, &frontier, &["s", "p", "o"], |v| {
+            format!(
+                "SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {v} }} ?s ?p ?o . \
+                 FILTER(!isBlank(?o) && ?p IN ({predicate_list})) }}"
+            )
+        })?;
+        frontier.iter().cloned().for_each(|t| closed.insert(t));
+        if hop == draw.hops {
+            facts.extend(read);
+            break;
+        }
+        // Next: what these facts point at, and what points at these entities (a hub's many
+        // subjects cut to a seeded few by the engine).
+        let mut reached = Terms::default();
+        for o in read.iter().filter_map(|r| r[2].as_ref()) {
+            if o.is_named_node() && !closed.contains(o) {
+                reached.insert(o.clone());
+            }
+        }
+        facts.extend(read);
+        let pointing = batched(kg, &frontier, &["s"], |v| {
+            format!(
+                "SELECT DISTINCT ?s WHERE {{ VALUES ?o {{ {v} }} ?s ?p ?o . \
+                 FILTER(isIRI(?s) && ?p IN ({predicate_list})) \
+                 BIND(MD5(CONCAT(STR(?s), \" \", STR(?o), \" {seed}\")) AS ?h) }} \
+                 ORDER BY ?h STR(?s) STR(?o) LIMIT {width}",
+                seed = draw.seed,
+                width = draw.width
+            )
+        })?;
+        for s in pointing.into_iter().filter_map(|mut r| r.pop().flatten()) {
+            if !closed.contains(&s) {
+                reached.insert(s);
+            }
+        }
+        frontier = first_by_hash(reached.into_vec(), draw.seed, draw.width);
+        if frontier.is_empty() {
+            break;
+        }
+    }
+    let drawn: Vec<Term> = closed.into_vec();
     // Every entity the index will name: the drawn ones and what their facts point at.
     let mut named = Terms::default();
     drawn.iter().cloned().for_each(|t| named.insert(t));

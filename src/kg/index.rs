@@ -29,21 +29,21 @@ pub struct RelationStat {
 }
 
 pub struct KgIndex {
-    terms: Vec<Term>,
+    pub(super) terms: Vec<Term>,
     ids: HashMap<Term, Id>,
     /// Sorted by (s, p, o); a binary search answers "is this a KG triple?".
-    facts: Vec<Fact>,
-    labels: HashMap<Id, String>,
+    pub(super) facts: Vec<Fact>,
+    pub(super) labels: HashMap<Id, String>,
     /// Labels other than the preferred one (English or untagged, as aliases), only for the
     /// entities that have any; for the entity card, not part of questions or the fingerprint.
-    other_labels: HashMap<Id, Vec<String>>,
-    aliases: HashMap<Id, Vec<String>>,
-    types: HashMap<Id, Vec<Id>>,
+    pub(super) other_labels: HashMap<Id, Vec<String>>,
+    pub(super) aliases: HashMap<Id, Vec<String>>,
+    pub(super) types: HashMap<Id, Vec<Id>>,
     /// The entities of each type, sorted: where a type-aware negative draws a replacement.
     members: HashMap<Id, Vec<Id>>,
     years: HashMap<Id, i32>,
     /// Years of facts dated by a qualifier on their reification (the earliest when several).
-    qualifier_years: HashMap<Fact, i32>,
+    pub(super) qualifier_years: HashMap<Fact, i32>,
     /// Fact indices per predicate, in fact order.
     by_predicate: HashMap<Id, Vec<usize>>,
     /// Every fact's index, sorted by object (then by index): the facts pointing at an entity
@@ -57,7 +57,7 @@ pub struct KgIndex {
     entities: Vec<Id>,
     /// Distinct fact objects, sorted.
     objects: Vec<Id>,
-    fingerprint: String,
+    pub(super) fingerprint: String,
     /// For an index of a sample of the KG ([`super::bounded`]): the entities whose every fact
     /// over the index's relations is in the index, sorted. `None` for the whole KG.
     closed: Option<Vec<Id>>,
@@ -73,6 +73,21 @@ pub struct IndexRows {
     pub aliases: Vec<super::Row>,
     pub types: Vec<super::Row>,
     pub qualifiers: Vec<super::Row>,
+}
+
+/// What an index is made of: the terms in N-Triples order (`ids` their inverse), the facts
+/// sorted, and what the KG says about its entities. All the rest is derived from these
+/// ([`KgIndex::from_parts`]); [`super::index_file`] keeps them on disk.
+pub(super) struct Parts {
+    pub terms: Vec<Term>,
+    pub ids: HashMap<Term, Id>,
+    pub facts: Vec<Fact>,
+    pub labels: HashMap<Id, String>,
+    pub other_labels: HashMap<Id, Vec<String>>,
+    pub aliases: HashMap<Id, Vec<String>>,
+    pub types: HashMap<Id, Vec<Id>>,
+    pub qualifier_years: HashMap<Fact, i32>,
+    pub fingerprint: String,
 }
 
 /// Picks the preferred label among candidates: English or untagged first, then the order of
@@ -97,7 +112,29 @@ fn lang_of(t: &Term) -> Option<&str> {
 impl KgIndex {
     /// Builds the index: from a scan of the KG's quads where it has them (a local store),
     /// else by queries. `progress` receives a short description of each step.
+    /// A store on disk keeps its index beside it: read back when the store has not changed
+    /// since, else built and saved (a failure to save is only reported: the index is built).
     pub fn build(kg: &dyn KnowledgeGraph, progress: &dyn Fn(&str)) -> Result<Self> {
+        let Some(slot) = kg.index_slot() else {
+            return Self::build_fresh(kg, progress);
+        };
+        progress("reading the saved index");
+        match slot.load() {
+            Ok(Some(index)) => return Ok(index),
+            Ok(None) => {}
+            Err(e) => tracing::warn!("the saved index is unreadable, building it again: {e}"),
+        }
+        let index = Self::build_fresh(kg, progress)?;
+        progress("saving the index");
+        if let Err(e) = slot.save(&index) {
+            tracing::warn!("the index could not be saved beside the store: {e}");
+        }
+        Ok(index)
+    }
+
+    /// Builds the index from the KG, never from a saved one: from a scan of its quads where
+    /// it has them (a local store), else by queries.
+    pub fn build_fresh(kg: &dyn KnowledgeGraph, progress: &dyn Fn(&str)) -> Result<Self> {
         if let Some(rows) = {
             progress("scanning the store");
             kg.index_rows()
@@ -290,6 +327,34 @@ impl KgIndex {
             }
         }
 
+        let fingerprint = fingerprint(&terms, &facts, &labels, &aliases, &types, &qualifier_years);
+        Self::from_parts(Parts {
+            terms,
+            ids,
+            facts,
+            labels,
+            other_labels,
+            aliases,
+            types,
+            qualifier_years,
+            fingerprint,
+        })
+    }
+
+    /// The index from what it is made of; everything else is derived (by predicate, by
+    /// object, relations, entities, members, years).
+    pub(super) fn from_parts(parts: Parts) -> Self {
+        let Parts {
+            terms,
+            ids,
+            facts,
+            labels,
+            other_labels,
+            aliases,
+            types,
+            qualifier_years,
+            fingerprint,
+        } = parts;
         // Years: the earliest date among an entity's date-valued facts.
         let mut years: HashMap<Id, i32> = HashMap::new();
         for f in &facts {
@@ -359,7 +424,6 @@ impl KgIndex {
             }
         }
 
-        let fingerprint = fingerprint(&terms, &facts, &labels, &aliases, &types, &qualifier_years);
         Self {
             terms,
             ids,

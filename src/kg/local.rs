@@ -13,6 +13,8 @@ use super::{KgError, KnowledgeGraph, Result, Row, Term};
 pub struct LocalKg {
     store: Store,
     source: String,
+    /// The store directory, for one opened from disk.
+    dir: Option<PathBuf>,
 }
 
 impl LocalKg {
@@ -32,6 +34,7 @@ impl LocalKg {
         Ok(Self {
             store,
             source: path.display().to_string(),
+            dir: Some(path.to_path_buf()),
         })
     }
 
@@ -52,6 +55,7 @@ impl LocalKg {
                 .map(|p| p.display().to_string())
                 .collect::<Vec<_>>()
                 .join(","),
+            dir: None,
         })
     }
 
@@ -66,6 +70,7 @@ impl LocalKg {
         Ok(Self {
             store,
             source: source.to_string(),
+            dir: None,
         })
     }
 
@@ -159,6 +164,12 @@ impl KnowledgeGraph for LocalKg {
     /// would return: no query is parsed, planned or joined.
     fn index_rows(&self) -> Option<Result<IndexRows>> {
         Some(self.scan())
+    }
+
+    fn index_slot(&self) -> Option<super::index_file::Slot> {
+        self.dir
+            .as_deref()
+            .and_then(super::index_file::Slot::for_store)
     }
 
     fn select(&self, query: &str, vars: &[&str]) -> Result<Vec<Row>> {

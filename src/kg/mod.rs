@@ -8,6 +8,7 @@
 pub mod bounded;
 pub mod endpoint;
 pub mod index;
+pub mod index_file;
 pub mod info;
 pub mod load;
 pub mod local;
@@ -62,6 +63,11 @@ pub trait KnowledgeGraph: Send + Sync {
     /// What the index is built from, read by a scan of the KG's own quads where it can
     /// (`None`: by SPARQL queries).
     fn index_rows(&self) -> Option<Result<index::IndexRows>> {
+        None
+    }
+
+    /// Where the index of a store on disk is kept between opens (`None`: built at every open).
+    fn index_slot(&self) -> Option<index_file::Slot> {
         None
     }
 

@@ -116,9 +116,22 @@ impl RunConfig {
         }
     }
 
-    /// What to draw from the KG, when the run reads a sample of it.
+    /// What to draw from the KG, when the run reads a sample of it: the entities the run
+    /// names are drawn too, and the draw reaches as far out as the method looks (KGLens'
+    /// walk from its central entities, KG-FPQ's neighbourhood).
     pub fn draw(&self) -> Option<crate::kg::bounded::Draw> {
-        crate::kg::bounded::Draw::of(self.kg_sample, &self.relations, self.seed)
+        use crate::kg::bounded::{Draw, HOP_WIDTH};
+        let (hops, width) = match (&self.kglens, &self.fpq) {
+            (Some(k), _) if !self.entities.is_empty() => (
+                u8::try_from(k.walk_steps).unwrap_or(u8::MAX),
+                // A step takes up to `walk_width` facts forward and as many backward.
+                2 * k.walk_width,
+            ),
+            (_, Some(f)) => (f.options.max_hops, HOP_WIDTH),
+            _ => (0, 0),
+        };
+        Draw::of(self.kg_sample, &self.relations, self.seed)
+            .map(|d| d.reaching(&self.entities, hops, width))
     }
 }
 

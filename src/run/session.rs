@@ -77,7 +77,15 @@ pub fn open_kg(
     draw: Option<&crate::kg::bounded::Draw>,
     progress: &dyn Fn(&str),
 ) -> Result<OpenKg, SessionError> {
-    let kg: Arc<dyn KnowledgeGraph> = Arc::from(kg::open(spec)?);
+    index_kg(Arc::from(kg::open(spec)?), draw, progress)
+}
+
+/// Indexes a KG opened already: whole, or the sample `draw` says.
+pub fn index_kg(
+    kg: Arc<dyn KnowledgeGraph>,
+    draw: Option<&crate::kg::bounded::Draw>,
+    progress: &dyn Fn(&str),
+) -> Result<OpenKg, SessionError> {
     let index = Arc::new(match draw {
         Some(d) => crate::kg::bounded::build(kg.as_ref(), d, progress)?,
         None => KgIndex::build(kg.as_ref(), progress)?,
@@ -138,6 +146,26 @@ fn plan_for(
     Ok(Some(plan))
 }
 
+/// The questions a new run of `config` asks first: every question of a method that makes
+/// them up front, the first batch of a staged one (KGLens' first iteration, KG-FPQ's true
+/// premises). What `kgscope bench endpoint` and the endpoint-vs-store tests compare.
+pub fn first_questions(
+    config: &RunConfig,
+    index: &KgIndex,
+    progress: &dyn Fn(&str),
+) -> Result<Vec<Question>, SessionError> {
+    match questions_and_plan(config, index, None, progress)? {
+        (questions, None) => Ok(questions),
+        (_, Some(mut plan)) => {
+            let templates = load_templates(&config.templates)?;
+            Ok(plan
+                .next_batch(index, &templates, &Default::default())
+                .map(|(_, qs)| qs)
+                .unwrap_or_default())
+        }
+    }
+}
+
 /// The questions made up front, or the plan that makes them batch by batch.
 type QuestionsOrPlan = (Vec<Question>, Option<Box<dyn Plan>>);
 
@@ -163,12 +191,6 @@ pub fn prepare_new(
     runs_dir: &Path,
     progress: &dyn Fn(&str),
 ) -> Result<Prepared, SessionError> {
-    if config.kg_sample.is_some() && !crate::method::of(config.task).works_on_a_sample() {
-        return Err(SessionError::Invalid(format!(
-            "{} walks the whole KG: it cannot run on a sample drawn with --kg-sample",
-            config.task.as_str()
-        )));
-    }
     let opened = open_kg(&config.kg, config.draw().as_ref(), progress)?;
     prepare_new_on(opened, config, model_id, runs_dir, progress)
 }

@@ -22,9 +22,6 @@ use crate::verify::{self, premise, Reading};
 pub struct KgFpq;
 
 impl Method for KgFpq {
-    fn works_on_a_sample(&self) -> bool {
-        false
-    }
     fn drill_down(
         &self,
         q: &Question,

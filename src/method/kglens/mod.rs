@@ -22,9 +22,6 @@ use crate::verify::{self, Reading};
 pub struct Kglens;
 
 impl Method for Kglens {
-    fn works_on_a_sample(&self) -> bool {
-        false
-    }
     fn task(&self) -> Task {
         Task::Kglens
     }

@@ -1,0 +1,209 @@
+//! A local store's index kept on disk between opens, next to the store, so that reopening a
+//! big store reads a file instead of scanning every quad again.
+//!
+//! The file is valid for one state of the store: its key is a digest of the store's files
+//! (names, sizes, modification times; RocksDB writes new files whenever data changes, and
+//! `kgscope kg load` into the store changes them) and of this build's index format. Any
+//! mismatch, or a file that cannot be read, means the index is built again from the store and
+//! the file replaced; nothing is ever read from a file written for another state.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use oxigraph::model::{BlankNode, Literal, NamedNode, Term};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::index::{Fact, Id, KgIndex, Parts};
+
+/// The file's first bytes, then [`FORMAT`]: a file of another kind or layout is never parsed.
+const MAGIC: &[u8] = b"kgscope index\n";
+/// Bumped whenever [`Saved`] or what goes into an index changes.
+const FORMAT: u32 = 1;
+
+/// Where a store's index is kept and the state of the store it must match.
+pub struct Slot {
+    pub path: PathBuf,
+    key: String,
+}
+
+#[derive(Serialize, Deserialize)]
+enum SavedTerm {
+    Iri(String),
+    Blank(String),
+    Lang(String, String),
+    Typed(String, String),
+}
+
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    key: String,
+    terms: Vec<SavedTerm>,
+    facts: Vec<Fact>,
+    labels: Vec<(Id, String)>,
+    other_labels: Vec<(Id, Vec<String>)>,
+    aliases: Vec<(Id, Vec<String>)>,
+    types: Vec<(Id, Vec<Id>)>,
+    qualifier_years: Vec<(Fact, i32)>,
+    fingerprint: String,
+}
+
+fn saved_term(t: &Term) -> SavedTerm {
+    match t {
+        Term::NamedNode(n) => SavedTerm::Iri(n.as_str().into()),
+        Term::BlankNode(b) => SavedTerm::Blank(b.as_str().into()),
+        Term::Literal(l) => match l.language() {
+            Some(lang) => SavedTerm::Lang(l.value().into(), lang.into()),
+            None => SavedTerm::Typed(l.value().into(), l.datatype().as_str().into()),
+        },
+        #[allow(unreachable_patterns)]
+        _ => SavedTerm::Iri(String::new()),
+    }
+}
+
+/// The term back. The strings were valid when saved, and the file is the one this build
+/// wrote for this store (key and format checked), so they are taken without validation.
+fn term(t: SavedTerm) -> Term {
+    match t {
+        SavedTerm::Iri(i) => NamedNode::new_unchecked(i).into(),
+        SavedTerm::Blank(b) => BlankNode::new_unchecked(b).into(),
+        SavedTerm::Lang(v, lang) => Literal::new_language_tagged_literal_unchecked(v, lang).into(),
+        SavedTerm::Typed(v, dt) => {
+            Literal::new_typed_literal(v, NamedNode::new_unchecked(dt)).into()
+        }
+    }
+}
+
+fn sorted<V>(map: &HashMap<Id, V>) -> Vec<(Id, V)>
+where
+    V: Clone,
+{
+    let mut v: Vec<(Id, V)> = map.iter().map(|(k, v)| (*k, v.clone())).collect();
+    v.sort_unstable_by_key(|(k, _)| *k);
+    v
+}
+
+/// A digest of the store directory's files: changes whenever the store's data does. Its
+/// logs and lock, which a read-only open may touch, are left out.
+fn store_state(dir: &Path) -> std::io::Result<String> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let meta = entry.metadata()?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !meta.is_file() || name.starts_with("LOG") || name == "LOCK" {
+            continue;
+        }
+        let modified = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        files.push((name, meta.len(), modified));
+    }
+    files.sort();
+    let mut h = Sha256::new();
+    h.update(FORMAT.to_le_bytes());
+    for (name, len, modified) in files {
+        h.update(format!("{name}\t{len}\t{modified}\n").as_bytes());
+    }
+    Ok(hex::encode(h.finalize()))
+}
+
+impl Slot {
+    /// The slot of the oxigraph store in `dir`: the file `<dir>.kgscope-index` beside it.
+    /// `None` when the store's state cannot be read.
+    pub fn for_store(dir: &Path) -> Option<Slot> {
+        let dir = dir.canonicalize().ok()?;
+        let name = dir.file_name()?.to_string_lossy().into_owned();
+        let path = dir.with_file_name(format!("{name}.kgscope-index"));
+        Some(Slot {
+            key: store_state(&dir).ok()?,
+            path,
+        })
+    }
+
+    /// The saved index, when there is one for this state of the store. `Ok(None)`: none, or
+    /// saved for another state or by another format; `Err`: the file is there but unreadable.
+    pub fn load(&self) -> Result<Option<KgIndex>, String> {
+        let bytes = match std::fs::read(&self.path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("{}: {e}", self.path.display())),
+        };
+        let Some(rest) = bytes.strip_prefix(MAGIC) else {
+            return Ok(None);
+        };
+        if rest.len() < 4 || rest[..4] != FORMAT.to_le_bytes() {
+            return Ok(None);
+        }
+        let saved: Saved = postcard::from_bytes(&rest[4..])
+            .map_err(|e| format!("{}: {e}", self.path.display()))?;
+        if saved.key != self.key {
+            return Ok(None);
+        }
+        let terms: Vec<Term> = saved.terms.into_iter().map(term).collect();
+        let ids: HashMap<Term, Id> = terms
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.clone(), i as Id))
+            .collect();
+        if ids.len() != terms.len()
+            || saved
+                .facts
+                .iter()
+                .flatten()
+                .any(|&i| i as usize >= terms.len())
+        {
+            return Err(format!("{}: inconsistent", self.path.display()));
+        }
+        Ok(Some(KgIndex::from_parts(Parts {
+            terms,
+            ids,
+            facts: saved.facts,
+            labels: saved.labels.into_iter().collect(),
+            other_labels: saved.other_labels.into_iter().collect(),
+            aliases: saved.aliases.into_iter().collect(),
+            types: saved.types.into_iter().collect(),
+            qualifier_years: saved.qualifier_years.into_iter().collect(),
+            fingerprint: saved.fingerprint,
+        })))
+    }
+
+    /// Saves `index` for this state of the store, whole or not at all (a temporary file
+    /// renamed into place).
+    pub fn save(&self, index: &KgIndex) -> Result<(), String> {
+        let mut qualifier_years: Vec<(Fact, i32)> = index
+            .qualifier_years
+            .iter()
+            .map(|(f, y)| (*f, *y))
+            .collect();
+        qualifier_years.sort_unstable();
+        let saved = Saved {
+            key: self.key.clone(),
+            terms: index.terms.iter().map(saved_term).collect(),
+            facts: index.facts.clone(),
+            labels: sorted(&index.labels),
+            other_labels: sorted(&index.other_labels),
+            aliases: sorted(&index.aliases),
+            types: sorted(&index.types),
+            qualifier_years,
+            fingerprint: index.fingerprint.clone(),
+        };
+        let failed = |e: &dyn std::fmt::Display| format!("{}: {e}", self.path.display());
+        let dir = self
+            .path
+            .parent()
+            .ok_or_else(|| failed(&"no parent directory"))?;
+        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| failed(&e))?;
+        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+        w.write_all(MAGIC).map_err(|e| failed(&e))?;
+        w.write_all(&FORMAT.to_le_bytes()).map_err(|e| failed(&e))?;
+        postcard::to_io(&saved, &mut w).map_err(|e| failed(&e))?;
+        w.flush().map_err(|e| failed(&e))?;
+        drop(w);
+        tmp.persist(&self.path).map_err(|e| failed(&e.error))?;
+        Ok(())
+    }
+}
