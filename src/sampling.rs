@@ -76,6 +76,7 @@ pub fn uniform<T: Copy>(items: &[T], n: usize, rng: &mut SeededRng) -> Vec<T> {
 /// less. A larger `n` with the same seed extends a smaller one.
 pub fn round_robin<T: Copy>(groups: Vec<Vec<T>>, n: usize, rng: &mut SeededRng) -> Vec<T> {
     let shuffled: Vec<Vec<T>> = groups.iter().map(|g| uniform(g, g.len(), rng)).collect();
+    let n = n.min(shuffled.iter().map(Vec::len).sum());
     let mut out = Vec::with_capacity(n);
     let mut round = 0;
     while out.len() < n {

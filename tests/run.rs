@@ -1075,3 +1075,142 @@ fn compare_the_default_model_at_two_temperatures_on_the_same_questions() {
     let svg = std::fs::read_to_string(svg).unwrap();
     assert!(svg.contains("T=0") && svg.contains("T=1"));
 }
+
+/// `--limit all` on a whole KG, batch by batch: every askable fact is asked exactly once,
+/// each batch holds at most its share of facts, and the questions are those a run made up
+/// front for every fact would ask.
+#[test]
+fn a_sweep_asks_every_askable_fact_once_batch_by_batch() {
+    use kgscope::method::plan::Plan;
+    use kgscope::questions::{GenerateOptions, Task, TemplateSet};
+    use kgscope::run::sweep::Sweep;
+    let (_, index) = common::indexed("sample:countries");
+    let templates = TemplateSet::builtin();
+    let dir = tempfile::tempdir().unwrap();
+    let run = kgscope::store::RunDir::create(dir.path(), "sweep").unwrap();
+    for task in [Task::Statement, Task::Yesno, Task::McqWh] {
+        let opts = GenerateOptions {
+            task,
+            seed: 9,
+            ..GenerateOptions::default()
+        };
+        let candidates = kgscope::questions::candidate_facts(&index, &opts).unwrap();
+        let mut sweep = Sweep::in_batches_of(&index, &templates, &opts, 500).unwrap();
+        assert_eq!(sweep.facts(), candidates.len());
+        let mut ids = Vec::new();
+        let mut facts = HashSet::new();
+        let mut batches = 0;
+        while let Some((_, batch)) = sweep.next_batch(&index, &templates, &Default::default()) {
+            let groups: HashSet<&str> = batch.iter().map(|q| q.positive_id.as_str()).collect();
+            assert!(
+                groups.len() <= 500,
+                "{task:?}: {} facts in a batch",
+                groups.len()
+            );
+            facts.extend(groups.into_iter().map(String::from));
+            ids.extend(batch.iter().map(|q| q.id.clone()));
+            sweep.finish_batch(&index, &[], &run).unwrap();
+            batches += 1;
+        }
+        assert!(sweep.is_over());
+        assert_eq!(batches, candidates.len().div_ceil(500), "{task:?}");
+        // Every fact the method can ask about (MCQ passes over facts with too few options).
+        assert!(
+            facts.len() * 10 >= candidates.len() * 8,
+            "{task:?}: {} facts",
+            facts.len()
+        );
+        let distinct: HashSet<&String> = ids.iter().collect();
+        assert_eq!(
+            distinct.len(),
+            ids.len(),
+            "{task:?}: a question asked twice"
+        );
+        assert!(sweep.most_questions().abs_diff(ids.len()) <= ids.len() / 20);
+        let all_at_once = GenerateOptions {
+            limit: usize::MAX,
+            ..opts.clone()
+        };
+        let (up_front, _) = kgscope::method::generate(&index, &templates, &all_at_once).unwrap();
+        let up_front: HashSet<String> = up_front.into_iter().map(|q| q.positive_id).collect();
+        assert!(
+            facts == up_front,
+            "{task:?}: not the facts a run made up front asks"
+        );
+    }
+}
+
+/// `kgscope run --limit all` with the default model: killed half-way and resumed, it asks
+/// every askable fact of the selection once, and the run is finished.
+#[test]
+fn a_sweep_run_resumes_after_kill_9_and_asks_every_fact_once() {
+    let model = default_model();
+    let relation = "holder of the largest reserves";
+    let listed = common::ok(&[
+        "questions",
+        "--kg",
+        "sample:elements",
+        "--task",
+        "yesno",
+        "--relation",
+        relation,
+        "--limit",
+        "all",
+    ]);
+    let expected = listed.lines().count();
+    assert!(expected > 20, "{expected} questions");
+    let runs = tempfile::tempdir().unwrap();
+    let runs_s = runs.path().to_str().unwrap();
+    let mut child = common::bin()
+        .args([
+            "run",
+            "--kg",
+            "sample:elements",
+            "--task",
+            "yesno",
+            "--relation",
+            relation,
+        ])
+        .args([
+            "--limit",
+            "all",
+            "--model",
+            model.to_str().unwrap(),
+            "--runs-dir",
+            runs_s,
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let run_dir = wait_for_answers(runs.path(), 8);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        results(&run_dir).len() < expected,
+        "finished before the kill"
+    );
+    let id = run_dir.file_name().unwrap().to_str().unwrap().to_string();
+    let resumed = run_json(&["--resume", &id, "--runs-dir", runs_s]);
+    let ids = ids(&results(&run_dir));
+    assert_eq!(ids.len(), expected, "{resumed}");
+    assert_eq!(
+        ids.iter().collect::<HashSet<_>>().len(),
+        expected,
+        "asked twice"
+    );
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(run_dir.join("manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["config"]["limit"], serde_json::json!(usize::MAX));
+    let listed_ids: HashSet<String> = listed
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(ids.into_iter().collect::<HashSet<_>>(), listed_ids);
+}

@@ -44,13 +44,16 @@ pub struct EndpointBenchArgs {
     /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
-    /// (A measurement's own process: generate with METHOD, or `whole` to read the KG whole)
+    /// (A measurement's own process: generate with METHOD, or `index` to read the KG only)
     /// [default: run the benchmark]
     #[arg(long, hide = true, value_name = "METHOD")]
     pub one: Option<String>,
     /// (With --one: the KG) [default: none]
     #[arg(long, hide = true)]
     pub kg: Option<String>,
+    /// (With --one: how the KG is read)
+    #[arg(long, hide = true, value_enum, default_value_t = Read::Sample)]
+    pub read: Read,
 }
 
 const NS: &str = "https://kgscope.dev/kg/bench/";
@@ -141,41 +144,55 @@ fn oxigraph_cli(a: &EndpointBenchArgs) -> PathBuf {
     }
 }
 
-/// One measurement's own process: generate `method`'s questions (or read the KG whole) and
-/// print what it cost in requests.
-fn one(method: &str, kg: &str, a: &EndpointBenchArgs) -> anyhow::Result<ExitCode> {
+/// How a measurement reads the KG.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Read {
+    /// A sample drawn with bounded queries (`--kg-sample`).
+    Sample,
+    /// Whole, as `--kg` without `--kg-sample` does (a store: its saved index when there is one).
+    Whole,
+    /// Whole, from a scan of the store, never from a saved index (the build before indexes
+    /// were saved).
+    Scan,
+}
+
+/// One measurement's own process: read the KG as `read` says and make `method`'s first
+/// questions (`index`: only read the KG), and print what it cost in requests.
+fn one(method: &str, read: Read, kg: &str, a: &EndpointBenchArgs) -> anyhow::Result<ExitCode> {
     let t = Instant::now();
     let opened = kgscope::kg::open(kg)?;
-    let questions = if method == "whole" {
-        let index = kgscope::kg::KgIndex::build(opened.as_ref(), &|_| {})?;
-        index.facts().len()
-    } else {
-        let task = Task::ALL
-            .into_iter()
-            .find(|t| t.as_str() == method)
-            .ok_or_else(|| anyhow::anyhow!("no method {method}"))?;
-        let mut cfg = RunConfig::new(
-            kg,
-            ModelSpec::Llama {
-                path: kgscope::run::config::default_model_path(),
-            },
-            task,
-            a.questions,
-        );
-        cfg.seed = 1;
-        cfg.kg_sample = Some(a.per_relation);
-        if cfg.kglens.is_some() {
-            // A walk from a central entity, as KGLens evaluates: one of the KG's hubs.
-            cfg.entities = vec![format!("{NS}entity/E{KGLENS_CENTRE}")];
+    let task = Task::ALL.into_iter().find(|t| t.as_str() == method);
+    anyhow::ensure!(task.is_some() || method == "index", "no method {method}");
+    let mut cfg = RunConfig::new(
+        kg,
+        ModelSpec::Llama {
+            path: kgscope::run::config::default_model_path(),
+        },
+        task.unwrap_or(Task::Statement),
+        a.questions,
+    );
+    cfg.seed = 1;
+    cfg.kg_sample = (read == Read::Sample).then_some(a.per_relation);
+    if cfg.kglens.is_some() {
+        // A walk from a central entity, as KGLens evaluates: one of the KG's hubs.
+        cfg.entities = vec![format!("{NS}entity/E{KGLENS_CENTRE}")];
+    }
+    let index = match read {
+        Read::Sample => {
+            let draw = cfg.draw().expect("a sample is drawn");
+            kgscope::kg::bounded::build(opened.as_ref(), &draw, &|_| {})?
         }
-        let draw = cfg.draw().expect("a sample is drawn");
-        let index = kgscope::kg::bounded::build(opened.as_ref(), &draw, &|_| {})?;
-        session::first_questions(&cfg, &index, &|_| {})?.len()
+        Read::Whole => kgscope::kg::KgIndex::build(opened.as_ref(), &|_| {})?,
+        Read::Scan => kgscope::kg::KgIndex::build_fresh(opened.as_ref(), &|_| {})?,
+    };
+    let items = match task {
+        Some(_) => session::first_questions(&cfg, &index, &|_| {})?.len(),
+        None => index.facts().len(),
     };
     println!(
         "{}",
         serde_json::json!({
-            "items": questions,
+            "items": items,
             "requests": opened.requests(),
             "seconds": t.elapsed().as_secs_f64(),
         })
@@ -183,9 +200,12 @@ fn one(method: &str, kg: &str, a: &EndpointBenchArgs) -> anyhow::Result<ExitCode
     Ok(ExitCode::SUCCESS)
 }
 
+/// The methods measured, each on the first questions a run of it asks.
+const METHODS: [&str; 5] = ["statement", "yesno", "mcq-wh", "kglens", "kg-fpq"];
+
 pub fn run(a: EndpointBenchArgs) -> anyhow::Result<ExitCode> {
     if let (Some(method), Some(kg)) = (&a.one, &a.kg) {
-        return one(method, kg, &a);
+        return one(method, a.read, kg, &a);
     }
     let _tmp;
     let dir = match &a.dir {
@@ -231,24 +251,27 @@ pub fn run(a: EndpointBenchArgs) -> anyhow::Result<ExitCode> {
     )?;
     let endpoint = format!("{base}/query");
     let exe = std::env::current_exe()?;
-    let measure = |what: &str, kg: &str, cache: &Path| -> anyhow::Result<serde_json::Value> {
-        let mut c = Command::new(&exe);
-        c.args(["bench", "endpoint", "--one", what, "--kg", kg])
+    let measure =
+        |what: &str, read: &str, kg: &str, cache: &Path| -> anyhow::Result<serde_json::Value> {
+            let mut c = Command::new(&exe);
+            c.args([
+                "bench", "endpoint", "--one", what, "--read", read, "--kg", kg,
+            ])
             .args(["--per-relation", &a.per_relation.to_string()])
             .args(["--questions", &a.questions.to_string()])
             .arg("--sparql-cache")
             .arg(cache);
-        let (secs, rss, out) = super::bench::measure(&mut c)?;
-        let mut v: serde_json::Value = serde_json::from_str(out.trim())
-            .with_context(|| format!("reading what the {what} measurement said: {out}"))?;
-        v["wall_seconds"] = serde_json::json!(secs);
-        v["peak_rss_mib"] = serde_json::json!(rss);
-        Ok(v)
-    };
+            let (secs, rss, out) = super::bench::measure(&mut c)?;
+            let mut v: serde_json::Value = serde_json::from_str(out.trim())
+                .with_context(|| format!("reading what the {what} measurement said: {out}"))?;
+            v["wall_seconds"] = serde_json::json!(secs);
+            v["peak_rss_mib"] = serde_json::json!(rss);
+            Ok(v)
+        };
     let mut rows = Vec::new();
     let mut push = |source: &str, what: &str, pass: &str, v: serde_json::Value| {
         eprintln!(
-            "{source:<9} {what:<10} {pass:<5} {:>7.1} s {:>7.0} MiB {:>6} requests {:>8} items",
+            "{source:<9} {what:<10} {pass:<22} {:>7.1} s {:>7.0} MiB {:>6} requests {:>8} items",
             v["wall_seconds"].as_f64().unwrap_or(0.0),
             v["peak_rss_mib"].as_f64().unwrap_or(0.0),
             v["requests"].as_u64().map_or("-".into(), |r| r.to_string()),
@@ -260,37 +283,58 @@ pub fn run(a: EndpointBenchArgs) -> anyhow::Result<ExitCode> {
         row["pass"] = pass.into();
         rows.push(row);
     };
-    let store_kg = store.to_string_lossy().into_owned();
-    for method in ["statement", "yesno", "mcq-wh", "kglens", "kg-fpq"] {
-        let cache = dir.join(format!("cache-{method}"));
+    // One answer cache for every method, as a user's runs share it: the first method pays
+    // for the draw they all start from; each method's own queries (KGLens' walk, KG-FPQ's
+    // neighbourhoods) are sent the first time it runs.
+    let cache = dir.join("sparql-cache");
+    for method in METHODS {
         push(
             "endpoint",
             method,
-            "cold",
-            measure(method, &endpoint, &cache)?,
+            "sample, first",
+            measure(method, "sample", &endpoint, &cache)?,
         );
         push(
             "endpoint",
             method,
-            "warm",
-            measure(method, &endpoint, &cache)?,
+            "sample, again",
+            measure(method, "sample", &endpoint, &cache)?,
         );
-        push("store", method, "cold", measure(method, &store_kg, &cache)?);
     }
-    // The baselines: the KG read whole, from the endpoint and from the store.
+    // The baseline: the KG read whole from the endpoint (every run did before --kg-sample).
     let none = dir.join("cache-none");
     push(
         "endpoint",
-        "whole KG",
-        "cold",
-        measure("whole", &endpoint, &none)?,
+        "index",
+        "whole",
+        measure("index", "whole", &endpoint, &none)?,
     );
-    push(
-        "store",
-        "whole KG",
-        "cold",
-        measure("whole", &store_kg, &none)?,
-    );
+    // The same KG as a local store: today's build (a scan), the first open (scan and save),
+    // the reopen (the saved index), then each method on the whole KG.
+    let store_kg = store.to_string_lossy().into_owned();
+    if let Some(slot) = kgscope::kg::index_file::Slot::for_store(&store) {
+        let _ = std::fs::remove_file(&slot.path);
+    }
+    for (pass, read) in [
+        ("scan, nothing saved", "scan"),
+        ("first open: scan, save", "whole"),
+        ("reopen: saved index", "whole"),
+    ] {
+        push(
+            "store",
+            "index",
+            pass,
+            measure("index", read, &store_kg, &none)?,
+        );
+    }
+    for method in METHODS {
+        push(
+            "store",
+            method,
+            "whole, saved index",
+            measure(method, "whole", &store_kg, &none)?,
+        );
+    }
     drop(server);
     let out = serde_json::json!({
         "triples": n,
@@ -310,7 +354,7 @@ pub fn run(a: EndpointBenchArgs) -> anyhow::Result<ExitCode> {
         );
         for r in out["rows"].as_array().into_iter().flatten() {
             println!(
-                "{:<9} {:<10} {:<5} {:>7.1} s {:>7.0} MiB peak {:>6} requests",
+                "{:<9} {:<10} {:<22} {:>7.1} s {:>7.0} MiB peak {:>6} requests",
                 r["source"].as_str().unwrap_or(""),
                 r["what"].as_str().unwrap_or(""),
                 r["pass"].as_str().unwrap_or(""),

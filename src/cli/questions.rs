@@ -30,8 +30,10 @@ pub struct GenArgs {
     /// entity) or `antifactual` (the relevant text with a wrong object) [default: none].
     #[arg(long, value_enum, value_name = "KIND")]
     pub context: Option<ContextKind>,
-    /// Number of questions (statements: whole groups of a fact and its negatives).
-    #[arg(long, default_value_t = kgscope::questions::DEFAULT_LIMIT)]
+    /// Number of questions (statements: whole groups of a fact and its negatives), or `all`:
+    /// every askable fact of the selection (`kgscope run` asks them batch by batch, in
+    /// bounded memory, and resumes like any run; not for kglens and kg-fpq).
+    #[arg(long, value_name = "N|all", default_value_t = kgscope::questions::DEFAULT_LIMIT, value_parser = parse_limit)]
     pub limit: usize,
     /// statement task: false statements made from each true one by replacing its subject or
     /// object.
@@ -70,6 +72,15 @@ pub struct GenArgs {
     /// drawn, hop by hop [default: the KG is read whole]
     #[arg(long, value_name = "N")]
     pub kg_sample: Option<usize>,
+}
+
+/// `--limit`: a number, or `all`.
+fn parse_limit(s: &str) -> Result<usize, String> {
+    if s.eq_ignore_ascii_case("all") {
+        return Ok(kgscope::run::sweep::ALL);
+    }
+    s.parse()
+        .map_err(|_| format!("'{s}' is neither a number of questions nor `all`"))
 }
 
 impl GenArgs {
@@ -159,7 +170,7 @@ pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
         } else {
             format!(" → {}", a.out)
         },
-        if report.questions < wanted {
+        if report.questions < wanted && wanted != kgscope::run::sweep::ALL {
             format!(
                 " (fewer than --limit {wanted}: the KG has only {} matching facts)",
                 report.candidates

@@ -59,4 +59,15 @@ pub trait Plan: Send {
         records: &[&ResultRecord],
         run: &RunDir,
     ) -> Result<Option<PlanEvent>, String>;
+    /// The last batch was left with questions unanswered (failed, not cancelled): whether the
+    /// plan goes on without them, to ask them again on resume. `false` (a plan that needs
+    /// every answer of a batch before the next) stops the run there.
+    fn skip_incomplete_batch(&mut self) -> bool {
+        false
+    }
+    /// Whether the plan never looks at the answers of a finished batch again: the driver
+    /// then lets them go, and memory stays bounded however long the run.
+    fn forgets_answers(&self) -> bool {
+        false
+    }
 }

@@ -41,6 +41,8 @@ pub async fn drive(
         .map(|r| (r.question.id.clone(), r.clone()))
         .collect();
     let total = plan.most_questions();
+    // Answers let go of after their batch, when the plan never needs them again.
+    let mut forgotten = 0;
     let _ = out
         .send(RunEvent::Started {
             total,
@@ -80,7 +82,7 @@ pub async fn drive(
                     finish: None,
                     questions: remaining,
                     total,
-                    already_done: done.len(),
+                    already_done: done.len() + forgotten,
                 },
                 backend.clone(),
                 opts.clone(),
@@ -106,6 +108,9 @@ pub async fn drive(
             }
         }
         let records: Vec<&ResultRecord> = batch.iter().filter_map(|q| done.get(&q.id)).collect();
+        if records.len() < batch.len() && !control.is_cancelled() && plan.skip_incomplete_batch() {
+            continue;
+        }
         if records.len() < batch.len() {
             // Cancelled, or some questions failed: the plan is left as it was, so a resumed
             // run makes this batch again and asks only what is missing.
@@ -124,6 +129,11 @@ pub async fn drive(
             }
             Ok(None) => {}
             Err(e) => break Err(e),
+        }
+        if plan.forgets_answers() {
+            for q in &batch {
+                forgotten += usize::from(done.remove(&q.id).is_some());
+            }
         }
     };
     if result.is_ok() && plan.is_over() {

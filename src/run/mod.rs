@@ -10,6 +10,7 @@ pub use crate::method::kgfpq::plan as fpq;
 pub use crate::method::kglens::plan as kglens;
 pub use crate::record;
 pub mod session;
+pub mod sweep;
 pub mod writer;
 
 pub use crate::record::{Attempt, ResultRecord};

@@ -131,13 +131,31 @@ fn plan_for(
     resume: Option<(&RunDir, &[ResultRecord])>,
     progress: &dyn Fn(&str),
 ) -> Result<Option<Box<dyn Plan>>, SessionError> {
+    let sweep = config.limit == super::sweep::ALL;
+    if sweep && (config.kglens.is_some() || config.fpq.is_some()) {
+        return Err(SessionError::Invalid(format!(
+            "--limit all is for the methods whose questions are made up front: {} decides \
+             its questions batch by batch (give a number)",
+            config.task.as_str()
+        )));
+    }
+    let options = generate_options(config);
     let input = PlanInput {
         index,
-        options: &generate_options(config),
+        options: &options,
         kglens: config.kglens.as_ref(),
         fpq: config.fpq.as_ref(),
     };
-    let Some(mut plan) = crate::method::of(config.task).plan(&input, progress)? else {
+    let plan = match crate::method::of(config.task).plan(&input, progress)? {
+        Some(plan) => Some(plan),
+        None if sweep => {
+            progress("ordering every askable fact");
+            let templates = load_templates(&config.templates)?;
+            Some(Box::new(super::sweep::Sweep::new(index, &templates, &options)?) as Box<dyn Plan>)
+        }
+        None => None,
+    };
+    let Some(mut plan) = plan else {
         return Ok(None);
     };
     if let Some((dir, done)) = resume {
