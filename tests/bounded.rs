@@ -131,7 +131,7 @@ fn a_draw_that_reaches_out_holds_real_neighbourhoods() {
     for spec in ["sample:countries", "sample:nba"] {
         let (kg, whole) = common::indexed(spec);
         let near = Draw::of(Some(3), &[], 4).unwrap();
-        let far = near.clone().reaching(&[], 2, 40);
+        let far = near.clone().reaching(&[], 2, 40, true);
         let (near, far) = (
             bounded::build(kg.as_ref(), &near, &|_| {}).unwrap(),
             bounded::build(kg.as_ref(), &far, &|_| {}).unwrap(),

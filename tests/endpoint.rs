@@ -272,3 +272,35 @@ fn a_store_and_its_endpoint_give_the_same_questions_from_a_sample() {
     sampled_questions(&endpoint, "statement", cache.path(), &[]);
     assert_eq!(log.lock().unwrap().len() - before, 2);
 }
+
+/// Finding entities by name on an endpoint: oxigraph has no free-text index, so its labels and
+/// aliases are scanned for the text as a prefix, any case, in one bounded query.
+#[test]
+fn an_endpoint_is_searched_by_name_in_one_query() {
+    let ttl = common::root().join("sample-kgs/countries.ttl");
+    let sparql = common::oxigraph_server(&ttl);
+    let (endpoint, log) = counting_proxy(format!("{}/query", sparql.base));
+    let kg = kgscope::kg::endpoint::SparqlEndpoint::with_limits(
+        &endpoint,
+        std::time::Duration::from_secs(10),
+        kgscope::kg::endpoint::polite::Politeness::for_url(&endpoint),
+        None,
+    )
+    .unwrap();
+    use kgscope::kg::KnowledgeGraph;
+    assert_eq!(
+        kg.search_dialect(),
+        kgscope::kg::search::Dialect::LabelPrefix
+    );
+    let before = log.lock().unwrap().len();
+    let found = kgscope::kg::search::search(&kg, "PER", 5).unwrap();
+    assert_eq!(log.lock().unwrap().len() - before, 1);
+    assert!(
+        found.contains(&"https://kgscope.dev/kg/countries/entity/Peru".to_string()),
+        "{found:?}"
+    );
+    assert!(found.len() <= 5);
+    assert!(kgscope::kg::search::search(&kg, "  ", 5)
+        .unwrap()
+        .is_empty());
+}

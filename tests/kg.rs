@@ -625,3 +625,65 @@ fn a_store_keeps_its_index_until_the_store_changes() {
     assert_eq!(rebuilt.fingerprint(), grown.fingerprint());
     assert!(slot.load().unwrap().is_some(), "saved again whole");
 }
+
+/// A load is all or nothing without a checking pass: a syntax error after more statements
+/// than the bulk loader's batch (so sorted files were already written beside the store) still
+/// leaves the store as it was, and no file behind.
+#[test]
+fn an_error_after_a_written_batch_leaves_the_store_and_its_directory_unchanged() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let good = dir.path().join("good.nt");
+    std::fs::write(
+        &good,
+        "<http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .\n",
+    )
+    .unwrap();
+    ok(&[
+        "kg",
+        "load",
+        good.to_str().unwrap(),
+        "--store",
+        store.to_str().unwrap(),
+    ]);
+    let files_before = walk(&store).len();
+    let bad = dir.path().join("big.nt");
+    let mut w = std::io::BufWriter::new(std::fs::File::create(&bad).unwrap());
+    let n = 1_100_000;
+    for i in 0..n {
+        writeln!(w, "<http://ex.org/s{i}> <http://ex.org/p> \"{i}\" .").unwrap();
+    }
+    writeln!(w, "<http://ex.org/broken> <http://ex.org/p> .").unwrap();
+    w.flush().unwrap();
+    drop(w);
+    let out = run(&[
+        "kg",
+        "load",
+        bad.to_str().unwrap(),
+        "--store",
+        store.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains(&format!("big.nt:{}:", n + 1)), "{err}");
+    assert!(err.contains("unchanged"), "{err}");
+    let stats: serde_json::Value = serde_json::from_str(&ok(&[
+        "kg",
+        "stats",
+        "--kg",
+        store.to_str().unwrap(),
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(stats["triples"], 1);
+    let left: Vec<_> = walk(&store)
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("bulk"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    assert!(
+        walk(&store).len() <= files_before + 2,
+        "files left in the store"
+    );
+}

@@ -2391,3 +2391,74 @@ fn a_tui_on_a_sample_explores_it_and_its_runs_draw_from_it() {
         whole.facts_from(whole_peru).len()
     );
 }
+
+/// Explore on a sample: an entity the sample lacks is found by a search of the whole KG
+/// (Enter), drawn into the sample with its facts and what points at it, and shown like any
+/// other; marks stay on their entities; a search that finds nothing new says so.
+#[test]
+fn explore_on_a_sample_finds_what_the_sample_lacks_in_the_whole_kg() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut app = build_app(&Options {
+        kg: "sample:countries".into(),
+        model: None,
+        base_url: None,
+        api_key_env: "OPENAI_API_KEY".into(),
+        timeouts: Default::default(),
+        run: None,
+        runs_dir: tmp.path().to_path_buf(),
+        theme: "dark".into(),
+        log: None,
+        kg_sample: Some(1),
+    })
+    .unwrap();
+    let whole = load_index("sample:countries").unwrap();
+    // An entity of the KG that the sample has not drawn.
+    let missing = whole
+        .entities()
+        .iter()
+        .map(|&e| (e, whole.label(e)))
+        .find(|(e, label)| {
+            let index = app.index.as_ref().unwrap();
+            whole.facts_from(*e).len() >= 3
+                && label.len() >= 5
+                && index
+                    .iri_id(kgscope::kg::term_str(whole.term(*e)))
+                    .is_none()
+                && !app
+                    .entries
+                    .iter()
+                    .any(|x| x.label.eq_ignore_ascii_case(label))
+        })
+        .expect("the sample lacks some entity");
+    let (e, label) = missing;
+    let iri = kgscope::kg::term_str(whole.term(e)).to_string();
+    // A relation marked before the search stays marked after it.
+    key(&mut app, KeyCode::Char('/'));
+    keys(&mut app, "currency");
+    app.wait_for_search();
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char(' '));
+    let marked = app.entries[app.explore.marked[0]].label.clone();
+    key(&mut app, KeyCode::Char('/'));
+    app.on_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    keys(&mut app, &label.to_lowercase());
+    app.wait_for_search();
+    key(&mut app, KeyCode::Enter);
+    app.wait_for_kg_search();
+    app.wait_for_search();
+    assert!(app.status.contains("found in the KG"), "{}", app.status);
+    let index = app.index.clone().unwrap();
+    let id = index.iri_id(&iri).expect("drawn into the sample");
+    assert!(index.is_closed(id));
+    assert_eq!(index.facts_from(id).len(), whole.facts_from(e).len());
+    assert_eq!(index.facts_to(id).len(), whole.facts_to(e).len());
+    let selected = app.selected_entry().expect("a match");
+    assert_eq!(selected.id, id, "the entity found is the first match");
+    assert!(app.selected_card().unwrap().row_count() >= whole.facts_from(e).len());
+    assert_eq!(app.entries[app.explore.marked[0]].label, marked);
+    // Searching again for the same name finds nothing new.
+    key(&mut app, KeyCode::Char('/'));
+    key(&mut app, KeyCode::Enter);
+    app.wait_for_kg_search();
+    assert!(app.status.contains("nothing more"), "{}", app.status);
+}

@@ -126,9 +126,11 @@ fn realistic_kg(path: &Path, triples: u64) -> anyhow::Result<u64> {
     Ok(n)
 }
 
-fn oxigraph_cli(a: &EndpointBenchArgs) -> PathBuf {
-    if let Some(p) = &a.oxigraph {
-        return p.clone();
+/// The oxigraph CLI: `given`, else $KGSCOPE_OXIGRAPH, else `oxigraph` on PATH, else the one
+/// `tools/setup.sh` installs.
+pub(super) fn oxigraph_cli(given: Option<&Path>) -> PathBuf {
+    if let Some(p) = given {
+        return p.to_path_buf();
     }
     if let Some(p) = std::env::var_os("KGSCOPE_OXIGRAPH") {
         return p.into();
@@ -221,7 +223,7 @@ pub fn run(a: EndpointBenchArgs) -> anyhow::Result<ExitCode> {
     let n = realistic_kg(&nt, a.triples)?;
     eprintln!("wrote {n} triples in {:.1} s", t.elapsed().as_secs_f64());
     let store = dir.join("store");
-    let oxigraph = oxigraph_cli(&a);
+    let oxigraph = oxigraph_cli(a.oxigraph.as_deref());
     let t = Instant::now();
     let status = Command::new(&oxigraph)
         .args(["load", "--location"])

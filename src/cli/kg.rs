@@ -2,12 +2,11 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
 use clap::Args;
-use kgscope::kg::load::{self, LoadOptions, Phase};
+use kgscope::kg::load::{self, LoadOptions};
 use kgscope::kg::{self, info, KgIndex, KnowledgeGraph};
 use kgscope::sanitize::line as clean;
 
@@ -59,35 +58,15 @@ pub fn load(a: LoadArgs) -> anyhow::Result<ExitCode> {
     }
     let before = store.len().unwrap_or(0);
     let started = Instant::now();
-    let bar = Mutex::new(None::<(Phase, indicatif::ProgressBar)>);
+    let bar = progress::counter(None, "triples");
+    bar.set_message("loading");
     let report = load::load_files(
         &store,
         &a.files,
-        &LoadOptions {
-            lenient: a.lenient,
-            ..Default::default()
-        },
-        &|p| {
-            let mut slot = bar.lock().unwrap();
-            if slot.as_ref().map(|(ph, _)| *ph) != Some(p.phase) {
-                if let Some((_, old)) = slot.take() {
-                    old.finish_and_clear();
-                }
-                let pb = progress::counter(p.total, "triples");
-                pb.set_message(match p.phase {
-                    Phase::Checking => "checking",
-                    Phase::Loading => "loading",
-                });
-                *slot = Some((p.phase, pb));
-            }
-            if let Some((_, pb)) = slot.as_ref() {
-                pb.set_position(p.done);
-            }
-        },
+        &LoadOptions { lenient: a.lenient },
+        &|p| bar.set_position(p.done),
     );
-    if let Some((_, pb)) = bar.lock().unwrap().take() {
-        pb.finish_and_clear();
-    }
+    bar.finish_and_clear();
     let report = report.with_context(|| {
         format!(
             "nothing was loaded; store {} is unchanged",

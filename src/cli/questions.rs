@@ -111,7 +111,7 @@ impl GenArgs {
             .flatten()
             .map_or(0, |o| o.max_hops);
         kgscope::kg::bounded::Draw::of(self.kg_sample, &self.relations, self.seed)
-            .map(|d| d.reaching(entity_iris, hops, kgscope::kg::bounded::HOP_WIDTH))
+            .map(|d| d.reaching(entity_iris, hops, kgscope::kg::bounded::HOP_WIDTH, true))
     }
 
     /// Refuses options the task does not use, rather than ignoring them.

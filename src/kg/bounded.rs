@@ -47,11 +47,14 @@ pub struct Draw {
     pub seed: u64,
     /// Entities drawn besides the sample, by IRI (`--entity`; KGLens' central entities).
     pub around: Vec<String>,
-    /// Hops the draw reaches out from the entities it drew, both ways along the facts: the
-    /// room KGLens' walks and KG-FPQ's neighbourhoods are made in. 0 = none.
+    /// Hops the draw reaches out, both ways along the facts: the room KGLens' walks and
+    /// KG-FPQ's neighbourhoods are made in. 0 = none.
     pub hops: u8,
     /// Most entities a hop adds.
     pub width: usize,
+    /// Whether the reach starts from every entity drawn (KG-FPQ: each fact's subject needs its
+    /// neighbourhood) or only from `around` (KGLens' walk starts at its central entities).
+    pub reach_from_sample: bool,
 }
 
 /// IRIs as the list of a SPARQL `IN (…)`.
@@ -137,15 +140,23 @@ impl Draw {
             around: vec![],
             hops: 0,
             width: 0,
+            reach_from_sample: false,
         })
     }
 
-    /// The same draw with `around` drawn too, reaching `hops` out from everything it drew, at
-    /// most `width` more entities a hop.
-    pub fn reaching(mut self, around: &[String], hops: u8, width: usize) -> Self {
+    /// The same draw with `around` drawn too, reaching `hops` out from them (and from every
+    /// entity drawn when `from_sample`), at most `width` more entities a hop.
+    pub fn reaching(
+        mut self,
+        around: &[String],
+        hops: u8,
+        width: usize,
+        from_sample: bool,
+    ) -> Self {
         self.around = around.to_vec();
         self.hops = hops;
         self.width = width;
+        self.reach_from_sample = from_sample;
         self
     }
 }
@@ -275,11 +286,14 @@ pub fn build(kg: &dyn KnowledgeGraph, draw: &Draw, progress: &dyn Fn(&str)) -> R
             }
         }
     }
+    let mut around = Terms::default();
     for e in &draw.around {
         let iri = oxigraph::model::NamedNode::new(e.as_str())
             .map_err(|err| KgError::Invalid(format!("entity {e}: {err}")))?;
-        drawn.insert(Term::NamedNode(iri));
+        drawn.insert(Term::NamedNode(iri.clone()));
+        around.insert(Term::NamedNode(iri));
     }
+    let around = around.into_vec();
     // The drawn entities' facts, then hop by hop those of the entities they reach: every
     // entity whose facts are read is closed, so a walk or a neighbourhood inside the index
     // only ever takes real facts, and a negative about any of them is known false.
@@ -306,16 +320,27 @@ pub fn build(kg: &dyn KnowledgeGraph, draw: &Draw, progress: &dyn Fn(&str)) -> R
             facts.extend(read);
             break;
         }
+        // Where the next hop starts: this hop's entities, but at the first only `around`
+        // unless the whole sample reaches out.
+        let from: Vec<Term> = if hop == 0 && !draw.reach_from_sample {
+            around.clone()
+        } else {
+            frontier
+        };
+        let starts: std::collections::HashSet<String> = from.iter().map(Term::to_string).collect();
         // Next: what these facts point at, and what points at these entities (a hub's many
         // subjects cut to a seeded few by the engine).
         let mut reached = Terms::default();
-        for o in read.iter().filter_map(|r| r[2].as_ref()) {
-            if o.is_named_node() && !closed.contains(o) {
+        for r in &read {
+            let (Some(s), Some(o)) = (&r[0], &r[2]) else {
+                continue;
+            };
+            if o.is_named_node() && !closed.contains(o) && starts.contains(&s.to_string()) {
                 reached.insert(o.clone());
             }
         }
         facts.extend(read);
-        let pointing = batched(kg, &frontier, &["s"], |v| {
+        let pointing = batched(kg, &from, &["s"], |v| {
             format!(
                 "SELECT DISTINCT ?s WHERE {{ VALUES ?o {{ {v} }} ?s ?p ?o . \
                  FILTER(isIRI(?s) && ?p IN ({predicate_list})) \

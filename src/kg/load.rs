@@ -273,36 +273,20 @@ pub fn quads(
     }))
 }
 
-#[derive(Debug, Clone)]
+/// How files are loaded. A load is all or nothing without a separate checking pass: the
+/// bulk loader writes sorted files beside the store and the store takes them in only at the
+/// commit, after the last statement parsed; on an error they are deleted unread.
+#[derive(Debug, Clone, Default)]
 pub struct LoadOptions {
     /// Skip bad statements instead of failing.
     pub lenient: bool,
-    /// Parse every file completely before writing anything, so a syntax error leaves the
-    /// store exactly as it was (the bulk loader writes as it goes).
-    pub validate_first: bool,
-}
-
-impl Default for LoadOptions {
-    fn default() -> Self {
-        Self {
-            lenient: false,
-            validate_first: true,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
-    Checking,
-    Loading,
 }
 
 #[derive(Debug, Clone, Copy)]
 pub struct Progress {
-    pub phase: Phase,
-    /// Statements checked or loaded so far.
+    /// Statements loaded so far.
     pub done: u64,
-    /// Total statements, when the checking pass has counted them.
+    /// Total statements, once known (at the end).
     pub total: Option<u64>,
 }
 
@@ -342,27 +326,6 @@ pub fn load_files(
 ) -> Result<LoadReport> {
     let skipped = Arc::new(AtomicU64::new(0));
     let first_error = Arc::new(std::sync::Mutex::new(None));
-    let mut total = None;
-    if opts.validate_first {
-        let mut n = 0u64;
-        for path in paths {
-            for q in quads(path, opts.lenient, skipped.clone(), first_error.clone())? {
-                q?;
-                n += 1;
-                if n.is_multiple_of(100_000) {
-                    progress(Progress {
-                        phase: Phase::Checking,
-                        done: n,
-                        total: None,
-                    });
-                }
-            }
-        }
-        total = Some(n);
-        // The loading pass sees the same bad statements again: count them once.
-        skipped.store(0, Ordering::Relaxed);
-    }
-
     let loaded = Arc::new(AtomicU64::new(0));
     let mut statements = 0u64;
     std::thread::scope(|scope| -> Result<()> {
@@ -373,9 +336,8 @@ pub fn load_files(
             scope.spawn(move || {
                 while !done.load(Ordering::Relaxed) {
                     progress(Progress {
-                        phase: Phase::Loading,
                         done: loaded.load(Ordering::Relaxed),
-                        total,
+                        total: None,
                     });
                     std::thread::sleep(std::time::Duration::from_millis(100));
                 }
@@ -412,7 +374,6 @@ pub fn load_files(
         })
     })?;
     progress(Progress {
-        phase: Phase::Loading,
         done: statements,
         total: Some(statements),
     });

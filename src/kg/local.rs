@@ -41,12 +41,7 @@ impl LocalKg {
     /// Loads RDF files into a fresh in-memory store.
     pub fn from_files(paths: &[PathBuf], lenient: bool) -> Result<Self> {
         let store = Store::new().map_err(|e| KgError::Query(e.to_string()))?;
-        let opts = LoadOptions {
-            lenient,
-            // A file read for a single command needs no separate validation pass: a syntax
-            // error aborts the command and the in-memory store is thrown away.
-            validate_first: false,
-        };
+        let opts = LoadOptions { lenient };
         load::load_files(&store, paths, &opts, &|_| {})?;
         Ok(Self {
             store,

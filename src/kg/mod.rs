@@ -14,6 +14,7 @@ pub mod load;
 pub mod local;
 pub mod neighbourhood;
 pub mod samples;
+pub mod search;
 pub mod subgraph;
 pub mod vocab;
 mod xml_depth;
@@ -69,6 +70,12 @@ pub trait KnowledgeGraph: Send + Sync {
     /// Where the index of a store on disk is kept between opens (`None`: built at every open).
     fn index_slot(&self) -> Option<index_file::Slot> {
         None
+    }
+
+    /// How the KG is searched by name ([`search`]): its own full-text search where it has
+    /// one, else a scan of its labels.
+    fn search_dialect(&self) -> search::Dialect {
+        search::Dialect::LabelPrefix
     }
 
     /// Requests sent to a remote endpoint so far (`None` for a local KG).

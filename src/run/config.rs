@@ -121,17 +121,19 @@ impl RunConfig {
     /// walk from its central entities, KG-FPQ's neighbourhood).
     pub fn draw(&self) -> Option<crate::kg::bounded::Draw> {
         use crate::kg::bounded::{Draw, HOP_WIDTH};
-        let (hops, width) = match (&self.kglens, &self.fpq) {
+        // KGLens walks from its central entities; KG-FPQ looks around every fact's subject.
+        let (hops, width, from_sample) = match (&self.kglens, &self.fpq) {
             (Some(k), _) if !self.entities.is_empty() => (
                 u8::try_from(k.walk_steps).unwrap_or(u8::MAX),
                 // A step takes up to `walk_width` facts forward and as many backward.
                 2 * k.walk_width,
+                false,
             ),
-            (_, Some(f)) => (f.options.max_hops, HOP_WIDTH),
-            _ => (0, 0),
+            (_, Some(f)) => (f.options.max_hops, HOP_WIDTH, true),
+            _ => (0, 0, false),
         };
         Draw::of(self.kg_sample, &self.relations, self.seed)
-            .map(|d| d.reaching(&self.entities, hops, width))
+            .map(|d| d.reaching(&self.entities, hops, width, from_sample))
     }
 }
 

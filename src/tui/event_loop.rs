@@ -80,6 +80,7 @@ pub fn build_app(o: &Options) -> anyhow::Result<App> {
     };
     let mut app = App::new(theme, &kg_spec, index);
     app.kg_sample = o.kg_sample;
+    app.draw = draw;
     app.status = status;
     app.can_run = o.model.is_some();
     // `run` has parsed it already and said what was wrong; here it only names the model.

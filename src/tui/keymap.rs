@@ -92,6 +92,8 @@ pub enum Action {
     Dismiss,
     ClearSearch,
     EndSearch,
+    /// Ends the search and, on a sample of the KG, looks the text up in the whole KG.
+    SearchKg,
     ConfirmCancel,
 }
 
@@ -414,10 +416,10 @@ pub const MODES: &[ModeRow] = &[
     },
     ModeRow {
         mode: Mode::Search,
-        keys: "Enter/Esc  Backspace  Ctrl-U  ↑↓",
-        what: "ends · erases · clears · select",
+        keys: "Enter  Esc  Backspace  Ctrl-U  ↑↓",
+        what: "ends (a sample: searches the whole KG too) · ends · erases · clears · select",
         bindings: &[
-            (K::Enter, NO, A::EndSearch),
+            (K::Enter, NO, A::SearchKg),
             (K::Esc, NO, A::EndSearch),
             (K::Char('u'), KeyModifiers::CONTROL, A::ClearSearch),
             (K::Backspace, NO, A::DeleteBack),

@@ -38,6 +38,8 @@ pub struct SparqlEndpoint {
     cache: OnceLock<Option<QueryCache>>,
     /// Requests sent so far (answers from the cache are not requests).
     sent: AtomicU64,
+    /// The `Server` header of its first answer (which engine it is: how to search it).
+    server: OnceLock<Option<String>>,
 }
 
 impl SparqlEndpoint {
@@ -80,6 +82,7 @@ impl SparqlEndpoint {
             cache_root,
             cache: OnceLock::new(),
             sent: AtomicU64::new(0),
+            server: OnceLock::new(),
         })
     }
 
@@ -218,6 +221,7 @@ impl SparqlEndpoint {
                     .and_then(|v| v.to_str().ok())
                     .map(str::to_string)
             };
+            let _ = self.server.set(header("Server"));
             // Virtuoso returns what it found so far when its "anytime" limit strikes, and
             // says so only in a header; it also cuts results at its row limit, saying that
             // limit. Either way the answer is not the whole answer.
@@ -300,6 +304,18 @@ impl KnowledgeGraph for SparqlEndpoint {
 
     fn requests(&self) -> Option<u64> {
         Some(SparqlEndpoint::requests(self))
+    }
+
+    /// By its URL (Wikidata) or the engine its answers name; one trivial query asks when no
+    /// answer has come from the endpoint itself yet (all from the cache).
+    fn search_dialect(&self) -> super::search::Dialect {
+        if self.server.get().is_none() {
+            let _ = self.send("SELECT (1 AS ?x) WHERE { }", &["x"]);
+        }
+        super::search::Dialect::for_endpoint(
+            &self.url,
+            self.server.get().cloned().flatten().as_deref(),
+        )
     }
 
     fn select(&self, query: &str, vars: &[&str]) -> Result<Vec<Row>> {

@@ -2,6 +2,44 @@
 
 use super::*;
 
+/// Entities a search of the whole KG brings into the sample at most.
+const KG_SEARCH_LIMIT: usize = 20;
+
+/// What a search of the whole KG found: the sample grown by it.
+pub struct Found {
+    pub draw: crate::kg::bounded::Draw,
+    pub index: KgIndex,
+    /// Entities found that the sample had not been drawn around yet.
+    pub new: usize,
+}
+
+/// Looks `query` up in the KG `spec` ([`crate::kg::search`]) and draws the sample again with
+/// what it finds, each with its facts and what points at them (one hop, both ways, as the
+/// entity card shows them). Every query already asked is answered by the endpoint's cache.
+fn find(
+    spec: &str,
+    mut draw: crate::kg::bounded::Draw,
+    query: &str,
+) -> anyhow::Result<Option<Found>> {
+    let kg = crate::kg::open(spec)?;
+    let iris = crate::kg::search::search(kg.as_ref(), query, KG_SEARCH_LIMIT)?;
+    let fresh: Vec<String> = iris
+        .into_iter()
+        .filter(|i| !draw.around.contains(i))
+        .collect();
+    if fresh.is_empty() {
+        return Ok(None);
+    }
+    let new = fresh.len();
+    draw.around.extend(fresh);
+    draw.hops = draw.hops.max(1);
+    if draw.width == 0 {
+        draw.width = crate::kg::bounded::HOP_WIDTH;
+    }
+    let index = crate::kg::bounded::build(kg.as_ref(), &draw, &|_| {})?;
+    Ok(Some(Found { draw, index, new }))
+}
+
 /// Lines `J` and `K` scroll the edge list by. The app does not know the pane's height (only
 /// drawing does), so this is a fixed step, small enough to keep context on a short terminal.
 const EDGE_SCROLL_STEP: usize = 10;
@@ -47,6 +85,78 @@ impl App {
         if let Some(hits) = self.search.wait(std::time::Duration::from_secs(60)) {
             self.show_matches(hits);
         }
+    }
+
+    /// On a sample of the KG, looks the query up in the whole KG in the background ([`find`])
+    /// and draws what it finds into the sample; on a KG indexed whole there is nothing more to
+    /// find.
+    fn search_kg(&mut self) {
+        let (Some(draw), query) = (self.draw.clone(), self.explore.query.trim().to_string()) else {
+            return;
+        };
+        if query.is_empty() {
+            return;
+        }
+        self.status = format!(
+            "searching the whole KG for '{}'…",
+            crate::sanitize::line(&query)
+        );
+        let spec = self.kg_name.clone();
+        self.kg_search
+            .request(move || find(&spec, draw, &query).map_err(|e| format!("{e:#}")));
+    }
+
+    /// Takes the whole-KG search's result once it has arrived: the sample grown by what it
+    /// found, marks kept on the same entities.
+    pub fn poll_kg_search(&mut self) {
+        match self.kg_search.take() {
+            Some(Ok(found)) => self.take_found(found),
+            Some(Err(e)) => self.status = format!("the KG search failed: {e}"),
+            None => {}
+        }
+    }
+
+    /// Waits for the whole-KG search (for tests).
+    pub fn wait_for_kg_search(&mut self) {
+        match self.kg_search.wait(std::time::Duration::from_secs(120)) {
+            Some(Ok(found)) => self.take_found(found),
+            Some(Err(e)) => self.status = format!("the KG search failed: {e}"),
+            None => {}
+        }
+    }
+
+    fn take_found(&mut self, found: Option<Found>) {
+        let query = crate::sanitize::line(&self.explore.query);
+        let Some(Found { draw, index, new }) = found else {
+            self.status = format!("nothing more in the KG is named '{query}'");
+            return;
+        };
+        // Entries are numbered anew: marks follow their terms.
+        let marked: Vec<(EntryKind, crate::kg::Term)> = match self.index.as_deref() {
+            Some(old) => self
+                .explore
+                .marked
+                .iter()
+                .filter_map(|&i| self.entries.get(i))
+                .map(|e| (e.kind, old.term(e.id).clone()))
+                .collect(),
+            None => vec![],
+        };
+        let entries = kgview::entries(&index);
+        self.explore.marked = marked
+            .iter()
+            .filter_map(|(kind, term)| {
+                let id = index.id(term)?;
+                entries.iter().position(|e| e.kind == *kind && e.id == id)
+            })
+            .collect();
+        self.draw = Some(draw);
+        self.index = Some(Arc::new(index));
+        self.entries = Arc::new(entries);
+        self.refresh_matches();
+        self.status = format!(
+            "{new} entities named '{query}' found in the KG, drawn into the sample with their neighbours"
+        );
     }
 
     /// Selects match `i`; a new selection shows its edge list from the top.
@@ -216,6 +326,10 @@ impl App {
                     self.refresh_matches();
                 }
                 Some(Action::EndSearch) => self.explore.searching = false,
+                Some(Action::SearchKg) => {
+                    self.explore.searching = false;
+                    self.search_kg();
+                }
                 Some(Action::Down) => self.move_explore(1),
                 Some(Action::Up) => self.move_explore(-1),
                 // Any other character is text.

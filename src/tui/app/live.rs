@@ -171,6 +171,7 @@ impl App {
     /// the aggregates and the snapshot.
     pub fn tick(&mut self) {
         self.poll_search();
+        self.poll_kg_search();
         self.poll_compare();
         self.poll_figure();
         if let Some(d) = &mut self.data {

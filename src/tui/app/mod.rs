@@ -218,6 +218,10 @@ pub struct App {
     /// Facts drawn per relation when the KG is too big to read whole (`--kg-sample`): what
     /// Explore shows, and what runs started here draw from.
     pub kg_sample: Option<usize>,
+    /// How Explore's sample was drawn (`None`: the KG is indexed whole); a search of the
+    /// whole KG adds what it finds to it.
+    pub draw: Option<crate::kg::bounded::Draw>,
+    kg_search: super::jobs::Latest<Result<Option<explore::Found>, String>>,
     pub index: Option<Arc<KgIndex>>,
     pub entries: Arc<Vec<Entry>>,
     matcher: nucleo_matcher::Matcher,
@@ -265,6 +269,8 @@ impl App {
             status: String::new(),
             kg_name: crate::sanitize::line(kg_name),
             kg_sample: None,
+            draw: None,
+            kg_search: Default::default(),
             index,
             entries,
             matcher: kgview::new_matcher(),
