@@ -52,7 +52,7 @@ pub struct KgIndex {
     by_object: Vec<u32>,
     /// Distinct objects seen with each predicate (KGLens' C_j), sorted.
     objects_by_predicate: HashMap<Id, Vec<Id>>,
-    relations: Vec<RelationStat>,
+    pub(super) relations: Vec<RelationStat>,
     /// IRIs that are subjects or objects of facts, or typed, minus classes and predicates.
     entities: Vec<Id>,
     /// Distinct fact objects, sorted.
@@ -88,6 +88,9 @@ pub(super) struct Parts {
     pub types: HashMap<Id, Vec<Id>>,
     pub qualifier_years: HashMap<Fact, i32>,
     pub fingerprint: String,
+    /// The relations with their head and tail types, when known already (a saved index):
+    /// the one derived part that costs a pass over every fact's types.
+    pub relations: Option<Vec<RelationStat>>,
 }
 
 /// Picks the preferred label among candidates: English or untagged first, then the order of
@@ -338,6 +341,7 @@ impl KgIndex {
             types,
             qualifier_years,
             fingerprint,
+            relations: None,
         })
     }
 
@@ -354,6 +358,7 @@ impl KgIndex {
             types,
             qualifier_years,
             fingerprint,
+            relations,
         } = parts;
         // Years: the earliest date among an entity's date-valued facts.
         let mut years: HashMap<Id, i32> = HashMap::new();
@@ -391,16 +396,19 @@ impl KgIndex {
                 .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
                 .map(|(t, _)| t)
         };
-        let mut relations: Vec<RelationStat> = by_predicate
-            .iter()
-            .map(|(p, idx)| RelationStat {
-                predicate: *p,
-                count: idx.len(),
-                head_type: most_frequent_type(&mut idx.iter().map(|i| facts[*i][0])),
-                tail_type: most_frequent_type(&mut idx.iter().map(|i| facts[*i][2])),
-            })
-            .collect();
-        relations.sort_by(|a, b| b.count.cmp(&a.count).then(a.predicate.cmp(&b.predicate)));
+        let relations = relations.unwrap_or_else(|| {
+            let mut relations: Vec<RelationStat> = by_predicate
+                .iter()
+                .map(|(p, idx)| RelationStat {
+                    predicate: *p,
+                    count: idx.len(),
+                    head_type: most_frequent_type(&mut idx.iter().map(|i| facts[*i][0])),
+                    tail_type: most_frequent_type(&mut idx.iter().map(|i| facts[*i][2])),
+                })
+                .collect();
+            relations.sort_by(|a, b| b.count.cmp(&a.count).then(a.predicate.cmp(&b.predicate)));
+            relations
+        });
 
         let classes: std::collections::HashSet<Id> = types.values().flatten().copied().collect();
         let predicates: std::collections::HashSet<Id> = by_predicate.keys().copied().collect();

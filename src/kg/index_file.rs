@@ -15,12 +15,12 @@ use oxigraph::model::{BlankNode, Literal, NamedNode, Term};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::index::{Fact, Id, KgIndex, Parts};
+use super::index::{Fact, Id, KgIndex, Parts, RelationStat};
 
 /// The file's first bytes, then [`FORMAT`]: a file of another kind or layout is never parsed.
 const MAGIC: &[u8] = b"kgscope index\n";
 /// Bumped whenever [`Saved`] or what goes into an index changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// Where a store's index is kept and the state of the store it must match.
 pub struct Slot {
@@ -47,6 +47,8 @@ struct Saved {
     types: Vec<(Id, Vec<Id>)>,
     qualifier_years: Vec<(Fact, i32)>,
     fingerprint: String,
+    /// (predicate, facts, head type, tail type), in the index's order.
+    relations: Vec<(Id, u64, Option<Id>, Option<Id>)>,
 }
 
 fn saved_term(t: &Term) -> SavedTerm {
@@ -149,13 +151,19 @@ impl Slot {
             .enumerate()
             .map(|(i, t)| (t.clone(), i as Id))
             .collect();
-        if ids.len() != terms.len()
-            || saved
-                .facts
-                .iter()
-                .flatten()
-                .any(|&i| i as usize >= terms.len())
-        {
+        // Every id names a term: a file damaged in a way its decoding missed is refused
+        // here, not met as a panic later.
+        let n = terms.len() as Id;
+        let ids_ok = saved.facts.iter().flatten().all(|&i| i < n)
+            && saved.labels.iter().all(|(i, _)| *i < n)
+            && saved.other_labels.iter().all(|(i, _)| *i < n)
+            && saved.aliases.iter().all(|(i, _)| *i < n)
+            && saved.types.iter().all(|(i, ts)| *i < n && ts.iter().all(|t| *t < n))
+            && saved.qualifier_years.iter().all(|(f, _)| f.iter().all(|&i| i < n))
+            && saved.relations.iter().all(|(p, _, h, t)| {
+                *p < n && h.is_none_or(|h| h < n) && t.is_none_or(|t| t < n)
+            });
+        if ids.len() != terms.len() || !ids_ok {
             return Err(format!("{}: inconsistent", self.path.display()));
         }
         Ok(Some(KgIndex::from_parts(Parts {
@@ -168,6 +176,18 @@ impl Slot {
             types: saved.types.into_iter().collect(),
             qualifier_years: saved.qualifier_years.into_iter().collect(),
             fingerprint: saved.fingerprint,
+            relations: Some(
+                saved
+                    .relations
+                    .into_iter()
+                    .map(|(predicate, count, head_type, tail_type)| RelationStat {
+                        predicate,
+                        count: count as usize,
+                        head_type,
+                        tail_type,
+                    })
+                    .collect(),
+            ),
         })))
     }
 
@@ -190,6 +210,11 @@ impl Slot {
             types: sorted(&index.types),
             qualifier_years,
             fingerprint: index.fingerprint.clone(),
+            relations: index
+                .relations
+                .iter()
+                .map(|r| (r.predicate, r.count as u64, r.head_type, r.tail_type))
+                .collect(),
         };
         let failed = |e: &dyn std::fmt::Display| format!("{}: {e}", self.path.display());
         let dir = self
