@@ -1,10 +1,12 @@
-//! `kgscope bench endpoint`: question generation against a big KG served by a real
-//! `oxigraph serve-read-only` on 127.0.0.1, drawn from with bounded queries (`--kg-sample`),
-//! per method: wall time, peak resident memory and SPARQL requests, cold (empty answer cache)
-//! and warm (the same run again). The baselines, in the same command: reading the whole KG
-//! from the same endpoint into memory (what every run did before `--kg-sample`), and the same
-//! methods on the same KG as a local store, sampled and read whole. Each measurement is a
-//! process of its own (its peak memory from wait4).
+//! `kgscope bench endpoint`: the first questions of a run of each method (statement, yesno,
+//! mcq-wh, KGLens from a hub, KG-FPQ) against a big KG served by a real `oxigraph
+//! serve-read-only` on 127.0.0.1, drawn with bounded queries (`--kg-sample`): wall time, peak
+//! resident memory and SPARQL requests, the first time (one answer cache for every method, as
+//! a user's runs share it) and again. The baselines, in the same command: reading the whole KG
+//! from the same endpoint into memory (what every run did before `--kg-sample`); the same KG as
+//! a local store, scanned (the build before indexes were saved), opened the first time (scan
+//! and save) and reopened (the saved index), and each method on it whole. Each measurement is
+//! a process of its own (its peak memory from wait4).
 //!
 //! The KG is synthetic with a realistic shape: power-law out-degrees and preferential objects,
 //! one to three types per entity, labels, aliases for a third of the entities, dates and

@@ -158,11 +158,18 @@ impl Slot {
             && saved.labels.iter().all(|(i, _)| *i < n)
             && saved.other_labels.iter().all(|(i, _)| *i < n)
             && saved.aliases.iter().all(|(i, _)| *i < n)
-            && saved.types.iter().all(|(i, ts)| *i < n && ts.iter().all(|t| *t < n))
-            && saved.qualifier_years.iter().all(|(f, _)| f.iter().all(|&i| i < n))
-            && saved.relations.iter().all(|(p, _, h, t)| {
-                *p < n && h.is_none_or(|h| h < n) && t.is_none_or(|t| t < n)
-            });
+            && saved
+                .types
+                .iter()
+                .all(|(i, ts)| *i < n && ts.iter().all(|t| *t < n))
+            && saved
+                .qualifier_years
+                .iter()
+                .all(|(f, _)| f.iter().all(|&i| i < n))
+            && saved
+                .relations
+                .iter()
+                .all(|(p, _, h, t)| *p < n && h.is_none_or(|h| h < n) && t.is_none_or(|t| t < n));
         if ids.len() != terms.len() || !ids_ok {
             return Err(format!("{}: inconsistent", self.path.display()));
         }

@@ -156,15 +156,34 @@ mod tests {
 
     #[test]
     fn text_is_quoted_never_spliced() {
-        for d in [
-            Dialect::WikidataMwapi,
-            Dialect::Virtuoso,
-            Dialect::LabelPrefix,
-        ] {
-            let q = d.query("Fe\" } DROP ALL { \"", 5);
-            assert!(!q.contains("\" } DROP"), "{d:?}: {q}");
-            assert!(q.ends_with("LIMIT 5"), "{q}");
+        let hostile = "Fe\" } DROP ALL { \"\\";
+        let quoted = sparql_string(hostile);
+        // Inside the quotes, every quote is escaped.
+        let inner = &quoted[1..quoted.len() - 1];
+        let mut escaped = false;
+        for c in inner.chars() {
+            assert!(escaped || c != '"', "an unescaped quote: {quoted}");
+            escaped = !escaped && c == '\\';
         }
+        let q = Dialect::WikidataMwapi.query(hostile, 5);
+        assert!(q.contains(&quoted), "{q}");
+        assert!(q.ends_with("LIMIT 5"), "{q}");
+        // The prefix query compares lower-cased names.
+        let q = Dialect::LabelPrefix.query(hostile, 5);
+        assert!(q.contains(&sparql_string(&hostile.to_lowercase())), "{q}");
+        // The standard form parses as one query, the text inside its literal.
+        let q = Dialect::LabelPrefix.query(hostile, 5);
+        assert!(
+            oxigraph::sparql::SparqlEvaluator::new()
+                .parse_query(&q)
+                .is_ok(),
+            "{q}"
+        );
+        let virtuoso = Dialect::Virtuoso.query(hostile, 5);
+        assert!(
+            virtuoso.contains(r#"bif:contains "\"Fe\" AND \"DROP\" AND \"ALL\"" ."#),
+            "{virtuoso}"
+        );
         assert_eq!(
             virtuoso_words("New York-Ci"),
             "\"New\" AND \"York\" AND \"Ci\""

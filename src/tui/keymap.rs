@@ -92,7 +92,8 @@ pub enum Action {
     Dismiss,
     ClearSearch,
     EndSearch,
-    /// Ends the search and, on a sample of the KG, looks the text up in the whole KG.
+    /// Ends the search (Enter) and, on a sample of the KG, looks the text up in the whole KG;
+    /// the matches pane says so on a sample.
     SearchKg,
     ConfirmCancel,
 }
@@ -416,8 +417,8 @@ pub const MODES: &[ModeRow] = &[
     },
     ModeRow {
         mode: Mode::Search,
-        keys: "Enter  Esc  Backspace  Ctrl-U  ↑↓",
-        what: "ends (a sample: searches the whole KG too) · ends · erases · clears · select",
+        keys: "Enter/Esc  Backspace  Ctrl-U  ↑↓",
+        what: "ends · erases · clears · select",
         bindings: &[
             (K::Enter, NO, A::SearchKg),
             (K::Esc, NO, A::EndSearch),

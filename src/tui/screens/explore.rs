@@ -77,6 +77,12 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         })
         .collect();
     let mut title = format!("{} matches", app.explore.matches.len());
+    if app.draw.is_some() {
+        title.push_str(" in the sample");
+        if app.explore.searching && !app.explore.query.trim().is_empty() {
+            title.push_str(" · Enter searches the whole KG");
+        }
+    }
     if app.searching() {
         title.push_str(" · searching…");
     }
