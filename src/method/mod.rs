@@ -22,6 +22,7 @@ pub use crate::core::method::Method;
 pub use crate::core::prompts;
 
 pub mod kgfpq;
+pub mod kghalubench;
 pub mod kglens;
 pub mod mcq;
 pub mod plan;
