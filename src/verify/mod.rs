@@ -13,6 +13,7 @@
 pub mod abstention;
 pub mod choice;
 pub mod clean;
+pub mod embed;
 pub mod judge;
 pub mod labelled;
 pub mod parse;
