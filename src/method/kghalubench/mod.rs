@@ -1,13 +1,15 @@
-//! KGHaluBench (`shared/papers/kghalubench.txt`): compound questions about a focal entity, an entity-level
-//! check (is the answer about this entity at all: breadth) and a fact-level check (are its
-//! facts right: depth).
+//! KGHaluBench (`shared/papers/kghalubench.txt`): compound questions about a focal entity,
+//! an entity-level check (is the answer about this entity at all: breadth) and a fact-level
+//! check (are its facts right: depth).
 //!
 //! What is here so far (issue 21): which entities a question can be about ([`focal`]), the
-//! entity-level similarity mix ([`similarity`]; the embeddings are `crate::verify::embed`),
+//! question's wording with its disambiguating context ([`compound`]), the entity-level
+//! similarity mix ([`similarity`]; the embeddings are `crate::verify::embed`),
 //! the question difficulty and the weighted accuracy ([`difficulty`]), and the point scheme
 //! with every metric ([`scoring`]). The method joins the registry once its questions and its
 //! fact-level chain (the judge) land.
 
+pub mod compound;
 pub mod difficulty;
 pub mod focal;
 pub mod scoring;
