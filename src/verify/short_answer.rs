@@ -32,7 +32,7 @@ pub fn normalise(s: &str) -> String {
 }
 
 /// Whether the words of `needle` occur in a row in `hay` (both normalised).
-fn contains_words(hay: &str, needle: &str) -> bool {
+pub(crate) fn contains_words(hay: &str, needle: &str) -> bool {
     !needle.is_empty() && format!(" {hay} ").contains(&format!(" {needle} "))
 }
 

@@ -4,13 +4,15 @@
 //!
 //! What is here so far (issue 21): which entities a question can be about ([`focal`]), the
 //! question's wording with its disambiguating context ([`compound`]), the entity-level
-//! similarity mix ([`similarity`]; the embeddings are `crate::verify::embed`),
+//! similarity mix ([`similarity`]; the embeddings are `crate::verify::embed`), the fact
+//! check's first stage ([`facts`]),
 //! the question difficulty and the weighted accuracy ([`difficulty`]), and the point scheme
 //! with every metric ([`scoring`]). The method joins the registry once its questions and its
 //! fact-level chain (the judge) land.
 
 pub mod compound;
 pub mod difficulty;
+pub mod facts;
 pub mod focal;
 pub mod scoring;
 pub mod similarity;
