@@ -96,13 +96,17 @@ pub(super) struct Parts {
 /// Picks the preferred label among candidates: English or untagged first, then the order of
 /// [`vocab::LABELS`], then the lexically smallest, so the choice never depends on row order.
 pub(crate) fn label_rank(pred: &str, lang: Option<&str>) -> (u8, usize) {
-    let lang_rank = match lang {
+    let pred_rank = vocab::LABELS.iter().position(|p| *p == pred).unwrap_or(9);
+    (lang_rank(lang), pred_rank)
+}
+
+/// A text's language preference: English first, then untagged, then any other.
+pub(crate) fn lang_rank(lang: Option<&str>) -> u8 {
+    match lang {
         Some(l) if l.eq_ignore_ascii_case("en") || l.to_ascii_lowercase().starts_with("en-") => 0,
         None => 1,
         Some(_) => 2,
-    };
-    let pred_rank = vocab::LABELS.iter().position(|p| *p == pred).unwrap_or(9);
-    (lang_rank, pred_rank)
+    }
 }
 
 fn lang_of(t: &Term) -> Option<&str> {

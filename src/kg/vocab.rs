@@ -21,6 +21,8 @@ pub const LABELS: [&str; 3] = [RDFS_LABEL, SKOS_PREF_LABEL, SCHEMA_NAME];
 pub const ALIASES: [&str; 2] = [SKOS_ALT_LABEL, SCHEMA_ALTERNATE_NAME];
 pub const TYPES: [&str; 2] = [RDF_TYPE, WD_INSTANCE_OF];
 pub const DATES: [&str; 3] = [XSD_DATE, XSD_GYEAR, XSD_DATETIME];
+/// Description predicates in order of preference.
+pub const DESCRIPTIONS: [&str; 2] = [SCHEMA_DESCRIPTION, RDFS_COMMENT];
 /// The parts of an RDF reification (`[] rdf:subject s; rdf:predicate p; rdf:object o; …`): they
 /// say something about a fact (a qualifier such as its date), they are not facts themselves.
 pub const REIFICATION: [&str; 3] = [RDF_SUBJECT, RDF_PREDICATE, RDF_OBJECT];
@@ -32,11 +34,9 @@ pub fn is_meta(predicate: &str) -> bool {
         || ALIASES.contains(&predicate)
         || TYPES.contains(&predicate)
         || REIFICATION.contains(&predicate)
-        || predicate == RDFS_COMMENT
-        || predicate == SCHEMA_DESCRIPTION
+        || DESCRIPTIONS.contains(&predicate)
 }
 
-/// `VALUES`/`IN` list of IRIs for a SPARQL query.
 /// The predicates that describe entities rather than state facts about them: labels,
 /// aliases, types, reification, comments.
 pub fn meta_predicates() -> Vec<&'static str> {
@@ -45,11 +45,12 @@ pub fn meta_predicates() -> Vec<&'static str> {
         .chain(ALIASES.iter())
         .chain(TYPES.iter())
         .chain(REIFICATION.iter())
+        .chain(DESCRIPTIONS.iter())
         .copied()
-        .chain([RDFS_COMMENT, SCHEMA_DESCRIPTION])
         .collect()
 }
 
+/// `VALUES`/`IN` list of IRIs for a SPARQL query.
 pub fn iri_list(iris: &[&str]) -> String {
     iris.iter()
         .map(|i| format!("<{i}>"))

@@ -2,15 +2,22 @@
 //! an entity-level check (is the answer about this entity at all: breadth) and a fact-level
 //! check (are its facts right: depth).
 //!
-//! What is here so far (issue 21): which entities a question can be about ([`focal`]), the
-//! question's wording with its disambiguating context ([`compound`]), the entity-level
-//! similarity mix ([`similarity`]; the embeddings are `crate::verify::embed`), the fact
-//! check's first stage ([`facts`]),
-//! the question difficulty and the weighted accuracy ([`difficulty`]), and the point scheme
-//! with every metric ([`scoring`]). The method joins the registry once its questions and its
-//! fact-level chain (the judge) land.
+//! What is here so far (issue 21):
+//! - which entities a question can be about ([`focal`]);
+//! - the question's wording with its disambiguating context ([`compound`]);
+//! - the description an answer is compared with ([`description`]: the KG's, else rendered
+//!   from the entity's facts);
+//! - the entity-level similarity mix ([`similarity`]; the embeddings are
+//!   `crate::verify::embed`);
+//! - the fact check's first stage ([`facts`]);
+//! - the question difficulty and the weighted accuracy ([`difficulty`]);
+//! - the point scheme with every metric ([`scoring`]).
+//!
+//! The method joins the registry once its fact-level chain (the judge and the expert stage)
+//! and its run wiring land.
 
 pub mod compound;
+pub mod description;
 pub mod difficulty;
 pub mod facts;
 pub mod focal;

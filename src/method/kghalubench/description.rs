@@ -1,0 +1,185 @@
+//! The description of a focal entity, which KGHaluBench's entity-level check compares an
+//! answer with: the KG's own where it has one (`schema:description`, else `rdfs:comment`;
+//! English or untagged first), else one rendered from the entity's facts, and which of the
+//! two it is, so a run can say how many of its descriptions the KG gave.
+
+use std::collections::HashMap;
+
+use crate::kg::index::{Id, KgIndex};
+use crate::kg::vocab::{iri_list, DESCRIPTIONS};
+use crate::kg::{term_str, KgError, KnowledgeGraph, Term};
+
+/// Where a description came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The KG states it.
+    Kg,
+    /// Rendered from the entity's facts: the KG has none.
+    Rendered,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Description {
+    pub text: String,
+    pub source: Source,
+}
+
+/// Facts a rendered description names at most.
+const RENDERED_FACTS: usize = 8;
+
+/// Entities named in one query.
+const BATCH: usize = 200;
+
+/// The descriptions the KG states for `entities`, by entity.
+fn stated(
+    kg: &dyn KnowledgeGraph,
+    index: &KgIndex,
+    entities: &[Id],
+) -> Result<HashMap<Id, String>, KgError> {
+    let mut best: HashMap<Id, ((u8, usize), String)> = HashMap::new();
+    for chunk in entities.chunks(BATCH) {
+        let values: String = chunk
+            .iter()
+            .map(|&e| format!("{} ", index.term(e)))
+            .collect();
+        let query = format!(
+            "SELECT ?e ?p ?d WHERE {{ VALUES ?e {{ {values} }} VALUES ?p {{ {} }} ?e ?p ?d . \
+             FILTER(isLiteral(?d)) }}",
+            iri_list(&DESCRIPTIONS)
+        );
+        for r in kg.select(&query, &["e", "p", "d"])? {
+            let (Some(e), Some(p), Some(d)) = (&r[0], &r[1], &r[2]) else {
+                continue;
+            };
+            let Some(id) = index.id(e) else { continue };
+            let lang_rank = match d {
+                Term::Literal(l) => crate::kg::index::lang_rank(l.language()),
+                _ => continue,
+            };
+            let pred_rank = DESCRIPTIONS
+                .iter()
+                .position(|x| *x == term_str(p))
+                .unwrap_or(DESCRIPTIONS.len());
+            let rank = (lang_rank, pred_rank);
+            let text = term_str(d).trim().to_string();
+            if text.is_empty() {
+                continue;
+            }
+            let slot = best.entry(id).or_insert((rank, text.clone()));
+            // The lexically first among equals: never the order of the rows.
+            if (rank, &text) < (slot.0, &slot.1) {
+                *slot = (rank, text);
+            }
+        }
+    }
+    Ok(best.into_iter().map(|(e, (_, t))| (e, t)).collect())
+}
+
+/// A description made of the entity's facts: "Peru (country or territory): capital Lima;
+/// currency Peruvian sol; …", the first facts in the index's order.
+pub fn rendered(index: &KgIndex, e: Id) -> String {
+    let types: Vec<String> = index.types_of(e).iter().map(|t| index.label(*t)).collect();
+    let facts: Vec<String> = index
+        .facts_from(e)
+        .iter()
+        .take(RENDERED_FACTS)
+        .map(|f| format!("{} {}", index.label(f[1]), index.label(f[2])))
+        .collect();
+    let head = if types.is_empty() {
+        index.label(e)
+    } else {
+        format!("{} ({})", index.label(e), types.join(", "))
+    };
+    if facts.is_empty() {
+        head
+    } else {
+        format!("{head}: {}", facts.join("; "))
+    }
+}
+
+/// The description of each of `entities`: the KG's, else rendered from its facts.
+pub fn descriptions(
+    kg: &dyn KnowledgeGraph,
+    index: &KgIndex,
+    entities: &[Id],
+) -> Result<HashMap<Id, Description>, KgError> {
+    let mut kg_says = stated(kg, index, entities)?;
+    Ok(entities
+        .iter()
+        .map(|&e| {
+            let d = match kg_says.remove(&e) {
+                Some(text) => Description {
+                    text,
+                    source: Source::Kg,
+                },
+                None => Description {
+                    text: rendered(index, e),
+                    source: Source::Rendered,
+                },
+            };
+            (e, d)
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(spec: &str) -> (Box<dyn KnowledgeGraph>, KgIndex) {
+        let kg = crate::kg::open(spec).unwrap();
+        let index = KgIndex::build(kg.as_ref(), &|_| {}).unwrap();
+        (kg, index)
+    }
+
+    #[test]
+    fn the_kg_description_first_else_one_from_the_facts() {
+        let (kg, index) = open("sample:elements");
+        let actinium = index
+            .entities()
+            .iter()
+            .copied()
+            .find(|e| index.label(*e) == "actinium" || index.label(*e) == "Actinium")
+            .expect("actinium");
+        let d = descriptions(kg.as_ref(), &index, &[actinium]).unwrap();
+        assert_eq!(d[&actinium].source, Source::Kg);
+        assert!(d[&actinium]
+            .text
+            .starts_with("Silvery radioactive metallic element"));
+
+        let (kg, index) = open("sample:countries");
+        let peru = index
+            .iri_id("https://kgscope.dev/kg/countries/entity/Peru")
+            .unwrap();
+        let d = descriptions(kg.as_ref(), &index, &[peru]).unwrap();
+        assert_eq!(d[&peru].source, Source::Rendered);
+        let text = &d[&peru].text;
+        assert!(text.starts_with("Peru (country or territory): "), "{text}");
+        assert!(text.matches("; ").count() < RENDERED_FACTS, "{text}");
+        let first = index.facts_from(peru)[0];
+        assert!(text.contains(&index.label(first[2])), "{text}");
+    }
+
+    #[test]
+    fn english_is_preferred_and_the_choice_never_depends_on_row_order() {
+        let kg = crate::kg::local::LocalKg::from_turtle(
+            r#"@prefix ex: <http://ex.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+            @prefix schema: <http://schema.org/> .
+            ex:a rdfs:label "A" ; ex:p ex:b ; rdfs:comment "a comment"@en ;
+              schema:description "une description"@fr , "a description"@en .
+            ex:b rdfs:label "B" ; rdfs:comment "b comment" , "another b comment" ."#,
+            "test",
+        )
+        .unwrap();
+        let index = KgIndex::build(&kg, &|_| {}).unwrap();
+        let (a, b) = (
+            index.iri_id("http://ex.org/a").unwrap(),
+            index.iri_id("http://ex.org/b").unwrap(),
+        );
+        let d = descriptions(&kg, &index, &[a, b]).unwrap();
+        // English first, then schema:description before rdfs:comment.
+        assert_eq!(d[&a].text, "a description");
+        // Equals: the lexically first.
+        assert_eq!(d[&b].text, "another b comment");
+    }
+}
