@@ -57,6 +57,10 @@ pub const FILES: &[(&str, &str)] = &[
         "fpq-writer",
         include_str!("../../assets/prompts/fpq-writer.toml"),
     ),
+    (
+        "halu-fact-judge",
+        include_str!("../../assets/prompts/halu-fact-judge.toml"),
+    ),
 ];
 
 #[derive(Debug, Clone, Deserialize)]

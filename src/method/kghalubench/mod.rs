@@ -9,17 +9,19 @@
 //!   from the entity's facts);
 //! - the entity-level similarity mix ([`similarity`]; the embeddings are
 //!   `crate::verify::embed`);
-//! - the fact check's first stage ([`facts`]);
+//! - the fact check's first stage ([`facts`]), then the judge's three-way verdict and the
+//!   expert stage that settles a disagreement ([`judge`]);
 //! - the question difficulty and the weighted accuracy ([`difficulty`]);
 //! - the point scheme with every metric ([`scoring`]).
 //!
-//! The method joins the registry once its fact-level chain (the judge and the expert stage)
-//! and its run wiring land.
+//! The method joins the registry once the chain is wired into a run (the judge called per
+//! fact, the stages recorded) with its reports and views.
 
 pub mod compound;
 pub mod description;
 pub mod difficulty;
 pub mod facts;
 pub mod focal;
+pub mod judge;
 pub mod scoring;
 pub mod similarity;
