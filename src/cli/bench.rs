@@ -35,6 +35,9 @@ pub enum BenchCommand {
     /// Answer/description pairs/s of KGHaluBench's entity-level check (sentence embeddings
     /// on the CPU), against its token-set ratio alone.
     Embed(super::bench_embed::EmbedBenchArgs),
+    /// Facts/s and agreement with a hand-labelled table of KGHaluBench's fact judge, against
+    /// its first stage (the object named in the answer).
+    FactJudge(super::bench_fact_judge::FactJudgeBenchArgs),
 }
 
 #[derive(Args)]
@@ -68,6 +71,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Endpoint(a) => super::bench_endpoint::run(a),
         BenchCommand::Verdicts(a) => super::bench_verdicts::run(a),
         BenchCommand::Embed(a) => super::bench_embed::run(a),
+        BenchCommand::FactJudge(a) => super::bench_fact_judge::run(a),
     }
 }
 

@@ -3,6 +3,7 @@
 mod bench;
 mod bench_embed;
 mod bench_endpoint;
+mod bench_fact_judge;
 mod bench_fpq;
 mod bench_llama;
 mod bench_report;

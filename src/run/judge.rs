@@ -25,7 +25,7 @@ pub struct Judge {
 }
 
 /// Short and greedy: the judge answers one word.
-fn judge_params() -> GenParams {
+pub fn judge_params() -> GenParams {
     GenParams {
         temperature: 0.0,
         top_p: 1.0,
