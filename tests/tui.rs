@@ -2328,6 +2328,23 @@ fn the_errors_list_is_made_once_per_change() {
     assert_eq!(first.len(), sorted.len());
 }
 
+/// `kgscope tui --kg sample:countries --kg-sample N`, with no model, its runs under `runs`.
+fn sampled_app(runs: &std::path::Path, per_relation: usize) -> App {
+    build_app(&Options {
+        kg: "sample:countries".into(),
+        model: None,
+        base_url: None,
+        api_key_env: "OPENAI_API_KEY".into(),
+        timeouts: Default::default(),
+        run: None,
+        runs_dir: runs.to_path_buf(),
+        theme: "dark".into(),
+        log: None,
+        kg_sample: Some(per_relation),
+    })
+    .unwrap()
+}
+
 /// `kgscope tui --kg-sample N`: Explore shows a sample drawn with bounded queries, runs
 /// started from it draw the same way (their manifest says so, so a resume draws again), and
 /// KGLens' walk from a marked entity is drawn as far out as it goes.
@@ -2336,19 +2353,7 @@ fn a_tui_on_a_sample_explores_it_and_its_runs_draw_from_it() {
     use kgscope::tui::app::RunRequest;
     use kgscope::tui::runner::RunBase;
     let tmp = tempfile::tempdir().unwrap();
-    let app = build_app(&Options {
-        kg: "sample:countries".into(),
-        model: None,
-        base_url: None,
-        api_key_env: "OPENAI_API_KEY".into(),
-        timeouts: Default::default(),
-        run: None,
-        runs_dir: tmp.path().to_path_buf(),
-        theme: "dark".into(),
-        log: None,
-        kg_sample: Some(4),
-    })
-    .unwrap();
+    let app = sampled_app(tmp.path(), 4);
     let index = app.index.as_ref().unwrap();
     let whole = load_index("sample:countries").unwrap();
     assert!(index.is_sample());
@@ -2398,19 +2403,7 @@ fn a_tui_on_a_sample_explores_it_and_its_runs_draw_from_it() {
 #[test]
 fn explore_on_a_sample_finds_what_the_sample_lacks_in_the_whole_kg() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut app = build_app(&Options {
-        kg: "sample:countries".into(),
-        model: None,
-        base_url: None,
-        api_key_env: "OPENAI_API_KEY".into(),
-        timeouts: Default::default(),
-        run: None,
-        runs_dir: tmp.path().to_path_buf(),
-        theme: "dark".into(),
-        log: None,
-        kg_sample: Some(1),
-    })
-    .unwrap();
+    let mut app = sampled_app(tmp.path(), 1);
     let whole = load_index("sample:countries").unwrap();
     // An entity of the KG that the sample has not drawn.
     let missing = whole

@@ -158,18 +158,7 @@ fn kg(a: KgBenchArgs) -> anyhow::Result<ExitCode> {
     let cli = super::bench_endpoint::oxigraph_cli(a.oxigraph.as_deref());
     let cli_dir = dir.join("store-oxigraph-cli");
     let _ = std::fs::remove_dir_all(&cli_dir);
-    let t = Instant::now();
-    let cli_load_s = std::process::Command::new(&cli)
-        .args(["load", "--location"])
-        .arg(&cli_dir)
-        .arg("--file")
-        .arg(&file)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .ok()
-        .filter(|s| s.success())
-        .map(|_| t.elapsed().as_secs_f64());
+    let cli_load_s = super::bench_endpoint::oxigraph_load(&cli, &cli_dir, &file).ok();
     let _ = std::fs::remove_dir_all(&cli_dir);
 
     let kg = LocalKg::open_dir(&store_dir)?;

@@ -160,6 +160,22 @@ pub enum Read {
     Scan,
 }
 
+/// `oxigraph load` of `file` into a new store at `store`, by the CLI `oxigraph`: its seconds.
+pub(super) fn oxigraph_load(oxigraph: &Path, store: &Path, file: &Path) -> anyhow::Result<f64> {
+    let t = Instant::now();
+    let status = Command::new(oxigraph)
+        .args(["load", "--location"])
+        .arg(store)
+        .arg("--file")
+        .arg(file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .with_context(|| format!("running {}", oxigraph.display()))?;
+    anyhow::ensure!(status.success(), "oxigraph load failed");
+    Ok(t.elapsed().as_secs_f64())
+}
+
 /// One measurement's own process: read the KG as `read` says and make `method`'s first
 /// questions (`index`: only read the KG), and print what it cost in requests.
 fn one(method: &str, read: Read, kg: &str, a: &EndpointBenchArgs) -> anyhow::Result<ExitCode> {
@@ -226,18 +242,7 @@ pub fn run(a: EndpointBenchArgs) -> anyhow::Result<ExitCode> {
     eprintln!("wrote {n} triples in {:.1} s", t.elapsed().as_secs_f64());
     let store = dir.join("store");
     let oxigraph = oxigraph_cli(a.oxigraph.as_deref());
-    let t = Instant::now();
-    let status = Command::new(&oxigraph)
-        .args(["load", "--location"])
-        .arg(&store)
-        .arg("--file")
-        .arg(&nt)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .with_context(|| format!("running {}", oxigraph.display()))?;
-    anyhow::ensure!(status.success(), "oxigraph load failed");
-    let load_s = t.elapsed().as_secs_f64();
+    let load_s = oxigraph_load(&oxigraph, &store, &nt)?;
     eprintln!("oxigraph load: {load_s:.1} s");
     let port = std::net::TcpListener::bind("127.0.0.1:0")?
         .local_addr()?

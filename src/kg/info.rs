@@ -136,7 +136,8 @@ pub struct EntityInfo {
     pub second_hop: BTreeMap<String, Vec<Edge>>,
 }
 
-fn sparql_string(s: &str) -> String {
+/// A SPARQL string literal holding `s`, every quote and backslash escaped.
+pub(crate) fn sparql_string(s: &str) -> String {
     let escaped: String = s
         .chars()
         .flat_map(|c| match c {

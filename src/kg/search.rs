@@ -9,6 +9,7 @@
 //!   SPARQL 1.1 engine answers (a pass over the labels; a second or two for ten million
 //!   triples on oxigraph).
 
+use super::info::sparql_string;
 use super::vocab::{self, iri_list};
 use super::{term_str, KnowledgeGraph, Result};
 
@@ -92,24 +93,6 @@ fn virtuoso_words(text: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" AND ")
-}
-
-/// A SPARQL string literal holding `s`.
-fn sparql_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// Entities of `kg` named `text` (at most `limit`, each once, in the order the KG ranked
