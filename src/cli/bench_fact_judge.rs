@@ -1,7 +1,7 @@
 //! `kgscope bench fact-judge`: KGHaluBench's fact judge on a hand-labelled table — facts a
 //! second, agreement with the labels per class, and how often its word could not be read —
 //! against the first stage (the object named in the answer) on the same rows, which can only
-//! ever confirm "stated".
+//! ever confirm "stated", the expert stage's reading, and the chain they make together.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -72,35 +72,60 @@ pub fn run(a: FactJudgeBenchArgs) -> anyhow::Result<ExitCode> {
         kgscope::backends::from_spec(&spec, a.concurrency.max(1), a.concurrency.max(1), None)
             .with_context(|| format!("starting the judge {}", spec.describe()))?;
     let rt = tokio::runtime::Runtime::new()?;
-    let t = Instant::now();
-    let outputs: Vec<Option<FactVerdict>> = rt.block_on(async {
-        use futures::StreamExt;
-        futures::stream::iter(rows.iter().enumerate().map(|(i, (_, fact, _, answer))| {
-            let backend = backend.clone();
-            async move {
-                let req = Request {
-                    id: format!("fact-judge:{i}"),
-                    prompt: judge::prompt(fact, answer),
-                    params: kgscope::run::judge::judge_params(),
-                };
-                match kgscope::backends::complete(backend.as_ref(), req).await? {
-                    Ok(out) => anyhow::Ok(judge::read(&out)),
-                    Err(_) => anyhow::Ok(None),
+    // Every row asked of the judge with `prompt_of`, `concurrency` at a time: its outputs,
+    // in row order ("" for a failed call).
+    let ask_all = |prompt_of: &dyn Fn(&str, &str, &str) -> kgscope::backends::Prompt,
+                   max_tokens: u32|
+     -> anyhow::Result<Vec<String>> {
+        let prompts: Vec<_> = rows
+            .iter()
+            .map(|(_, fact, object, answer)| prompt_of(fact, object, answer))
+            .collect();
+        rt.block_on(async {
+            use futures::StreamExt;
+            futures::stream::iter(prompts.into_iter().enumerate().map(|(i, prompt)| {
+                let backend = backend.clone();
+                let mut params = kgscope::run::judge::judge_params();
+                params.max_tokens = max_tokens;
+                async move {
+                    let req = Request {
+                        id: format!("fact-judge:{i}"),
+                        prompt,
+                        params,
+                    };
+                    anyhow::Ok(
+                        kgscope::backends::complete(backend.as_ref(), req)
+                            .await?
+                            .unwrap_or_default(),
+                    )
                 }
-            }
-        }))
-        .buffered(a.concurrency.max(1))
-        .collect::<Vec<_>>()
-        .await
-        .into_iter()
-        .collect::<anyhow::Result<Vec<_>>>()
-    })?;
+            }))
+            .buffered(a.concurrency.max(1))
+            .collect::<Vec<_>>()
+            .await
+            .into_iter()
+            .collect()
+        })
+    };
+    let t = Instant::now();
+    let outputs: Vec<Option<FactVerdict>> =
+        ask_all(&|fact, _, answer| judge::prompt(fact, answer), 8)?
+            .iter()
+            .map(|o| judge::read(o))
+            .collect();
     let judge_s = t.elapsed().as_secs_f64();
     let n = rows.len();
     let agree = rows
         .iter()
         .zip(&outputs)
         .filter(|((l, ..), o)| **o == Some(*l))
+        .count();
+    // What the points rest on: stated or not (a contradicted fact and an unmentioned one
+    // both earn nothing).
+    let points_agree = rows
+        .iter()
+        .zip(&outputs)
+        .filter(|((l, ..), o)| o.is_some_and(|o| o.is_stated() == l.is_stated()))
         .count();
     let unread = outputs.iter().filter(|o| o.is_none()).count();
     let per_class = |c: FactVerdict| {
@@ -121,17 +146,46 @@ pub fn run(a: FactJudgeBenchArgs) -> anyhow::Result<ExitCode> {
         })
         .collect();
     let first_s = t.elapsed().as_secs_f64().max(1e-9);
+    // The expert stage's reading: the fact's sentence with its object hidden, filled from the
+    // answer.
+    let t = Instant::now();
+    let readings: Vec<FactVerdict> = ask_all(
+        &|fact, object, answer| judge::reader_prompt(&fact.replacen(object, "___", 1), answer),
+        16,
+    )?
+    .iter()
+    .zip(&rows)
+    .map(|(o, (_, _, object, answer))| judge::verdict_of_reading(o, answer, &[object.as_str()]))
+    .collect();
+    let reading_s = t.elapsed().as_secs_f64();
+    let reading_agree = rows
+        .iter()
+        .zip(&readings)
+        .filter(|((l, ..), r)| r.is_stated() == l.is_stated())
+        .count();
     let first_right = rows
         .iter()
         .zip(&confirmed)
         .filter(|((l, ..), c)| **c && *l == FactVerdict::Stated)
         .count();
     let first_wrong = confirmed.iter().filter(|c| **c).count() - first_right;
+    // The chain as a run has it: the first stage's "stated"; else the judge's word, and where
+    // it says "stated" the expert stage's reading, scored as the points are: stated or not.
+    let chain_agree = rows
+        .iter()
+        .zip(confirmed.iter().zip(outputs.iter().zip(&readings)))
+        .filter(|((l, ..), (c, (o, r)))| {
+            // The expert (the reading) decides where the judge says "stated" or cannot be read.
+            let stated = **c || (o.is_none_or(|o| o.is_stated()) && r.is_stated());
+            stated == l.is_stated()
+        })
+        .count();
     let out = serde_json::json!({
         "judge": spec.describe(),
         "facts": n,
         "judge_facts_per_s": n as f64 / judge_s,
         "judge_agreement": agree as f64 / n as f64,
+        "judge_points_agreement": points_agree as f64 / n as f64,
         "judge_unreadable": unread,
         "stated": per_class(FactVerdict::Stated),
         "contradicted": per_class(FactVerdict::Contradicted),
@@ -139,6 +193,9 @@ pub fn run(a: FactJudgeBenchArgs) -> anyhow::Result<ExitCode> {
         "first_stage_confirmed": first_right + first_wrong,
         "first_stage_confirmed_wrongly": first_wrong,
         "first_stage_facts_per_s": n as f64 / first_s,
+        "reading_points_agreement": reading_agree as f64 / n as f64,
+        "reading_facts_per_s": n as f64 / reading_s,
+        "chain_points_agreement": chain_agree as f64 / n as f64,
     });
     if a.json {
         println!("{}", serde_json::to_string_pretty(&out)?);
@@ -148,13 +205,25 @@ pub fn run(a: FactJudgeBenchArgs) -> anyhow::Result<ExitCode> {
         let (m, mn) = per_class(FactVerdict::NotMentioned);
         println!(
             "fact judge {}: {agree} of {n} agree with the labels (stated {s}/{sn}, contradicted {c}/{cn}, \
-             not mentioned {m}/{mn}; {unread} unreadable), {:.2} facts/s",
+             not mentioned {m}/{mn}; {unread} unreadable); stated or not, as the points \
+             count: {points_agree} of {n}; {:.2} facts/s",
             spec.describe(),
             n as f64 / judge_s
         );
         println!(
-            "first stage (object named): {} confirmed as stated, {first_wrong} of them wrongly",
-            first_right + first_wrong
+            "first stage (object named): {} confirmed as stated, {first_wrong} of them wrongly; \
+             {:.0} facts/s",
+            first_right + first_wrong,
+            n as f64 / first_s
+        );
+        println!(
+            "expert stage's reading (value filled from the answer): stated or not right for \
+             {reading_agree} of {n}; {:.2} facts/s",
+            n as f64 / reading_s
+        );
+        println!(
+            "the chain (first stage, judge, expert where the judge says stated): stated or not \
+             right for {chain_agree} of {n}"
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -219,6 +219,7 @@ async fn ask_all(
         params: params.clone(),
         judge: None,
         writer: None,
+        compound: None,
     };
     let task = tokio::spawn(engine::run(
         backend,

@@ -54,6 +54,7 @@ pub(super) fn bench_attempt(verdict: Verdict, response: String) -> Attempt {
         rule: "bench".into(),
         stage: Default::default(),
         judge: None,
+        compound: None,
         prompt_tokens: 20,
         completion_tokens: 8,
         first_token_ms: 5,

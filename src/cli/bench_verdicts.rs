@@ -74,6 +74,7 @@ fn question_for(row: &Row) -> Question {
         true_object: None,
         probe: None,
         premise: None,
+        compound: None,
     }
 }
 

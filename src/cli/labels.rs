@@ -33,6 +33,11 @@ pub enum Format {
     /// KG-FPQ judge data: instruction, input (question and answer), output Yes/No; from a
     /// KG-FPQ run, its false-premise questions with "misled by the premise?" as the output.
     FpqJudge,
+    /// KGHaluBench fact-judge data, one example per asked fact of an answer about its entity:
+    /// instruction, input (answer and fact), output YES/NO/UNCLEAR. A "right" label says every
+    /// fact is stated; otherwise the chain's fact verdicts are exported where the label agrees
+    /// with the chain's outcome, and nothing where it does not (which fact is wrong is unknown).
+    HaluFactJudge,
 }
 
 #[derive(Args)]
@@ -97,6 +102,70 @@ pub struct Chosen<'a> {
     pub votes: Option<(Vec<&'a str>, usize)>,
 }
 
+/// The output lines of one label: none when it gives no training example in this format,
+/// one per asked fact for KGHaluBench's fact judge, else one.
+pub fn lines_for(
+    format: Format,
+    m: &Manifest,
+    r: &ResultRecord,
+    c: &Chosen,
+) -> Vec<serde_json::Value> {
+    match format {
+        Format::HaluFactJudge => halu_facts(r, c.label),
+        _ => line_for(format, m, r, c).into_iter().collect(),
+    }
+}
+
+/// KGHaluBench fact-judge examples from one labelled compound answer (see
+/// [`Format::HaluFactJudge`]).
+fn halu_facts(r: &ResultRecord, l: &Label) -> Vec<serde_json::Value> {
+    use kgscope::core::compound::{FactVerdict, Judged};
+    let q = &r.question;
+    let (kgscope::questions::Gold::Compound { facts }, Some(check)) = (
+        &q.gold,
+        r.attempts.first().and_then(|a| a.compound.as_ref()),
+    ) else {
+        return vec![];
+    };
+    // Facts are checked only in an answer about the entity.
+    if !matches!(check.judged, Judged::Aligned { .. }) {
+        return vec![];
+    }
+    let Some(truth) = truth(l.label) else {
+        return vec![];
+    };
+    let word = |v: FactVerdict| match v {
+        FactVerdict::Stated => "YES",
+        FactVerdict::Contradicted => "NO",
+        FactVerdict::NotMentioned => "UNCLEAR",
+    };
+    let response = r.response();
+    facts
+        .iter()
+        .filter_map(|f| {
+            let chain = check
+                .facts
+                .iter()
+                .find(|c| c.relation == f.relation)
+                .and_then(|c| c.verdict);
+            let (output, source) = match truth {
+                OutcomeKind::Correct => ("YES", "annotator: every fact stated"),
+                _ if truth == r.outcome => (word(chain?), "chain, outcome confirmed by annotator"),
+                _ => return None,
+            };
+            let p = kgscope::method::kghalubench::judge::prompt(&f.sentence, response);
+            Some(json!({
+                "instruction": p.instruction,
+                "input": p.input,
+                "output": output,
+                "relation": f.relation,
+                "source": source,
+                "question_id": q.id,
+            }))
+        })
+        .collect()
+}
+
 /// One output line, or `None` when the label gives no training example in this format. The
 /// jsonl line names its run, model and KG, so exports of several runs merge into one set.
 pub fn line_for(
@@ -108,6 +177,7 @@ pub fn line_for(
     let q = &r.question;
     let l = c.label;
     match format {
+        Format::HaluFactJudge => None,
         Format::Jsonl => {
             let mut v = json!({
                 "run_id": m.run_id,
@@ -140,6 +210,10 @@ pub fn line_for(
                 // which `datasets` needs to load them together.
                 "votes": null,
             });
+            // A KGHaluBench answer: every stage of its chain, with each fact's verdict.
+            if let Some(check) = r.attempts.first().and_then(|a| a.compound.as_ref()) {
+                v["compound"] = json!(check);
+            }
             if let Some((voters, of)) = &c.votes {
                 v["annotator"] = json!("majority");
                 v["votes"] = json!({"for": voters, "of": of, "carried_by": l.annotator});
@@ -262,14 +336,15 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
             },
         };
         let Some(chosen) = chosen else { continue };
-        match line_for(a.format, &manifest, r, &chosen) {
-            Some(v) => {
-                // Terminal-safe JSON: `--out -` may put it on a terminal.
-                kgscope::sanitize::write_json(&mut out, &v)?;
-                out.push(b'\n');
-                written += 1;
-            }
-            None => skipped += 1,
+        let lines = lines_for(a.format, &manifest, r, &chosen);
+        if lines.is_empty() {
+            skipped += 1;
+        }
+        for v in lines {
+            // Terminal-safe JSON: `--out -` may put it on a terminal.
+            kgscope::sanitize::write_json(&mut out, &v)?;
+            out.push(b'\n');
+            written += 1;
         }
     }
     let unknown = book
@@ -291,7 +366,14 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
     if skipped > 0 {
         write!(
             said,
-            "; {skipped} label(s) blame the question or the KG and give no example"
+            "; {skipped} label(s) give no example in this format (they blame the question or \
+             the KG{})",
+            if matches!(a.format, Format::HaluFactJudge) {
+                ", or the answer was not about its entity, or the label disputes the chain \
+                 without saying which fact"
+            } else {
+                ""
+            }
         )
         .expect("writing to a String");
     }

@@ -98,6 +98,9 @@ impl GenArgs {
             relations: self.relations.clone(),
             entities: entity_iris,
             context: self.context,
+            assessments: 1,
+            // Learnt from recorded runs by `kgscope run` only.
+            relation_scores: Default::default(),
         }
     }
 
@@ -143,7 +146,7 @@ pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
     a.gen.check()?;
     let templates = session::load_templates(&a.gen.templates)?;
     let sp = super::progress::spinner("opening the KG");
-    let (session::OpenKg { index, .. }, entities) = super::kg::open_with_entities(
+    let (session::OpenKg { kg, index }, entities) = super::kg::open_with_entities(
         &a.gen.kg.kg,
         &a.gen.entities,
         a.gen.kg_sample.is_some(),
@@ -151,7 +154,13 @@ pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
         &|step| sp.set_message(step.to_string()),
     )?;
     sp.finish_and_clear();
-    let (qs, report) = kgscope::method::generate(&index, &templates, &a.gen.options(entities))?;
+    let (mut qs, report) = kgscope::method::generate(&index, &templates, &a.gen.options(entities))?;
+    let renderer = questions::Renderer {
+        index: &index,
+        templates: &templates,
+        seed: a.gen.seed,
+    };
+    kgscope::method::of(a.gen.task).complete(kg.as_ref(), &renderer, &mut qs)?;
     let mut buf = Vec::with_capacity(qs.len() * 512);
     for q in &qs {
         // KG text may hold bidi overrides or C1 controls: escaped as \uXXXX, read back the same.

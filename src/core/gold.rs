@@ -22,6 +22,10 @@ pub enum Gold {
     /// A question built on a false premise (KG-FPQ's generative task): a right answer rejects
     /// or corrects `premise`; `truth` is the fact the premise was made from.
     Premise { premise: String, truth: String },
+    /// A compound question (KGHaluBench): facts about one entity, each to be stated.
+    Compound {
+        facts: Vec<crate::core::compound::AskedFact>,
+    },
 }
 
 /// One right answer and the other names it goes by.
@@ -53,7 +57,10 @@ impl Gold {
     pub fn truth(&self) -> bool {
         match self {
             Gold::Bool { value } => *value,
-            Gold::Choice { .. } | Gold::Texts { .. } | Gold::Premise { .. } => true,
+            Gold::Choice { .. }
+            | Gold::Texts { .. }
+            | Gold::Premise { .. }
+            | Gold::Compound { .. } => true,
         }
     }
 
@@ -80,6 +87,14 @@ impl Gold {
             Gold::Premise { premise, truth } => {
                 format!("rejects or corrects the false premise \"{premise}\" (true: {truth})")
             }
+            Gold::Compound { facts } => facts
+                .iter()
+                .map(|f| {
+                    let objects: Vec<&str> = f.accepted.iter().map(|a| a.label.as_str()).collect();
+                    format!("{}: {}", f.relation, objects.join(" | "))
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
         }
     }
 }
@@ -107,6 +122,9 @@ enum Typed {
         premise: String,
         truth: String,
     },
+    Compound {
+        facts: Vec<crate::core::compound::AskedFact>,
+    },
 }
 
 #[derive(Deserialize)]
@@ -132,6 +150,7 @@ impl<'de> Deserialize<'de> for Gold {
             Wire::Typed(Typed::Choice { options, correct }) => Gold::Choice { options, correct },
             Wire::Typed(Typed::Texts { accepted }) => Gold::Texts { accepted },
             Wire::Typed(Typed::Premise { premise, truth }) => Gold::Premise { premise, truth },
+            Wire::Typed(Typed::Compound { facts }) => Gold::Compound { facts },
         })
     }
 }

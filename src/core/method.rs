@@ -65,6 +65,11 @@ pub trait Method: Send + Sync {
     fn default_repeats(&self) -> usize {
         1
     }
+    /// Whether `--repeats N` draws N separate assessments of new questions (KGHaluBench's 10
+    /// runs of 150 questions) rather than asking each question N times.
+    fn repeats_are_assessments(&self) -> bool {
+        false
+    }
     /// The fewest tokens an answer to `q` needs: the run's `--max-tokens` is raised to this
     /// for it (a yes/no needs a word, KG-FPQ's generative answer up to three sentences).
     fn answer_tokens(&self, _q: &Question) -> u32 {

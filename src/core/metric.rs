@@ -17,10 +17,19 @@ pub enum Metric {
     Precision,
     Recall,
     F1,
+    /// KGHaluBench: points / (3 × questions).
+    PointAccuracy,
+    /// KGHaluBench: the point accuracy × D / D̄.
+    WeightedAccuracy,
+    /// KGHaluBench's breadth hallucination rate: breadth hallucinations / answers that did not
+    /// abstain.
+    BreadthRate,
+    /// KGHaluBench's depth hallucination rate: wrong facts / facts asked in aligned answers.
+    DepthRate,
 }
 
 impl Metric {
-    pub const ALL: [Metric; 11] = [
+    pub const ALL: [Metric; 15] = [
         Metric::Correctness,
         Metric::Truthfulness,
         Metric::Informativeness,
@@ -32,6 +41,10 @@ impl Metric {
         Metric::Precision,
         Metric::Recall,
         Metric::F1,
+        Metric::PointAccuracy,
+        Metric::WeightedAccuracy,
+        Metric::BreadthRate,
+        Metric::DepthRate,
     ];
 
     /// A metric by its name as shown, or with hyphens for spaces ("abstain-rate", "f1").
@@ -78,12 +91,20 @@ impl Metric {
             Metric::Precision => "precision",
             Metric::Recall => "recall",
             Metric::F1 => "F1",
+            Metric::PointAccuracy => "point accuracy",
+            Metric::WeightedAccuracy => "weighted accuracy",
+            Metric::BreadthRate => "breadth rate",
+            Metric::DepthRate => "depth rate",
         }
     }
     /// Where the value sits on the colour scale, 1 being good.
     pub fn goodness(self, v: f64) -> f64 {
         match self {
-            Metric::AbstainRate | Metric::InvalidRate | Metric::ZeroSense => 1.0 - v,
+            Metric::AbstainRate
+            | Metric::InvalidRate
+            | Metric::ZeroSense
+            | Metric::BreadthRate
+            | Metric::DepthRate => 1.0 - v,
             _ => v,
         }
     }
@@ -99,4 +120,7 @@ pub enum Scoring {
     Edges,
     /// Outcome counts only (accuracy, P/R/F1).
     Outcomes,
+    /// KGHaluBench: points per answer, breadth and depth hallucination; a relation's group
+    /// counts the facts asked about it.
+    Compound,
 }

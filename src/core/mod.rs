@@ -1,11 +1,12 @@
 //! The types every layer shares, and nothing else: a question and its gold answer
 //! ([`question`], [`gold`]), how a model is asked one ([`prompts`]: the request's prompt and
 //! the prompt files each method asks with), what was read from its response ([`answer`],
-//! [`verdict`]), the metrics a run can show ([`metric`]), what a method is ([`method`]: the
+//! [`verdict`]), a KGHaluBench compound question and its check ([`compound`]), the metrics a run can show ([`metric`]), what a method is ([`method`]: the
 //! trait every layer asks) and what it shows beyond the shared views ([`panel`]). Nothing here imports the rest of kgscope, so
 //! everything can import it: the KG and sampling below are the only layers under it.
 
 pub mod answer;
+pub mod compound;
 pub mod gold;
 pub mod method;
 pub mod metric;

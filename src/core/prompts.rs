@@ -45,6 +45,14 @@ pub const FILES: &[(&str, &str)] = &[
     ),
     ("judge", include_str!("../../assets/prompts/judge.toml")),
     (
+        "halu-fact-reader",
+        include_str!("../../assets/prompts/halu-fact-reader.toml"),
+    ),
+    (
+        "kghalubench",
+        include_str!("../../assets/prompts/kghalubench.toml"),
+    ),
+    (
         "fpq-yesno",
         include_str!("../../assets/prompts/fpq-yesno.toml"),
     ),

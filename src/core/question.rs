@@ -42,10 +42,12 @@ pub enum Task {
     /// KGLens in full: adaptive Beta sampling over the edges of a subgraph, yes/no and
     /// Wh-questions.
     Kglens,
+    /// KGHaluBench: compound questions about an entity, breadth and depth hallucination.
+    Kghalubench,
 }
 
 impl Task {
-    pub const ALL: [Task; 8] = [
+    pub const ALL: [Task; 9] = [
         Task::Statement,
         Task::Yesno,
         Task::Tfq,
@@ -54,11 +56,12 @@ impl Task {
         Task::Saq,
         Task::Kglens,
         Task::KgFpq,
+        Task::Kghalubench,
     ];
 
     /// The names on the command line, in files and in run directory names, in declaration
     /// order (serde's and clap's kebab-case names; a test holds them equal).
-    const NAMES: [&'static str; 8] = [
+    const NAMES: [&'static str; 9] = [
         "statement",
         "yesno",
         "tfq",
@@ -67,6 +70,7 @@ impl Task {
         "saq",
         "kg-fpq",
         "kglens",
+        "kghalubench",
     ];
 
     /// The name on the command line, in files and in run directory names.
@@ -128,6 +132,9 @@ pub struct Question {
     /// For a KG-FPQ question: the premise it rests on (true, or made false by which edit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub premise: Option<PremiseMeta>,
+    /// For a KGHaluBench question: its focal entity's standing and the question's difficulty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compound: Option<crate::core::compound::CompoundMeta>,
 }
 
 /// A KG-FPQ question's premise. The question's (subject, predicate, object) is the premise it

@@ -17,6 +17,8 @@
 //!   LLM Does and Doesn't Know" (`yesno`, `kglens`).
 //! - Zhu et al., 2024: "KG-FPQ: Evaluating Factuality Hallucination in LLMs with Knowledge
 //!   Graph-based False Premise Questions" (`kgfpq`).
+//! - KGHaluBench, 2025: "a KG-synergised hallucination benchmark" (compound questions, breadth
+//!   and depth hallucination; `kghalubench`).
 
 pub use crate::core::method::Method;
 pub use crate::core::prompts;
@@ -31,7 +33,7 @@ pub mod statement;
 pub mod tfq;
 pub mod yesno;
 
-use crate::kg::{KgError, KgIndex};
+use crate::kg::{KgError, KgIndex, KnowledgeGraph};
 use crate::metrics::Metric;
 use crate::questions::{GenerateOptions, GenerateReport, Question, Renderer, Task, TemplateSet};
 
@@ -56,6 +58,16 @@ pub trait Maker: Method {
         _progress: &dyn Fn(&str),
     ) -> Result<Option<Box<dyn plan::Plan>>, KgError> {
         Ok(None)
+    }
+    /// Completes made questions with what the KG states beyond its facts, which the index
+    /// does not hold (KGHaluBench: the entities' descriptions); most methods need nothing.
+    fn complete(
+        &self,
+        _kg: &dyn KnowledgeGraph,
+        _r: &Renderer<'_>,
+        _questions: &mut [Question],
+    ) -> Result<(), KgError> {
+        Ok(())
     }
 }
 
@@ -94,6 +106,7 @@ static MCQ_WH: mcq::Mcq = mcq::Mcq::WH_QUESTION;
 static SAQ: saq::Saq = saq::Saq;
 static KGLENS: kglens::Kglens = kglens::Kglens;
 static KG_FPQ: kgfpq::KgFpq = kgfpq::KgFpq;
+static KGHALUBENCH: kghalubench::KgHaluBench = kghalubench::KgHaluBench;
 
 /// The method behind a task.
 pub fn of(task: Task) -> &'static dyn Maker {
@@ -106,6 +119,7 @@ pub fn of(task: Task) -> &'static dyn Maker {
         Task::Saq => &SAQ,
         Task::Kglens => &KGLENS,
         Task::KgFpq => &KG_FPQ,
+        Task::Kghalubench => &KGHALUBENCH,
     }
 }
 

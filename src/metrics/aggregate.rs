@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use super::counts::Counts;
 use super::grapheval::{triple_fractions, Fraction, TripleFractions};
+use super::halu::{HaluAcc, HaluScore, HaluStats};
 use super::interval::Rate;
 use super::kglens::{EdgeCounts, EdgeTally};
 pub use crate::core::metric::Scoring;
@@ -49,6 +50,9 @@ pub struct Scored {
     /// `(facet, value)`; outcome counts are kept per facet value and per pair of facets.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub facets: Vec<(String, String)>,
+    /// A KGHaluBench answer's points and facts ([`Scoring::Compound`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compound: Option<HaluScore>,
 }
 
 /// Everything the snapshot shows for one group.
@@ -67,6 +71,9 @@ pub struct GroupStats {
     pub grapheval: Option<GraphEvalStats>,
     /// Present once at least one yes/no edge of the group was examined.
     pub yesno: Option<EdgeStats>,
+    /// KGHaluBench's metrics, present once the group has a compound answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub halu: Option<HaluStats>,
 }
 
 /// Means of GraphEval's per-triple scores over the group's complete triples.
@@ -134,17 +141,38 @@ impl Aggregates {
     /// resume); a duplicate would be counted twice.
     pub fn add(&mut self, rec: &Scored) {
         let keys = KeysRef::of(rec);
-        self.groups.each(keys, |g| g.counts.add(rec.outcome));
+        match &rec.compound {
+            // A compound answer asks about three relations: each relation's group counts its
+            // fact, every other group the whole answer.
+            Some(h) => {
+                self.groups.each_but_relation(keys, |g| {
+                    g.counts.add(rec.outcome);
+                    g.halu.add_answer(h);
+                });
+                for (relation, stated) in &h.facts {
+                    let g = slot(&mut self.groups.by_relation, relation.as_str());
+                    g.counts.add(fact_outcome(h, *stated));
+                    g.halu.add_fact(h, *stated);
+                }
+            }
+            None => self.groups.each(keys, |g| g.counts.add(rec.outcome)),
+        }
+        let count = |g: &mut GroupAcc| {
+            g.counts.add(rec.outcome);
+            if let Some(h) = &rec.compound {
+                g.halu.add_answer(h);
+            }
+        };
         for (i, (facet, value)) in rec.facets.iter().enumerate() {
             let by_value = self.facets.entry(facet.clone()).or_default();
-            slot(by_value, value.as_str()).counts.add(rec.outcome);
+            count(slot(by_value, value.as_str()));
             for (other, other_value) in &rec.facets[i + 1..] {
                 let pair = self
                     .facet_pairs
                     .entry(format!("{facet} × {other}"))
                     .or_default();
                 let row = pair.entry(value.clone()).or_default();
-                slot(row, other_value.as_str()).counts.add(rec.outcome);
+                count(slot(row, other_value.as_str()));
             }
         }
         match rec.scoring {
@@ -154,7 +182,7 @@ impl Aggregates {
                     self.add_edge(edge, rec);
                 }
             }
-            Scoring::Outcomes => {}
+            Scoring::Outcomes | Scoring::Compound => {}
         }
     }
 
@@ -320,11 +348,25 @@ struct Groups {
     by_head_tail: HashMap<String, HashMap<String, GroupAcc>>,
 }
 
+/// The outcome one fact of a compound answer counts as in its relation's group.
+fn fact_outcome(h: &HaluScore, stated: bool) -> OutcomeKind {
+    match h.judged {
+        crate::core::compound::Judged::Abstained => OutcomeKind::Abstained,
+        _ if stated => OutcomeKind::Correct,
+        _ => OutcomeKind::Incorrect,
+    }
+}
+
 impl Groups {
     /// Applies `f` to every group the keys belong to.
     fn each(&mut self, k: KeysRef<'_>, mut f: impl FnMut(&mut GroupAcc)) {
-        f(&mut self.overall);
         f(slot(&mut self.by_relation, k.relation));
+        self.each_but_relation(k, f);
+    }
+
+    /// Applies `f` to every group the keys belong to but the relation's.
+    fn each_but_relation(&mut self, k: KeysRef<'_>, mut f: impl FnMut(&mut GroupAcc)) {
+        f(&mut self.overall);
         f(slot(&mut self.by_head_type, k.head_type));
         f(slot(&mut self.by_tail_type, k.tail_type));
         if let Some(y) = k.year {
@@ -382,6 +424,7 @@ struct GroupAcc {
     truthfulness: FractionSum,
     informativeness: FractionSum,
     edges: EdgeCounts,
+    halu: HaluAcc,
 }
 
 impl GroupAcc {
@@ -411,7 +454,7 @@ impl GroupAcc {
             self.truthfulness.value(),
             self.informativeness.value(),
         ];
-        stats_of(&self.counts, self.triples, sums, &self.edges)
+        stats_of(&self.counts, self.triples, sums, &self.edges, &self.halu)
     }
 }
 
@@ -424,6 +467,7 @@ impl GroupStats {
         let mut counts = Counts::default();
         let (mut triples, mut sums) = (0u64, [0.0f64; 3]);
         let mut edges = EdgeCounts::default();
+        let mut halu = HaluAcc::default();
         let mut any = false;
         for g in parts {
             any = true;
@@ -440,14 +484,23 @@ impl GroupStats {
                 edges.wins += y.wins;
                 edges.zero_sense += y.zero_sense;
             }
+            if let Some(h) = &g.halu {
+                halu.merge(&h.sums);
+            }
         }
-        any.then(|| stats_of(&counts, triples, sums, &edges))
+        any.then(|| stats_of(&counts, triples, sums, &edges, &halu))
     }
 }
 
 /// A group's stats from its sums: outcome counts, complete triples with their summed
-/// correctness / truthfulness / informativeness, and examined edges.
-fn stats_of(c: &Counts, triples: u64, sums: [f64; 3], e: &EdgeCounts) -> GroupStats {
+/// correctness / truthfulness / informativeness, examined edges and compound answers.
+fn stats_of(
+    c: &Counts,
+    triples: u64,
+    sums: [f64; 3],
+    e: &EdgeCounts,
+    halu: &HaluAcc,
+) -> GroupStats {
     let n = c.total();
     let t = triples as f64;
     let grapheval = (triples > 0).then(|| GraphEvalStats {
@@ -474,6 +527,7 @@ fn stats_of(c: &Counts, triples: u64, sums: [f64; 3], e: &EdgeCounts) -> GroupSt
         f1: c.f1(),
         grapheval,
         yesno,
+        halu: halu.stats(),
     }
 }
 

@@ -34,6 +34,7 @@ fn st(
         year: keys.3,
         edge_key: None,
         facets: vec![],
+        compound: None,
     }
 }
 
@@ -63,6 +64,7 @@ fn yn(
         year: keys.3,
         edge_key: Some(edge.into()),
         facets: vec![],
+        compound: None,
     }
 }
 

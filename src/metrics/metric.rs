@@ -22,6 +22,10 @@ impl Metric {
             // R = C / (C + I + A + Inv): the accuracy (see `Counts::recall`).
             Metric::Recall => g.accuracy,
             Metric::F1 => f1(&g.counts),
+            Metric::PointAccuracy => g.halu.as_ref().map(|h| h.accuracy),
+            Metric::WeightedAccuracy => g.halu.as_ref().map(|h| h.weighted_accuracy),
+            Metric::BreadthRate => g.halu.as_ref().and_then(|h| h.breadth_rate),
+            Metric::DepthRate => g.halu.as_ref().and_then(|h| h.depth_rate),
         }
     }
 }
@@ -91,6 +95,7 @@ mod tests {
                     year: None,
                     edge_key: None,
                     facets: vec![],
+                    compound: None,
                 });
             }
         }

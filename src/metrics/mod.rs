@@ -2,7 +2,8 @@
 //!
 //! Pure arithmetic, no I/O: [`interval`] (Wilson score intervals), [`counts`] (accuracy,
 //! abstain/invalid rates, Luo et al.'s P/R/F1), [`grapheval`] (per-triple correctness,
-//! truthfulness, informativeness), [`kglens`] (edge win / zero-sense, Beta update),
+//! truthfulness, informativeness), [`kglens`] (edge win / zero-sense, Beta update), [`halu`] (KGHaluBench's points, breadth and
+//! depth hallucination, weighted accuracy),
 //! [`aggregate`] (incremental group-by over scored outcomes, with serialisable snapshots), and
 //! [`agreement`] (Cohen's and Fleiss' kappa between annotators).
 
@@ -11,6 +12,7 @@ pub mod agreement;
 pub mod calibration;
 pub mod counts;
 pub mod grapheval;
+pub mod halu;
 pub mod interval;
 pub mod kglens;
 pub mod metric;

@@ -49,6 +49,13 @@ pub struct GenerateOptions {
     pub context: Option<ContextKind>,
     /// KG-FPQ's edits and formats [default: all six edits, both formats, 5 hops].
     pub fpq: Option<crate::core::question::FpqOptions>,
+    /// KGHaluBench: how many assessments of `limit` questions to draw (its `--repeats`).
+    pub assessments: usize,
+    /// KGHaluBench: the mean score (points per fact, 0–1) each relation got per entity type
+    /// in this KG's recorded runs, type label → relation IRI → score; a relation's difficulty
+    /// weight is learnt from it.
+    pub relation_scores:
+        std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>>,
 }
 
 /// Questions a run asks when the user does not say (`--limit`).
@@ -72,6 +79,8 @@ impl Default for GenerateOptions {
             entities: vec![],
             context: None,
             fpq: None,
+            assessments: 1,
+            relation_scores: Default::default(),
         }
     }
 }
@@ -275,6 +284,7 @@ impl Renderer<'_> {
             true_object: None,
             probe: None,
             premise: None,
+            compound: None,
         }
     }
 
@@ -339,6 +349,7 @@ pub mod tests_support {
             true_object: None,
             probe: None,
             premise: None,
+            compound: None,
         }
     }
 }

@@ -70,6 +70,15 @@ pub fn row(m: &Manifest, r: &ResultRecord) -> Row {
             ),
         ),
         Gold::Bool { .. } | Gold::Premise { .. } => (None, None),
+        Gold::Compound { facts } => (
+            None,
+            Some(
+                facts
+                    .iter()
+                    .flat_map(|f| f.accepted.iter().flat_map(|a| a.names().map(String::from)))
+                    .collect(),
+            ),
+        ),
     };
     // In the gold answer's words, so `answer == gold` reads as it should: "no", "B) Lima".
     let answer = match r.answer() {
@@ -318,6 +327,7 @@ mod tests {
                 rule: "r".into(),
                 stage: Stage::Rules,
                 judge: None,
+                compound: None,
                 prompt_tokens: 5,
                 completion_tokens: 2,
                 first_token_ms: 1,

@@ -73,13 +73,18 @@ pub enum HeatView {
     Relation,
     HeadTail,
     Year,
-    /// One of the method's pairs of facets ([`FACET_MAPS`]: KG-FPQ's edit × hop and edit ×
-    /// relation), by its index there.
+    /// One of the methods' pairs of facets ([`FACET_MAPS`]: KG-FPQ's edit × hop and edit ×
+    /// relation, KGHaluBench's band × entity type), by its index there.
     Facets(usize),
 }
 
 /// The facet pairs drawn as heatmaps when a run has them, rows × columns.
-pub const FACET_MAPS: &[&str] = &["edit × hop", "edit × relation", "edit × format"];
+pub const FACET_MAPS: &[&str] = &[
+    "edit × hop",
+    "edit × relation",
+    "edit × format",
+    "band × entity type",
+];
 
 impl HeatView {
     pub fn name(self) -> &'static str {
@@ -101,11 +106,12 @@ impl HeatView {
     pub fn all_of(s: &Snapshot) -> Vec<HeatView> {
         let facet_maps = FACET_MAPS
             .iter()
-            .take_while(|p| s.by_facet_pair.contains_key(**p))
-            .count();
+            .enumerate()
+            .filter(|(_, p)| s.by_facet_pair.contains_key(**p))
+            .map(|(i, _)| HeatView::Facets(i));
         [HeatView::Relation, HeatView::HeadTail, HeatView::Year]
             .into_iter()
-            .chain((0..facet_maps).map(HeatView::Facets))
+            .chain(facet_maps)
             .collect()
     }
 }

@@ -72,6 +72,8 @@ pub struct LoadedRun {
     pub labelled: LabelEffect,
     pub snapshot: Snapshot,
     pub kglens: Option<KglensReport>,
+    /// KGHaluBench's chain: what each filter and stage decided (empty for other methods).
+    pub halu: super::halu::ChainCounts,
     /// Each answer asked more than once: its self-consistency and whether it was right (the
     /// reliability diagram's points).
     pub confidences: Vec<(f64, bool)>,
@@ -132,8 +134,10 @@ impl LoadedRun {
         let book = label_book(&run, labels)?;
         let mut aggregates = Aggregates::default();
         let mut confidences = Vec::new();
+        let mut halu = super::halu::ChainCounts::default();
         let pass = stream(&run, &book, |r, _| {
             aggregates.add(&super::scored(&r));
+            halu.add(&r);
             if let Some(c) = super::confidence(&r) {
                 confidences.push((c, r.outcome == OutcomeKind::Correct));
             }
@@ -153,6 +157,7 @@ impl LoadedRun {
             labelled: pass.labelled,
             snapshot,
             kglens,
+            halu,
             confidences,
             labels,
             answers: OnceLock::new(),

@@ -5,6 +5,7 @@ pub mod binning;
 pub mod dataset;
 pub mod doc;
 pub mod grid;
+pub mod halu;
 pub mod labels;
 pub mod loaded;
 pub mod rate;
@@ -34,7 +35,37 @@ pub fn scored(r: &ResultRecord) -> Scored {
         year: q.year,
         edge_key: (scoring == Scoring::Edges).then(|| q.edge_key()),
         facets: crate::method::of(q.task).facets(q),
+        compound: compound_score(r),
     }
+}
+
+/// A KGHaluBench record's points and facts, from its first attempt's chain.
+fn compound_score(r: &ResultRecord) -> Option<crate::metrics::halu::HaluScore> {
+    let q = &r.question;
+    let (crate::questions::Gold::Compound { facts }, Some(meta)) = (&q.gold, &q.compound) else {
+        return None;
+    };
+    let check = r.attempts.first()?.compound.as_ref()?;
+    let judged = check.judged;
+    let stated = |relation: &str| {
+        check
+            .facts
+            .iter()
+            .any(|f| f.relation == relation && f.is_stated())
+    };
+    Some(crate::metrics::halu::HaluScore {
+        judged,
+        difficulty: if judged == crate::core::compound::Judged::Breadth {
+            meta.breadth_difficulty
+        } else {
+            meta.difficulty
+        },
+        reference_difficulty: meta.reference_difficulty,
+        facts: facts
+            .iter()
+            .map(|f| (f.relation.clone(), stated(&f.relation)))
+            .collect(),
+    })
 }
 
 /// Running totals of a run: metrics plus throughput counters.

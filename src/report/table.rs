@@ -20,9 +20,16 @@ fn rate(r: &Option<Rate>) -> String {
 /// The overall group's rates, one per line: the outcome rates, then the method's own, in 80
 /// columns.
 fn overall(g: &GroupStats, metrics: &[Metric]) -> String {
-    let mut s = format!("{:<16} {}\n", "overall", "value  [95% interval]");
-    for m in Metric::summary_of(metrics) {
-        let _ = writeln!(s, "{:<16} {}", m.name(), rate(&m.of(g)));
+    let shown = Metric::summary_of(metrics);
+    let w = shown
+        .iter()
+        .map(|m| m.name().len())
+        .max()
+        .unwrap_or(0)
+        .max(16);
+    let mut s = format!("{:<w$} {}\n", "overall", "value  [95% interval]");
+    for m in shown {
+        let _ = writeln!(s, "{:<w$} {}", m.name(), rate(&m.of(g)));
     }
     s
 }
@@ -112,6 +119,7 @@ mod tests {
                 year: None,
                 edge_key: None,
                 facets: vec![],
+                compound: None,
             });
         }
         let metrics = crate::method::of(crate::questions::Task::Statement).metrics();

@@ -68,6 +68,9 @@ pub struct RunConfig {
     /// A KG-FPQ run's edits, formats and gate (`task` kg-fpq only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fpq: Option<super::fpq::FpqConfig>,
+    /// A KGHaluBench run's embedder, threshold and expert stage (`task` kghalubench only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub halu: Option<super::compound::HaluConfig>,
     /// Facts drawn per relation from a KG too big to read whole (`--kg-sample`); `None`
     /// reads the whole KG.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -111,6 +114,7 @@ impl RunConfig {
             fpq: crate::method::of(task)
                 .takes_fpq_settings()
                 .then(super::fpq::FpqConfig::default),
+            halu: (task == Task::Kghalubench).then(super::compound::HaluConfig::default),
             kg_sample: None,
             extra: Default::default(),
         }

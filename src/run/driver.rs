@@ -62,12 +62,41 @@ impl EngineOptions {
             }
             None => None,
         };
+        let compound = if c.task == crate::questions::Task::Kghalubench {
+            let halu = c.halu.clone().unwrap_or_default();
+            let dir = halu.embed_dir();
+            say(&format!("loading the embedding model {}", dir.display()));
+            let embedder = crate::verify::embed::Embedder::load(&dir).map_err(|e| e.to_string())?;
+            let expert = match &halu.expert {
+                Some(spec) => {
+                    ensure_model(spec, say)?;
+                    let backend = backends::from_spec(spec, 1, c.concurrency.max(1), c.gpu_layers)
+                        .map_err(|e| format!("starting the expert {}: {e:#}", spec.describe()))?;
+                    Some(Arc::new(Judge::new(backend, false)))
+                }
+                None => None,
+            };
+            Some(Arc::new(super::compound::CompoundVerifier::new(
+                embedder,
+                &halu,
+                judge.clone(),
+                expert,
+            )))
+        } else {
+            None
+        };
         Ok(EngineOptions {
-            repeats: c.repeats.max(1),
+            // A method whose repeats are separate assessments asks each question once.
+            repeats: if crate::method::of(c.task).repeats_are_assessments() {
+                1
+            } else {
+                c.repeats.max(1)
+            },
             concurrency: c.concurrency.max(1),
             params: c.params.clone(),
             judge,
             writer,
+            compound,
         })
     }
 }

@@ -28,6 +28,8 @@ pub struct EngineOptions {
     pub judge: Option<Arc<Judge>>,
     /// KG-FPQ's question writer, if the run has one (staged runs apply it to each batch).
     pub writer: Option<Arc<super::writer::Writer>>,
+    /// KGHaluBench's chain (embedder, fact judge, expert), for a run of compound questions.
+    pub compound: Option<Arc<super::compound::CompoundVerifier>>,
 }
 
 /// Pause / resume / cancel for a running evaluation.
@@ -126,6 +128,27 @@ async fn wait_while_paused(control: &Control) {
     }
 }
 
+/// Reports that question `qid` failed; with `stop`, the run stops too (what failed would
+/// fail every other question the same way: a rejected key or model, a judge that cannot
+/// answer), staying resumable.
+async fn fail(
+    events: &mpsc::Sender<RunEvent>,
+    control: &Control,
+    qid: &str,
+    error: String,
+    stop: bool,
+) {
+    if stop {
+        control.stop(error.clone());
+    }
+    let _ = events
+        .send(RunEvent::Failed {
+            qid: qid.to_string(),
+            error,
+        })
+        .await;
+}
+
 async fn ask_question(
     backend: &dyn Backend,
     q: Question,
@@ -177,35 +200,42 @@ async fn ask_question(
                 }
                 Ok(Chunk::Done(c)) => completion = Some(c),
                 Err(e) => {
-                    let error = e.to_string();
-                    // A rejected key or model fails every other question the same way: stop
-                    // rather than send them all (the run stays resumable).
-                    if matches!(e, BackendError::Unusable(_)) {
-                        control.stop(error.clone());
-                    }
-                    let _ = events
-                        .send(RunEvent::Failed {
-                            qid: q.id.clone(),
-                            error,
-                        })
-                        .await;
+                    let stop = matches!(e, BackendError::Unusable(_));
+                    fail(events, control, &q.id, e.to_string(), stop).await;
                     return;
                 }
             }
         }
         let Some(c) = completion else {
-            let _ = events
-                .send(RunEvent::Failed {
-                    qid: q.id.clone(),
-                    error: "the model's stream ended without a completion".into(),
-                })
-                .await;
+            let error = "the model's stream ended without a completion".to_string();
+            fail(events, control, &q.id, error, false).await;
             return;
         };
         let mut reading = method.read(&q, &c.text);
         let mut stage = Stage::Rules;
         let mut judge_call = None;
-        if let Some(j) = opts.judge.as_ref().filter(|j| j.wants(&reading)) {
+        let mut compound = None;
+        if matches!(q.gold, crate::questions::Gold::Compound { .. }) {
+            match check_compound(&q, &c.text, &reading, opts).await {
+                Ok((check, read)) => {
+                    if check.facts.iter().any(|f| {
+                        matches!(
+                            f.stage,
+                            crate::core::compound::FactStage::Judge
+                                | crate::core::compound::FactStage::Expert
+                        )
+                    }) {
+                        stage = Stage::Judge;
+                    }
+                    reading = read;
+                    compound = Some(check);
+                }
+                Err(error) => {
+                    fail(events, control, &q.id, error, true).await;
+                    return;
+                }
+            }
+        } else if let Some(j) = opts.judge.as_ref().filter(|j| j.wants(&reading)) {
             let reason = if reading.confident {
                 "every answer is judged (--judge-all)"
             } else {
@@ -221,14 +251,7 @@ async fn ask_question(
                 }
                 Err(e) => {
                     // The judge can never answer: stop, as for the model itself.
-                    let error = format!("the judge: {e}");
-                    control.stop(error.clone());
-                    let _ = events
-                        .send(RunEvent::Failed {
-                            qid: q.id.clone(),
-                            error,
-                        })
-                        .await;
+                    fail(events, control, &q.id, format!("the judge: {e}"), true).await;
                     return;
                 }
             }
@@ -240,6 +263,7 @@ async fn ask_question(
             rule: reading.rule,
             stage,
             judge: judge_call,
+            compound,
             prompt_tokens: c.prompt_tokens,
             completion_tokens: c.completion_tokens,
             first_token_ms: c.first_token_ms,
@@ -249,6 +273,44 @@ async fn ask_question(
     }
     let record = verify_record(q, attempts);
     let _ = events.send(RunEvent::Answered(Box::new(record))).await;
+}
+
+/// KGHaluBench's chain on one answer, and the reading it makes: an abstention, a breadth
+/// hallucination (a wrong answer), or an answer aligned with the entity, right when every
+/// asked fact is stated. An empty answer claims nothing: it counts as an abstention.
+async fn check_compound(
+    q: &Question,
+    response: &str,
+    rules: &verify::Reading,
+    opts: &EngineOptions,
+) -> Result<(crate::core::compound::CompoundCheck, verify::Reading), String> {
+    use crate::core::compound::{Judged, FACTS_PER_QUESTION};
+    let Some(v) = opts.compound.as_ref() else {
+        return Err("a KGHaluBench question needs its verification chain (the embedder)".into());
+    };
+    let abstention = match rules.answer {
+        verify::Answer::Abstained => Some(rules.rule.clone()),
+        verify::Answer::Invalid => Some(format!("nothing claimed: {}", rules.rule)),
+        _ => None,
+    };
+    let check = v.check(q, response, abstention).await?;
+    let verdict = match check.judged {
+        Judged::Abstained => Verdict::Idk,
+        Judged::Breadth => Verdict::False,
+        Judged::Aligned { correct } if correct >= FACTS_PER_QUESTION => Verdict::True,
+        Judged::Aligned { .. } => Verdict::False,
+    };
+    let answer = match check.judged {
+        Judged::Abstained => verify::Answer::Abstained,
+        _ => rules.answer.clone(),
+    };
+    let reading = verify::Reading {
+        answer,
+        verdict,
+        rule: check.judged.describe(),
+        confident: true,
+    };
+    Ok((check, reading))
 }
 
 /// Votes over the attempts and judges the vote against the gold answer, writing down why.
@@ -265,6 +327,11 @@ pub fn verify_record(q: Question, attempts: Vec<Attempt>) -> ResultRecord {
             a.rule,
             a.stage.name()
         ));
+    }
+    for c in attempts.iter().filter_map(|a| a.compound.as_ref()) {
+        for line in c.trace() {
+            trace.push_str(&format!("  {line}\n"));
+        }
     }
     if attempts.len() > 1 {
         trace.push_str(&format!("majority vote of {verdicts:?}: {verdict:?}\n"));

@@ -75,6 +75,12 @@ impl Judge {
         }
     }
 
+    /// One request to the judge model, for a method that asks its judge its own way
+    /// (KGHaluBench's per-fact verdicts); `Err` only when the judge can never answer.
+    pub async fn complete(&self, req: Request) -> Result<Result<String, String>, BackendError> {
+        crate::backends::complete(self.backend.as_ref(), req).await
+    }
+
     /// Whether this reading goes to the judge.
     pub fn wants(&self, reading: &Reading) -> bool {
         self.all || !reading.confident

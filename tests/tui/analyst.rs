@@ -317,6 +317,8 @@ fn the_run_dialog_offers_every_method_and_a_context_where_it_applies() {
         "t visits every method once, in order"
     );
     key(&mut app, KeyCode::Char('T'));
+    assert_eq!(app.explore.dialog.as_ref().unwrap().task, Task::Kghalubench);
+    key(&mut app, KeyCode::Char('T'));
     assert_eq!(app.explore.dialog.as_ref().unwrap().task, Task::KgFpq);
     // KG-FPQ: the limit counts facts; every edit, both formats, gated, three asks each.
     let s = render(&app, 100, 30);

@@ -117,6 +117,7 @@ mod tests {
                     ("format".into(), format.into()),
                     ("relation".into(), "capital".into()),
                 ],
+                compound: None,
             })
         };
         use OutcomeKind::*;

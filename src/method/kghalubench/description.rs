@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use crate::kg::index::{Id, KgIndex};
 use crate::kg::vocab::{iri_list, DESCRIPTIONS};
 use crate::kg::{term_str, KgError, KnowledgeGraph, Term};
+use crate::questions::Renderer;
 
 /// Where a description came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,35 +76,43 @@ fn stated(
     Ok(best.into_iter().map(|(e, (_, t))| (e, t)).collect())
 }
 
-/// A description made of the entity's facts: "Peru (country or territory): capital Lima;
-/// currency Peruvian sol; …", the first facts in the index's order.
-pub fn rendered(index: &KgIndex, e: Id) -> String {
-    let types: Vec<String> = index.types_of(e).iter().map(|t| index.label(*t)).collect();
-    let facts: Vec<String> = index
-        .facts_from(e)
+/// A description made of the entity's facts, in the sentences of the KG's templates, so that
+/// it reads like the overview it is compared with: "Peru is a country or territory. The
+/// capital of Peru is Lima. …", one fact per relation (its first object) for its first
+/// relations in the index's order that are not names, codes or identifiers.
+pub fn rendered(r: &Renderer<'_>, e: Id) -> String {
+    let index = r.index;
+    let mut sentences: Vec<String> = index
+        .types_of(e)
         .iter()
-        .take(RENDERED_FACTS)
-        .map(|f| format!("{} {}", index.label(f[1]), index.label(f[2])))
+        .min_by_key(|t| (index.members_of(**t).len(), **t))
+        .map(|t| format!("{} is a {}.", index.label(e), index.label(*t)))
+        .into_iter()
         .collect();
-    let head = if types.is_empty() {
-        index.label(e)
-    } else {
-        format!("{} ({})", index.label(e), types.join(", "))
-    };
-    if facts.is_empty() {
-        head
-    } else {
-        format!("{head}: {}", facts.join("; "))
+    let mut seen = Vec::new();
+    for f in index.facts_from(e) {
+        if sentences.len() > RENDERED_FACTS {
+            break;
+        }
+        if seen.contains(&f[1]) || super::focal::is_excluded(index, f[1], &[]) {
+            continue;
+        }
+        seen.push(f[1]);
+        sentences.push(r.statement(f));
     }
+    if sentences.is_empty() {
+        return index.label(e);
+    }
+    sentences.join(" ")
 }
 
 /// The description of each of `entities`: the KG's, else rendered from its facts.
 pub fn descriptions(
     kg: &dyn KnowledgeGraph,
-    index: &KgIndex,
+    r: &Renderer<'_>,
     entities: &[Id],
 ) -> Result<HashMap<Id, Description>, KgError> {
-    let mut kg_says = stated(kg, index, entities)?;
+    let mut kg_says = stated(kg, r.index, entities)?;
     Ok(entities
         .iter()
         .map(|&e| {
@@ -113,7 +122,7 @@ pub fn descriptions(
                     source: Source::Kg,
                 },
                 None => Description {
-                    text: rendered(index, e),
+                    text: rendered(r, e),
                     source: Source::Rendered,
                 },
             };
@@ -132,6 +141,20 @@ mod tests {
         (kg, index)
     }
 
+    fn descriptions_of(
+        kg: &dyn KnowledgeGraph,
+        index: &KgIndex,
+        entities: &[Id],
+    ) -> HashMap<Id, Description> {
+        let templates = crate::questions::TemplateSet::builtin();
+        let r = Renderer {
+            index,
+            templates: &templates,
+            seed: 0,
+        };
+        descriptions(kg, &r, entities).unwrap()
+    }
+
     #[test]
     fn the_kg_description_first_else_one_from_the_facts() {
         let (kg, index) = open("sample:elements");
@@ -141,7 +164,7 @@ mod tests {
             .copied()
             .find(|e| index.label(*e) == "actinium" || index.label(*e) == "Actinium")
             .expect("actinium");
-        let d = descriptions(kg.as_ref(), &index, &[actinium]).unwrap();
+        let d = descriptions_of(kg.as_ref(), &index, &[actinium]);
         assert_eq!(d[&actinium].source, Source::Kg);
         assert!(d[&actinium]
             .text
@@ -151,13 +174,17 @@ mod tests {
         let peru = index
             .iri_id("https://kgscope.dev/kg/countries/entity/Peru")
             .unwrap();
-        let d = descriptions(kg.as_ref(), &index, &[peru]).unwrap();
+        let d = descriptions_of(kg.as_ref(), &index, &[peru]);
         assert_eq!(d[&peru].source, Source::Rendered);
         let text = &d[&peru].text;
-        assert!(text.starts_with("Peru (country or territory): "), "{text}");
-        assert!(text.matches("; ").count() < RENDERED_FACTS, "{text}");
-        let first = index.facts_from(peru)[0];
-        assert!(text.contains(&index.label(first[2])), "{text}");
+        assert!(
+            text.starts_with("Peru is a country or territory. "),
+            "{text}"
+        );
+        assert!(text.matches(". ").count() <= RENDERED_FACTS, "{text}");
+        assert!(text.contains("The capital of Peru is Lima."), "{text}");
+        // Codes and identifiers are left out: an overview would not list them.
+        assert!(!text.contains("PE"), "{text}");
     }
 
     #[test]
@@ -176,7 +203,7 @@ mod tests {
             index.iri_id("http://ex.org/a").unwrap(),
             index.iri_id("http://ex.org/b").unwrap(),
         );
-        let d = descriptions(&kg, &index, &[a, b]).unwrap();
+        let d = descriptions_of(&kg, &index, &[a, b]);
         // English first, then schema:description before rdfs:comment.
         assert_eq!(d[&a].text, "a description");
         // Equals: the lexically first.

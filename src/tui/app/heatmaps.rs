@@ -60,20 +60,13 @@ impl App {
                 self.heat.row = 0;
             }
             Action::NextView => {
-                // The facet maps follow the three views when the run has them.
-                let facet_maps = self.data.as_ref().map_or(0, |d| {
-                    HeatView::all_of(&d.snapshot)
-                        .iter()
-                        .filter(|v| matches!(v, HeatView::Facets(_)))
-                        .count()
-                });
-                self.heat.view = match self.heat.view {
-                    HeatView::Relation => HeatView::HeadTail,
-                    HeatView::HeadTail => HeatView::Year,
-                    HeatView::Year if facet_maps > 0 => HeatView::Facets(0),
-                    HeatView::Facets(i) if i + 1 < facet_maps => HeatView::Facets(i + 1),
-                    HeatView::Year | HeatView::Facets(_) => HeatView::Relation,
-                };
+                // The views in order: the three group views, then the facet maps the run has.
+                let all = self.data.as_ref().map_or_else(
+                    || vec![HeatView::Relation, HeatView::HeadTail, HeatView::Year],
+                    |d| HeatView::all_of(&d.snapshot),
+                );
+                let i = all.iter().position(|v| *v == self.heat.view);
+                self.heat.view = all[i.map_or(0, |i| (i + 1) % all.len())];
                 self.heat.row = 0;
                 self.heat.col = 0;
             }

@@ -156,6 +156,7 @@ mod tests {
             true_object: None,
             probe: None,
             premise: None,
+            compound: None,
         }
     }
 

@@ -123,6 +123,10 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     ]);
     let own = crate::method::of(q.task).drill_down(q, app.index.as_deref());
     lines.extend(super::panel::lines(t, &own, 0, 10));
+    // A KGHaluBench answer: each stage of its chain, each fact with its verdict.
+    if let Some(c) = r.attempts.first().and_then(|a| a.compound.as_ref()) {
+        lines.extend(super::panel::lines(t, &c.panel(), 0, 10));
+    }
     lines.push(Line::from(Span::styled("response", t.title())));
     for l in clean(r.response(), true).lines() {
         lines.push(Line::from(format!("  {l}")));

@@ -1,0 +1,396 @@
+//! KGHaluBench's verification chain on one answer (§3.2), run where the embedder and the
+//! judge are: the abstention filter (the method's rules), then the entity-level check (the
+//! answer's embedding and words against the entity's description), then, for an answer about
+//! the entity, each asked fact: the cheap check, the judge, and the expert stage where the
+//! judge is unsure. Every stage is recorded ([`CompoundCheck`]).
+//!
+//! When the judge is unsure: its output cannot be read, or it says "stated" while the cheap
+//! check found none of the fact's names in the answer (the paper sends the judge's "stated" to
+//! its expert when its NLI model disagrees; the cheap check stands in for the NLI model). The
+//! expert stage then gathers more verdicts: a reading (the judge model fills the fact's
+//! sentence, its value hidden, from the answer; the words must be the answer's and name one of
+//! the KG's objects: `assets/prompts/halu-fact-reader.toml`), `expert_samples` more judge
+//! samples (temperature 0.8, seeds of their own), and the second judge model's verdict when the
+//! run has one (`--expert`). The strict majority of these decides (the judge's own verdict is
+//! the one in dispute and has no vote: the paper's expert is "the final decision-maker"); a tie
+//! leaves the fact undecided, and it earns no point. The paper's expert is an LLM choosing between two
+//! experts' conflicting verdicts; a small judge picks by position there (Qwen2.5-0.5B-Instruct
+//! chose "expert A" in 12 of 12 trials, whichever verdict A held), so kgscope asks for a
+//! reading instead.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+
+use super::judge::{judge_params, Judge};
+use crate::backends::{BackendError, ModelSpec, Request};
+use crate::core::compound::{
+    AskedFact, CompoundCheck, FactCheck, FactStage, FactVerdict, Judged, Similarity,
+};
+use crate::method::kghalubench::{facts, judge, similarity};
+use crate::questions::Question;
+use crate::verify::embed::Embedder;
+
+/// The answer with each sentence kept once, in first-seen order: a small model stuck in a
+/// loop ("It is a member of the UN. It is a member of the UN. …") says its sentence once,
+/// and the repeats would otherwise weigh on the embedding as if they were content.
+fn without_repeats(text: &str) -> String {
+    let mut seen = std::collections::HashSet::new();
+    let mut out: Vec<&str> = Vec::new();
+    let mut start = 0;
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for (k, &(i, c)) in chars.iter().enumerate() {
+        let ends = matches!(c, '.' | '!' | '?' | '\n')
+            && chars.get(k + 1).is_none_or(|(_, n)| n.is_whitespace());
+        if ends || k + 1 == chars.len() {
+            let end = i + c.len_utf8();
+            let sentence = text[start..end].trim();
+            let key: String = sentence
+                .chars()
+                .filter(|c| c.is_alphanumeric() || c.is_whitespace())
+                .flat_map(char::to_lowercase)
+                .collect();
+            if !sentence.is_empty() && seen.insert(key) {
+                out.push(sentence);
+            }
+            start = end;
+        }
+    }
+    out.join(" ")
+}
+
+/// Tokens a reading takes at most: a name or a number.
+const READING_TOKENS: u32 = 16;
+
+/// A KGHaluBench run's settings (`task` kghalubench only).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HaluConfig {
+    /// The sentence-embedding model's folder; `None` is the default all-MiniLM-L6-v2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub embed_model: Option<PathBuf>,
+    /// The entity-level threshold: a similarity below it is a breadth hallucination.
+    pub threshold: f64,
+    /// Judge samples the expert stage adds to its reading when the judge is unsure.
+    pub expert_samples: usize,
+    /// A second judge model the expert stage asks too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expert: Option<ModelSpec>,
+    /// The runs the relation weights were learnt from (this KG's earlier KGHaluBench runs),
+    /// and what they gave: type → relation IRI → mean points per fact. Kept in the manifest so
+    /// a resumed run draws the same difficulties whatever was recorded since.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub learnt_from: Vec<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub relation_scores: BTreeMap<String, BTreeMap<String, f64>>,
+}
+
+/// The expert stage's extra judge samples when the user does not say (`--expert-samples`):
+/// none, the reading being the independent view (samples of the judge repeat its bias).
+pub const DEFAULT_EXPERT_SAMPLES: usize = 0;
+
+impl Default for HaluConfig {
+    fn default() -> Self {
+        Self {
+            embed_model: None,
+            threshold: similarity::DEFAULT_THRESHOLD,
+            expert_samples: DEFAULT_EXPERT_SAMPLES,
+            expert: None,
+            learnt_from: vec![],
+            relation_scores: BTreeMap::new(),
+        }
+    }
+}
+
+impl HaluConfig {
+    /// The embedding model's folder.
+    pub fn embed_dir(&self) -> PathBuf {
+        self.embed_model
+            .clone()
+            .unwrap_or_else(crate::backends::spec::default_embedder_dir)
+    }
+}
+
+/// Sums of the points each (type, relation IRI) got per fact in recorded answers.
+#[derive(Debug, Default)]
+pub struct ScoreSums(BTreeMap<(String, String), (f64, u64)>);
+
+impl ScoreSums {
+    /// One answer's facts: 1 point for a fact stated, 0 for one not stated or asked in a breadth
+    /// hallucination; an abstention says nothing of the relations and is left out.
+    pub fn add(&mut self, r: &crate::record::ResultRecord) {
+        let q = &r.question;
+        let (crate::questions::Gold::Compound { facts }, Some(meta), Some(check)) = (
+            &q.gold,
+            &q.compound,
+            r.attempts.first().and_then(|a| a.compound.as_ref()),
+        ) else {
+            return;
+        };
+        if check.judged == Judged::Abstained {
+            return;
+        }
+        for f in facts {
+            let stated = check
+                .facts
+                .iter()
+                .any(|c| c.relation == f.relation && c.is_stated());
+            let slot = self
+                .0
+                .entry((meta.entity_type.clone(), f.predicate.clone()))
+                .or_default();
+            slot.0 += f64::from(u8::from(stated));
+            slot.1 += 1;
+        }
+    }
+
+    /// type → relation IRI → mean points per fact.
+    pub fn means(&self) -> BTreeMap<String, BTreeMap<String, f64>> {
+        let mut out: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+        for ((t, p), (sum, n)) in &self.0 {
+            out.entry(t.clone())
+                .or_default()
+                .insert(p.clone(), sum / *n as f64);
+        }
+        out
+    }
+}
+
+/// The chain's parts for a run.
+pub struct CompoundVerifier {
+    embedder: Arc<Embedder>,
+    threshold: f64,
+    judge: Option<Arc<Judge>>,
+    expert: Option<Arc<Judge>>,
+    expert_samples: usize,
+    /// Descriptions' embeddings: an entity asked about in several assessments is embedded once.
+    described: Mutex<HashMap<String, Arc<Vec<f32>>>>,
+}
+
+/// The fact judge's sampled calls in the expert stage.
+const EXPERT_TEMPERATURE: f32 = 0.8;
+
+impl CompoundVerifier {
+    pub fn new(
+        embedder: Embedder,
+        config: &HaluConfig,
+        judge: Option<Arc<Judge>>,
+        expert: Option<Arc<Judge>>,
+    ) -> Self {
+        Self {
+            embedder: Arc::new(embedder),
+            threshold: config.threshold,
+            judge,
+            expert,
+            expert_samples: config.expert_samples,
+            described: Mutex::default(),
+        }
+    }
+
+    /// Embeds `texts` off the async threads (the model runs on the CPU for milliseconds).
+    async fn embed(&self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, String> {
+        let embedder = self.embedder.clone();
+        tokio::task::spawn_blocking(move || {
+            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+            embedder.embed(&refs).map_err(|e| e.to_string())
+        })
+        .await
+        .map_err(|e| format!("the embedder stopped: {e}"))?
+    }
+
+    async fn similarity(&self, response: &str, description: &str) -> Result<Similarity, String> {
+        let cached = self
+            .described
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(description)
+            .cloned();
+        let (answer, described) = match cached {
+            Some(d) => {
+                let mut v = self.embed(vec![response.to_string()]).await?;
+                (v.remove(0), d)
+            }
+            None => {
+                let mut v = self
+                    .embed(vec![response.to_string(), description.to_string()])
+                    .await?;
+                let d = Arc::new(v.remove(1));
+                self.described
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(description.to_string(), d.clone());
+                (v.remove(0), d)
+            }
+        };
+        let cosine = similarity::cosine(&answer, &described);
+        let token_set = similarity::token_set_ratio(response, description);
+        Ok(Similarity {
+            cosine,
+            token_set,
+            score: similarity::entity_similarity(cosine, token_set),
+            threshold: self.threshold,
+        })
+    }
+
+    /// One call of a judge model on one fact, as a verdict (`reading` false) or as a reading
+    /// of the fact's value: its raw output.
+    async fn ask(
+        judge: &Judge,
+        q: &Question,
+        fact: &AskedFact,
+        response: &str,
+        sample: Option<u64>,
+        reading: bool,
+    ) -> Result<String, BackendError> {
+        let mut params = judge_params();
+        // YES / NO / UNCLEAR is a token or two; a reading is a name or a number.
+        params.max_tokens = if reading { READING_TOKENS } else { 6 };
+        if let Some(k) = sample {
+            params.temperature = EXPERT_TEMPERATURE;
+            params.seed = super::engine::attempt_seed(params.seed, &q.id, k as usize + 1);
+        }
+        let prompt = if reading {
+            judge::reader_prompt(&fact.blank, response)
+        } else {
+            judge::prompt(&fact.sentence, response)
+        };
+        let req = Request {
+            id: format!("fact-judge:{}:{}", q.id, fact.relation),
+            prompt,
+            params,
+        };
+        Ok(judge.complete(req).await?.unwrap_or_default())
+    }
+
+    /// The fact check of one asked fact.
+    async fn check_fact(
+        &self,
+        q: &Question,
+        fact: &AskedFact,
+        response: &str,
+    ) -> Result<FactCheck, BackendError> {
+        let names: Vec<&str> = fact.accepted.iter().flat_map(|a| a.names()).collect();
+        let found = facts::states(response, &names);
+        let mut check = FactCheck {
+            relation: fact.relation.clone(),
+            verdict: None,
+            stage: FactStage::Undecided,
+            judge_outputs: vec![],
+        };
+        if found {
+            check.verdict = Some(FactVerdict::Stated);
+            check.stage = FactStage::Cheap;
+            return Ok(check);
+        }
+        let Some(j) = &self.judge else {
+            return Ok(check);
+        };
+        let first = Self::ask(j, q, fact, response, None, false).await?;
+        let verdict = judge::read(&first);
+        check.judge_outputs.push(first.trim().to_string());
+        // The judge's "stated" with none of the fact's names in the answer is the disagreement
+        // the paper's expert settles; so is an output that cannot be read.
+        let unsure = verdict.is_none() || verdict == Some(FactVerdict::Stated);
+        if !unsure {
+            check.verdict = verdict;
+            check.stage = FactStage::Judge;
+            return Ok(check);
+        }
+        // The expert's votes: the judge's own verdict is the one in dispute, so it has none.
+        let mut verdicts = Vec::new();
+        if !fact.blank.is_empty() {
+            let out = Self::ask(j, q, fact, response, None, true).await?;
+            verdicts.push(Some(judge::verdict_of_reading(&out, response, &names)));
+            check.judge_outputs.push(format!("reading: {}", out.trim()));
+        }
+        for k in 0..self.expert_samples {
+            let out = Self::ask(j, q, fact, response, Some(k as u64), false).await?;
+            verdicts.push(judge::read(&out));
+            check.judge_outputs.push(out.trim().to_string());
+        }
+        if let Some(e) = &self.expert {
+            let out = Self::ask(e, q, fact, response, None, false).await?;
+            verdicts.push(judge::read(&out));
+            check.judge_outputs.push(format!("expert: {}", out.trim()));
+        }
+        if verdicts.is_empty() {
+            // No expert to ask: the judge's word stands.
+            check.verdict = verdict;
+            check.stage = if verdict.is_some() {
+                FactStage::Judge
+            } else {
+                FactStage::Undecided
+            };
+            return Ok(check);
+        }
+        check.verdict = judge::settle(&verdicts);
+        check.stage = if check.verdict.is_some() {
+            FactStage::Expert
+        } else {
+            FactStage::Undecided
+        };
+        Ok(check)
+    }
+
+    /// The chain on one answer; `abstention` is why the abstention filter caught it, if it
+    /// did. `Err` only when a judge can never answer (the run stops, as for the model).
+    pub async fn check(
+        &self,
+        q: &Question,
+        response: &str,
+        abstention: Option<String>,
+    ) -> Result<CompoundCheck, String> {
+        if let Some(why) = abstention {
+            return Ok(CompoundCheck {
+                judged: Judged::Abstained,
+                abstention: Some(why),
+                similarity: None,
+                facts: vec![],
+            });
+        }
+        let (crate::questions::Gold::Compound { facts }, Some(meta)) = (&q.gold, &q.compound)
+        else {
+            return Err(format!("question {} is not a compound question", q.id));
+        };
+        let text = without_repeats(&crate::verify::clean::clean_response(response));
+        let similarity = self.similarity(&text, &meta.description).await?;
+        if similarity.score < self.threshold {
+            return Ok(CompoundCheck {
+                judged: Judged::Breadth,
+                abstention: None,
+                similarity: Some(similarity),
+                facts: vec![],
+            });
+        }
+        let mut checks = Vec::with_capacity(facts.len());
+        for fact in facts {
+            checks.push(
+                self.check_fact(q, fact, &text)
+                    .await
+                    .map_err(|e| format!("the fact judge: {e}"))?,
+            );
+        }
+        let correct = checks.iter().filter(|c| c.is_stated()).count() as u32;
+        Ok(CompoundCheck {
+            judged: Judged::Aligned { correct },
+            abstention: None,
+            similarity: Some(similarity),
+            facts: checks,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_looping_answer_says_each_sentence_once() {
+        assert_eq!(
+            without_repeats("India is in Asia. It is a member of the UN. It is a member of the UN. it is a member of the UN. Its capital is New Delhi."),
+            "India is in Asia. It is a member of the UN. Its capital is New Delhi."
+        );
+        assert_eq!(without_repeats("One sentence"), "One sentence");
+    }
+}
