@@ -138,6 +138,15 @@ pub fn blocks(run: &LoadedRun, figures: bool) -> anyhow::Result<Vec<Block>> {
             numeric: true,
         });
     }
+    if run.halu.answers > 0 {
+        b.push(Block::Heading(
+            2,
+            "KGHaluBench: the verification chain".into(),
+        ));
+        for line in crate::report::halu::chain_lines(&run.halu) {
+            b.push(Block::Para(line));
+        }
+    }
     if figures {
         b.push(Block::Heading(2, "Figures".into()));
         for req in figure_requests(run) {

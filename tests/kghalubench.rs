@@ -160,7 +160,7 @@ fn the_default_model_judged_by_a_real_llama_server_on_two_sample_kgs() {
                 }
                 "breadth" => {
                     let s = &c["similarity"];
-                    assert!(s["score"].as_f64().unwrap() < s["threshold"].as_f64().unwrap());
+                    assert!(s["score"].as_f64().unwrap() <= s["threshold"].as_f64().unwrap());
                     assert!(facts.is_empty());
                 }
                 "aligned" => {
@@ -169,7 +169,7 @@ fn the_default_model_judged_by_a_real_llama_server_on_two_sample_kgs() {
                     let mix = 0.7 * s["cosine"].as_f64().unwrap().max(0.0)
                         + 0.3 * s["token_set"].as_f64().unwrap();
                     assert!((score - mix).abs() < 1e-9, "{s}");
-                    assert!(score >= 0.70);
+                    assert!(score > 0.70);
                     assert_eq!(facts.len(), 3, "{c}");
                     let stated = facts.iter().filter(|f| f["verdict"] == "stated").count();
                     assert_eq!(c["judged"]["correct"].as_u64().unwrap() as usize, stated);

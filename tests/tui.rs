@@ -2558,7 +2558,7 @@ fn kghalubench_inspect_shows_the_chain_fact_by_fact() {
     for want in [
         "KGHaluBench chain",
         "aligned, 1 of 3 facts stated",
-        "alignment S 0.810 ≥ 0.70",
+        "alignment S 0.810 > 0.70",
         "fact      demonym: contradicted  · judge: NO",
         "cheap check",
         "expert: YES / reading: NONE",

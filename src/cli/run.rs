@@ -95,7 +95,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR")]
     pub embed_model: Option<PathBuf>,
     /// kghalubench: the entity-level threshold; an answer whose similarity to the entity's
-    /// description is below it is a breadth hallucination [default: 0.70, the paper's].
+    /// description does not exceed it is a breadth hallucination [default: 0.70, the paper's].
     #[arg(long, value_name = "S")]
     pub threshold: Option<f64>,
     /// kghalubench: judge samples the expert stage adds when the fact judge is unsure (its
@@ -200,7 +200,7 @@ fn halu_config(a: &RunArgs) -> anyhow::Result<Option<kgscope::run::compound::Hal
         || a.threshold.is_some()
         || a.expert_samples.is_some()
         || a.expert.is_some();
-    if a.gen.task != kgscope::questions::Task::Kghalubench {
+    if !method::of(a.gen.task).takes_halu_settings() {
         if given {
             bail!(
                 "--embed-model, --threshold, --expert-samples and --expert are for --method \

@@ -64,7 +64,7 @@ pub struct CompoundMeta {
 pub enum Judged {
     /// A refusal, a deflection, "I don't know this entity": 1 point of 3.
     Abstained,
-    /// The entity-level similarity is under the threshold: the answer is about something
+    /// The entity-level similarity does not exceed the threshold: the answer is about something
     /// else. 0 points.
     Breadth,
     /// About the entity; 1 point per asked fact it states correctly.
@@ -183,6 +183,22 @@ pub struct Similarity {
     pub threshold: f64,
 }
 
+impl Similarity {
+    /// Whether the answer is about the entity: its similarity exceeds the threshold (the
+    /// paper's word; at the threshold itself it is a breadth hallucination).
+    pub fn is_aligned(&self) -> bool {
+        self.score > self.threshold
+    }
+
+    fn comparison(&self) -> &'static str {
+        if self.is_aligned() {
+            ">"
+        } else {
+            "≤"
+        }
+    }
+}
+
 /// Every stage of the chain on one answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CompoundCheck {
@@ -212,7 +228,7 @@ impl CompoundCheck {
                 s.cosine,
                 s.token_set,
                 s.score,
-                if s.score >= s.threshold { "≥" } else { "<" },
+                s.comparison(),
                 s.threshold
             ));
         }
@@ -240,16 +256,11 @@ impl CompoundCheck {
             lines.push(PanelLine::field("abstained", why.clone()).marked(Mark::Accent));
         }
         if let Some(s) = &self.similarity {
-            let aligned = s.score >= s.threshold;
+            let aligned = s.is_aligned();
             lines.push(
                 PanelLine::field(
                     "alignment",
-                    format!(
-                        "S {:.3} {} {:.2}",
-                        s.score,
-                        if aligned { "≥" } else { "<" },
-                        s.threshold
-                    ),
+                    format!("S {:.3} {} {:.2}", s.score, s.comparison(), s.threshold),
                 )
                 .noted(format!(
                     "  (cosine {:.3} · token-set {:.3}{})",
@@ -326,7 +337,7 @@ mod tests {
         let json = serde_json::to_string(&c).unwrap();
         assert_eq!(serde_json::from_str::<CompoundCheck>(&json).unwrap(), c);
         let t = c.trace().join("\n");
-        assert!(t.contains("0.710 ≥ threshold 0.70"), "{t}");
+        assert!(t.contains("0.710 > threshold 0.70"), "{t}");
         assert!(t.contains("fact currency: contradicted · expert"), "{t}");
         assert!(t.contains("1 of 3 facts stated"), "{t}");
     }

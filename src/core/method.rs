@@ -89,6 +89,11 @@ pub trait Method: Send + Sync {
     fn takes_kglens_settings(&self) -> bool {
         false
     }
+    /// Whether a run of this method carries KGHaluBench's settings (`RunConfig::halu`:
+    /// embedder, threshold, expert stage), takes their flags and runs its chain.
+    fn takes_halu_settings(&self) -> bool {
+        false
+    }
     /// Whether a run of this method carries KG-FPQ's settings (`RunConfig::fpq`: edits,
     /// formats, gate, writer) and takes their command-line flags.
     fn takes_fpq_settings(&self) -> bool {

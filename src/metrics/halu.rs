@@ -3,7 +3,7 @@
 //!
 //! - an abstention (a refusal, a deflection, "I don't know this entity"): 1 point of 3, for
 //!   saying so rather than making something up;
-//! - a breadth hallucination (the entity-level similarity is under the threshold: the answer
+//! - a breadth hallucination (the entity-level similarity does not exceed the threshold: the answer
 //!   is about something else): 0 points;
 //! - aligned: 1 point per asked fact it states correctly.
 //!

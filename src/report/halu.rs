@@ -88,17 +88,9 @@ fn pct(m: Metric, g: &GroupStats) -> String {
         .map_or("     -".into(), |r| format!("{:5.1}%", 100.0 * r.value))
 }
 
-/// The KGHaluBench section, 80 columns; empty when the run has no compound answer.
-pub fn text(s: &Snapshot, c: &ChainCounts) -> String {
-    let mut out = String::new();
-    if c.answers == 0 {
-        return out;
-    }
-    let _ = writeln!(
-        out,
-        "\nKGHaluBench chain: {} answers: {} abstained, {} breadth hallucinations, {} aligned",
-        c.answers, c.abstained, c.breadth, c.aligned
-    );
+/// What the chain decided, in three sentences: answers per filter, facts per stage, and where
+/// the descriptions came from.
+pub fn chain_lines(c: &ChainCounts) -> Vec<String> {
     let stages: Vec<String> = FactStage::ALL
         .iter()
         .map(|st| {
@@ -109,19 +101,35 @@ pub fn text(s: &Snapshot, c: &ChainCounts) -> String {
             )
         })
         .collect();
-    let _ = writeln!(
-        out,
-        "facts decided by: {}; not checked (abstained or breadth) {}; stated {}",
-        stages.join(", "),
-        c.facts_not_checked,
-        c.facts_stated
-    );
-    let _ = writeln!(
-        out,
-        "descriptions: {} from the KG, {} rendered from the entity's facts",
-        c.descriptions_from_kg,
-        c.answers - c.descriptions_from_kg
-    );
+    vec![
+        format!(
+            "KGHaluBench chain: {} answers: {} abstained, {} breadth hallucinations, {} aligned",
+            c.answers, c.abstained, c.breadth, c.aligned
+        ),
+        format!(
+            "facts decided by: {}; not checked (abstained or breadth) {}; stated {}",
+            stages.join(", "),
+            c.facts_not_checked,
+            c.facts_stated
+        ),
+        format!(
+            "descriptions: {} from the KG, {} rendered from the entity's facts",
+            c.descriptions_from_kg,
+            c.answers - c.descriptions_from_kg
+        ),
+    ]
+}
+
+/// The KGHaluBench section, 80 columns; empty when the run has no compound answer.
+pub fn text(s: &Snapshot, c: &ChainCounts) -> String {
+    let mut out = String::new();
+    if c.answers == 0 {
+        return out;
+    }
+    out.push('\n');
+    for line in chain_lines(c) {
+        let _ = writeln!(out, "{line}");
+    }
     let metrics = [
         Metric::PointAccuracy,
         Metric::WeightedAccuracy,

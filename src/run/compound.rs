@@ -70,7 +70,9 @@ pub struct HaluConfig {
     /// The sentence-embedding model's folder; `None` is the default all-MiniLM-L6-v2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub embed_model: Option<PathBuf>,
-    /// The entity-level threshold: a similarity below it is a breadth hallucination.
+    /// The entity-level threshold: an answer whose similarity does not exceed it is a breadth
+    /// hallucination (the paper: "responses exceeding the predefined threshold are considered
+    /// aligned").
     pub threshold: f64,
     /// Judge samples the expert stage adds to its reading when the judge is unsure.
     pub expert_samples: usize,
@@ -355,7 +357,7 @@ impl CompoundVerifier {
         };
         let text = without_repeats(&crate::verify::clean::clean_response(response));
         let similarity = self.similarity(&text, &meta.description).await?;
-        if similarity.score < self.threshold {
+        if !similarity.is_aligned() {
             return Ok(CompoundCheck {
                 judged: Judged::Breadth,
                 abstention: None,

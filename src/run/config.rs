@@ -114,7 +114,9 @@ impl RunConfig {
             fpq: crate::method::of(task)
                 .takes_fpq_settings()
                 .then(super::fpq::FpqConfig::default),
-            halu: (task == Task::Kghalubench).then(super::compound::HaluConfig::default),
+            halu: crate::method::of(task)
+                .takes_halu_settings()
+                .then(super::compound::HaluConfig::default),
             kg_sample: None,
             extra: Default::default(),
         }

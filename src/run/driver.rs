@@ -62,7 +62,7 @@ impl EngineOptions {
             }
             None => None,
         };
-        let compound = if c.task == crate::questions::Task::Kghalubench {
+        let compound = if crate::method::of(c.task).takes_halu_settings() {
             let halu = c.halu.clone().unwrap_or_default();
             let dir = halu.embed_dir();
             say(&format!("loading the embedding model {}", dir.display()));

@@ -169,7 +169,9 @@ fn learn_relation_scores(
         let Ok(m) = run.read_manifest::<Manifest>() else {
             continue;
         };
-        if m.config.task != crate::questions::Task::Kghalubench || m.kg_fingerprint != fingerprint {
+        if !crate::method::of(m.config.task).takes_halu_settings()
+            || m.kg_fingerprint != fingerprint
+        {
             continue;
         }
         progress(&format!("learning relation weights from run {id}"));

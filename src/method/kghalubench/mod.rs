@@ -99,6 +99,9 @@ impl Method for KgHaluBench {
     fn repeats_are_assessments(&self) -> bool {
         true
     }
+    fn takes_halu_settings(&self) -> bool {
+        true
+    }
     fn answer_tokens(&self, _q: &Question) -> u32 {
         ANSWER_TOKENS
     }

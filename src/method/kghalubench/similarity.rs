@@ -11,8 +11,8 @@ use std::collections::BTreeSet;
 /// The semantic share of the mix (the paper's 70:30).
 pub const SEMANTIC_WEIGHT: f64 = 0.7;
 
-/// The paper's threshold: below it, the response is about something else (a breadth
-/// hallucination).
+/// The paper's threshold: a response must exceed it to be about the entity; otherwise it is
+/// about something else (a breadth hallucination).
 pub const DEFAULT_THRESHOLD: f64 = 0.70;
 
 /// `0.7 · cosine + 0.3 · token_set_ratio`, both in [0, 1] (a cosine below 0 counts as 0).
