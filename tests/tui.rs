@@ -2592,4 +2592,84 @@ fn kghalubench_inspect_shows_the_chain_fact_by_fact() {
     }
     assert!(seen.contains("band × entity type"), "{seen}");
     assert!(seen.contains("very common"), "{seen}");
+
+    // Fact-judge training data: a "wrong" label on the aligned answer (the chain said wrong
+    // too) confirms its fact verdicts; a "right" label on another aligned answer says every
+    // fact is stated; a label on a breadth hallucination gives none (no fact was checked).
+    let records: Vec<ResultRecord> = prepared.run.read_results().unwrap();
+    let kind = |r: &ResultRecord| r.attempts[0].compound.as_ref().unwrap().judged;
+    let aligned: Vec<&ResultRecord> = records
+        .iter()
+        .filter(|r| matches!(kind(r), Judged::Aligned { .. }))
+        .take(2)
+        .collect();
+    let breadth = records.iter().find(|r| kind(r) == Judged::Breadth).unwrap();
+    for (r, v) in [
+        (aligned[0], LabelVerdict::Wrong),
+        (aligned[1], LabelVerdict::Right),
+        (breadth, LabelVerdict::Wrong),
+    ] {
+        prepared
+            .run
+            .append_label(Label {
+                question_id: r.question.id.clone(),
+                label: v,
+                error_type: None,
+                note: None,
+                annotator: "tester".into(),
+                time: "2026-01-01T00:00:00Z".into(),
+            })
+            .unwrap();
+    }
+    let out = common::ok(&[
+        "labels",
+        "export",
+        &prepared.run.id,
+        "--format",
+        "halu-fact-judge",
+        "--out",
+        "-",
+        "--runs-dir",
+        tmp.path().to_str().unwrap(),
+    ]);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 6, "three facts of each aligned answer: {out}");
+    let outputs: Vec<&str> = lines
+        .iter()
+        .map(|l| l["output"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        outputs,
+        ["YES", "NO", "UNCLEAR", "YES", "YES", "YES"],
+        "{out}"
+    );
+    for l in &lines {
+        let input = l["input"].as_str().unwrap();
+        assert!(
+            input.starts_with("Text: ") && input.contains("\nFact: "),
+            "{input}"
+        );
+        assert!(l["instruction"].as_str().unwrap().contains("UNCLEAR"));
+    }
+    // The jsonl export carries the whole chain.
+    let out = common::ok(&[
+        "labels",
+        "export",
+        &prepared.run.id,
+        "--format",
+        "jsonl",
+        "--out",
+        "-",
+        "--runs-dir",
+        tmp.path().to_str().unwrap(),
+    ]);
+    let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        first["compound"]["facts"].as_array().unwrap().len(),
+        3,
+        "{first}"
+    );
 }
