@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use crate::kg::index::{Id, KgIndex};
 use crate::kg::vocab::{iri_list, DESCRIPTIONS};
 use crate::kg::{term_str, KgError, KnowledgeGraph, Term};
+use crate::questions::templates::slots::indefinite;
 use crate::questions::Renderer;
 
 /// Where a description came from.
@@ -86,7 +87,10 @@ pub fn rendered(r: &Renderer<'_>, e: Id) -> String {
         .types_of(e)
         .iter()
         .min_by_key(|t| (index.members_of(**t).len(), **t))
-        .map(|t| format!("{} is a {}.", index.label(e), index.label(*t)))
+        .map(|t| {
+            let t = index.label(*t);
+            format!("{} is {} {t}.", index.label(e), indefinite(&t))
+        })
         .into_iter()
         .collect();
     let mut seen = Vec::new();
@@ -104,6 +108,24 @@ pub fn rendered(r: &Renderer<'_>, e: Id) -> String {
         return index.label(e);
     }
     sentences.join(" ")
+}
+
+/// The KG's description of an entity as the entity-level check compares it: after "NAME is a
+/// TYPE.", as a rendered description begins, unless it names the entity first itself. The
+/// paper compares with Wikidata's descriptions, short phrases that give the entity's kind
+/// ("chemical element with symbol S and atomic number 16"); a KG's comment may not
+/// ("Yellow, nonmetallic element belonging to group 16 …", mendeleev's for sulfur), and its
+/// filter is about "the entity's domain". Measured on 27 answers of the default model that
+/// named the right element, the bare comments let none of them clear 0.70, "NAME is a TYPE."
+/// before them 11.
+pub fn named(label: &str, entity_type: &str, text: &str) -> String {
+    if text.to_lowercase().starts_with(&label.to_lowercase()) {
+        return text.to_string();
+    }
+    format!(
+        "{label} is {} {entity_type}. {text}",
+        indefinite(entity_type)
+    )
 }
 
 /// The description of each of `entities`: the KG's, else rendered from its facts.
@@ -185,6 +207,22 @@ mod tests {
         assert!(text.contains("The capital of Peru is Lima."), "{text}");
         // Codes and identifiers are left out: an overview would not list them.
         assert!(!text.contains("PE"), "{text}");
+    }
+
+    #[test]
+    fn a_kg_description_is_named_unless_it_names_its_entity() {
+        assert_eq!(
+            named("Sulfur", "chemical element", "Yellow, nonmetallic element."),
+            "Sulfur is a chemical element. Yellow, nonmetallic element."
+        );
+        assert_eq!(
+            named("Bromine-77", "isotope", "Made in cyclotrons."),
+            "Bromine-77 is an isotope. Made in cyclotrons."
+        );
+        assert_eq!(
+            named("Sulfur", "chemical element", "sulfur is yellow."),
+            "sulfur is yellow."
+        );
     }
 
     #[test]

@@ -329,7 +329,8 @@ pub fn generate(
 }
 
 /// Replaces each question's rendered description with the one the KG states, where it has
-/// one (`schema:description`, `rdfs:comment`).
+/// one (`schema:description`, `rdfs:comment`), named as the rendered one is
+/// ([`description::named`]).
 pub fn describe(
     kg: &dyn crate::kg::KnowledgeGraph,
     r: &Renderer<'_>,
@@ -353,8 +354,12 @@ pub fn describe(
         let Some(d) = index.iri_id(&q.subject).and_then(|e| stated.get(&e)) else {
             continue;
         };
-        meta.description = d.text.clone();
         meta.description_from_kg = d.source == description::Source::Kg;
+        meta.description = if meta.description_from_kg {
+            description::named(&q.subject_label, &meta.entity_type, &d.text)
+        } else {
+            d.text.clone()
+        };
     }
     Ok(())
 }
