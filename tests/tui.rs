@@ -230,6 +230,42 @@ fn search(app: &mut App, text: &str) {
     key(app, KeyCode::Enter);
 }
 
+/// A label by "tester" on `question_id`, as the TUI writes one.
+fn label_as_tester(
+    run: &RunDir,
+    question_id: &str,
+    label: LabelVerdict,
+    error_type: Option<ErrorType>,
+) {
+    run.append_label(Label {
+        question_id: question_id.to_string(),
+        label,
+        error_type,
+        note: None,
+        annotator: "tester".into(),
+        time: "2026-01-01T00:00:00Z".into(),
+    })
+    .unwrap();
+}
+
+/// `kgscope labels export RUN --format FORMAT --out -`, one JSON value per line.
+fn export_labels(runs_dir: &Path, run: &RunDir, format: &str) -> Vec<serde_json::Value> {
+    let out = common::ok(&[
+        "labels",
+        "export",
+        &run.id,
+        "--format",
+        format,
+        "--out",
+        "-",
+        "--runs-dir",
+        runs_dir.to_str().unwrap(),
+    ]);
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// Screen captures at 100×30, written for the closing note of the TUI issue.
 fn capture(name: &str, text: &str) {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tui-captures");
@@ -1072,33 +1108,15 @@ fn kg_fpq_maps_edit_by_hop_and_inspect_traces_the_premise() {
         (fpqs[0], LabelVerdict::Wrong),
         (fpqs[1], LabelVerdict::Right),
     ] {
-        prepared
-            .run
-            .append_label(Label {
-                question_id: r.question.id.clone(),
-                label: v,
-                error_type: Some(ErrorType::FactualError),
-                note: None,
-                annotator: "tester".into(),
-                time: "2026-01-01T00:00:00Z".into(),
-            })
-            .unwrap();
+        label_as_tester(
+            &prepared.run,
+            &r.question.id,
+            v,
+            Some(ErrorType::FactualError),
+        );
     }
-    let out = common::ok(&[
-        "labels",
-        "export",
-        &prepared.run.id,
-        "--format",
-        "fpq-judge",
-        "--out",
-        "-",
-        "--runs-dir",
-        tmp.path().to_str().unwrap(),
-    ]);
-    let lines: Vec<serde_json::Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = export_labels(tmp.path(), &prepared.run, "fpq-judge");
+    let out = format!("{lines:?}");
     assert_eq!(lines.len(), 2, "the TPQ is no FPQ-judge example: {out}");
     assert_eq!(lines[0]["output"], "Yes", "labelled wrong: misled");
     assert_eq!(lines[1]["output"], "No", "labelled right: not misled");
@@ -2609,33 +2627,10 @@ fn kghalubench_inspect_shows_the_chain_fact_by_fact() {
         (aligned[1], LabelVerdict::Right),
         (breadth, LabelVerdict::Wrong),
     ] {
-        prepared
-            .run
-            .append_label(Label {
-                question_id: r.question.id.clone(),
-                label: v,
-                error_type: None,
-                note: None,
-                annotator: "tester".into(),
-                time: "2026-01-01T00:00:00Z".into(),
-            })
-            .unwrap();
+        label_as_tester(&prepared.run, &r.question.id, v, None);
     }
-    let out = common::ok(&[
-        "labels",
-        "export",
-        &prepared.run.id,
-        "--format",
-        "halu-fact-judge",
-        "--out",
-        "-",
-        "--runs-dir",
-        tmp.path().to_str().unwrap(),
-    ]);
-    let lines: Vec<serde_json::Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = export_labels(tmp.path(), &prepared.run, "halu-fact-judge");
+    let out = format!("{lines:?}");
     assert_eq!(lines.len(), 6, "three facts of each aligned answer: {out}");
     let outputs: Vec<&str> = lines
         .iter()
@@ -2655,18 +2650,7 @@ fn kghalubench_inspect_shows_the_chain_fact_by_fact() {
         assert!(l["instruction"].as_str().unwrap().contains("UNCLEAR"));
     }
     // The jsonl export carries the whole chain.
-    let out = common::ok(&[
-        "labels",
-        "export",
-        &prepared.run.id,
-        "--format",
-        "jsonl",
-        "--out",
-        "-",
-        "--runs-dir",
-        tmp.path().to_str().unwrap(),
-    ]);
-    let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let first = &export_labels(tmp.path(), &prepared.run, "jsonl")[0];
     assert_eq!(
         first["compound"]["facts"].as_array().unwrap().len(),
         3,
