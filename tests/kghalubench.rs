@@ -249,3 +249,40 @@ fn the_default_model_judged_by_a_real_llama_server_on_two_sample_kgs() {
         "{halu}"
     );
 }
+
+/// Without the embedding model a KGHaluBench run stops before it creates anything, and says
+/// how to get the model; its flags are refused on another method.
+#[test]
+fn a_run_without_the_embedder_says_how_to_fetch_it_and_leaves_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    let runs = tempfile::tempdir().unwrap();
+    let out = common::bin()
+        .args(["run", "--kg", "sample:countries", "--method", "kghalubench"])
+        .args([
+            "--limit",
+            "2",
+            "--model",
+            "no-such-model.gguf",
+            "--runs-dir",
+        ])
+        .arg(runs.path())
+        .env("KGSCOPE_HOME", home.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("kgscope model fetch --embedder"), "{err}");
+    assert_eq!(std::fs::read_dir(runs.path()).unwrap().count(), 0, "{err}");
+    let out = common::run(&[
+        "run",
+        "--kg",
+        "sample:countries",
+        "--method",
+        "statement",
+        "--threshold",
+        "0.5",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("are for --method kghalubench"), "{err}");
+}

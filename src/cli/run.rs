@@ -227,6 +227,8 @@ fn halu_config(a: &RunArgs) -> anyhow::Result<Option<kgscope::run::compound::Hal
         c.expert_samples = n;
     }
     c.expert = helper_model(a, a.expert.as_deref(), "--expert")?;
+    // Before the run directory exists: a missing model leaves nothing behind.
+    kgscope::verify::embed::Embedder::check_dir(&c.embed_dir())?;
     Ok(Some(c))
 }
 

@@ -33,20 +33,31 @@ pub struct Embedder {
 }
 
 impl Embedder {
+    /// Whether `dir` holds a model's three files, without loading it: a run checks this
+    /// before it creates anything.
+    pub fn check_dir(dir: &Path) -> Result<(), EmbedError> {
+        for file in ["config.json", "model.safetensors", "tokenizer.json"] {
+            if !dir.join(file).is_file() {
+                return Err(EmbedError::Load {
+                    dir: dir.to_path_buf(),
+                    message: format!(
+                        "no {file} (install the default one with `kgscope model fetch \
+                         --embedder`, or give a sentence-transformers BERT folder with \
+                         --embed-model)"
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Loads the model in `dir`: `config.json`, `model.safetensors` and `tokenizer.json`.
     pub fn load(dir: &Path) -> Result<Self, EmbedError> {
         let failed = |message: String| EmbedError::Load {
             dir: dir.to_path_buf(),
             message,
         };
-        for file in ["config.json", "model.safetensors", "tokenizer.json"] {
-            if !dir.join(file).is_file() {
-                return Err(failed(format!(
-                    "no {file} (install the default one with `kgscope model fetch --embedder`, \
-                     or give a sentence-transformers BERT folder with --embed-model)"
-                )));
-            }
-        }
+        Self::check_dir(dir)?;
         let config: Config = serde_json::from_str(
             &std::fs::read_to_string(dir.join("config.json"))
                 .map_err(|e| failed(format!("config.json: {e}")))?,
