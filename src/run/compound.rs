@@ -61,6 +61,14 @@ fn without_repeats(text: &str) -> String {
     out.join(" ")
 }
 
+/// A call's output as recorded: its words, or that it failed and why.
+fn shown(out: &Result<String, String>) -> String {
+    match out {
+        Ok(text) => text.trim().to_string(),
+        Err(e) => format!("(failed: {e})"),
+    }
+}
+
 /// Tokens a reading takes at most: a name or a number.
 const READING_TOKENS: u32 = 16;
 
@@ -163,11 +171,16 @@ impl ScoreSums {
 pub struct CompoundVerifier {
     embedder: Arc<Embedder>,
     threshold: f64,
-    judge: Option<Arc<Judge>>,
-    expert: Option<Arc<Judge>>,
-    expert_samples: usize,
+    facts: FactJudges,
     /// Descriptions' embeddings: an entity asked about in several assessments is embedded once.
     described: Mutex<HashMap<String, Arc<Vec<f32>>>>,
+}
+
+/// The fact check's judges: the fact judge, and the expert stage's extra votes.
+pub struct FactJudges {
+    pub judge: Option<Arc<Judge>>,
+    pub expert: Option<Arc<Judge>>,
+    pub expert_samples: usize,
 }
 
 /// The fact judge's sampled calls in the expert stage.
@@ -183,9 +196,11 @@ impl CompoundVerifier {
         Self {
             embedder: Arc::new(embedder),
             threshold: config.threshold,
-            judge,
-            expert,
-            expert_samples: config.expert_samples,
+            facts: FactJudges {
+                judge,
+                expert,
+                expert_samples: config.expert_samples,
+            },
             described: Mutex::default(),
         }
     }
@@ -235,106 +250,6 @@ impl CompoundVerifier {
         })
     }
 
-    /// One call of a judge model on one fact, as a verdict (`reading` false) or as a reading
-    /// of the fact's value: its raw output.
-    async fn ask(
-        judge: &Judge,
-        q: &Question,
-        fact: &AskedFact,
-        response: &str,
-        sample: Option<u64>,
-        reading: bool,
-    ) -> Result<String, BackendError> {
-        let mut params = judge_params();
-        // YES / NO / UNCLEAR is a token or two; a reading is a name or a number.
-        params.max_tokens = if reading { READING_TOKENS } else { 6 };
-        if let Some(k) = sample {
-            params.temperature = EXPERT_TEMPERATURE;
-            params.seed = super::engine::attempt_seed(params.seed, &q.id, k as usize + 1);
-        }
-        let prompt = if reading {
-            judge::reader_prompt(&fact.blank, response)
-        } else {
-            judge::prompt(&fact.sentence, response)
-        };
-        let req = Request {
-            id: format!("fact-judge:{}:{}", q.id, fact.relation),
-            prompt,
-            params,
-        };
-        Ok(judge.complete(req).await?.unwrap_or_default())
-    }
-
-    /// The fact check of one asked fact.
-    async fn check_fact(
-        &self,
-        q: &Question,
-        fact: &AskedFact,
-        response: &str,
-    ) -> Result<FactCheck, BackendError> {
-        let names: Vec<&str> = fact.accepted.iter().flat_map(|a| a.names()).collect();
-        let found = facts::states(response, &names);
-        let mut check = FactCheck {
-            relation: fact.relation.clone(),
-            verdict: None,
-            stage: FactStage::Undecided,
-            judge_outputs: vec![],
-        };
-        if found {
-            check.verdict = Some(FactVerdict::Stated);
-            check.stage = FactStage::Cheap;
-            return Ok(check);
-        }
-        let Some(j) = &self.judge else {
-            return Ok(check);
-        };
-        let first = Self::ask(j, q, fact, response, None, false).await?;
-        let verdict = judge::read(&first);
-        check.judge_outputs.push(first.trim().to_string());
-        // The judge's "stated" with none of the fact's names in the answer is the disagreement
-        // the paper's expert settles; so is an output that cannot be read.
-        let unsure = verdict.is_none() || verdict == Some(FactVerdict::Stated);
-        if !unsure {
-            check.verdict = verdict;
-            check.stage = FactStage::Judge;
-            return Ok(check);
-        }
-        // The expert's votes: the judge's own verdict is the one in dispute, so it has none.
-        let mut verdicts = Vec::new();
-        if !fact.blank.is_empty() {
-            let out = Self::ask(j, q, fact, response, None, true).await?;
-            verdicts.push(Some(judge::verdict_of_reading(&out, response, &names)));
-            check.judge_outputs.push(format!("reading: {}", out.trim()));
-        }
-        for k in 0..self.expert_samples {
-            let out = Self::ask(j, q, fact, response, Some(k as u64), false).await?;
-            verdicts.push(judge::read(&out));
-            check.judge_outputs.push(out.trim().to_string());
-        }
-        if let Some(e) = &self.expert {
-            let out = Self::ask(e, q, fact, response, None, false).await?;
-            verdicts.push(judge::read(&out));
-            check.judge_outputs.push(format!("expert: {}", out.trim()));
-        }
-        if verdicts.is_empty() {
-            // No expert to ask: the judge's word stands.
-            check.verdict = verdict;
-            check.stage = if verdict.is_some() {
-                FactStage::Judge
-            } else {
-                FactStage::Undecided
-            };
-            return Ok(check);
-        }
-        check.verdict = judge::settle(&verdicts);
-        check.stage = if check.verdict.is_some() {
-            FactStage::Expert
-        } else {
-            FactStage::Undecided
-        };
-        Ok(check)
-    }
-
     /// The chain on one answer; `abstention` is why the abstention filter caught it, if it
     /// did. `Err` only when a judge can never answer (the run stops, as for the model).
     pub async fn check(
@@ -368,7 +283,8 @@ impl CompoundVerifier {
         let mut checks = Vec::with_capacity(facts.len());
         for fact in facts {
             checks.push(
-                self.check_fact(q, fact, &text)
+                self.facts
+                    .check_fact(q, fact, &text)
                     .await
                     .map_err(|e| format!("the fact judge: {e}"))?,
             );
@@ -383,9 +299,226 @@ impl CompoundVerifier {
     }
 }
 
+impl FactJudges {
+    /// One call of a judge model on one fact, as a verdict (`reading` false) or as a reading
+    /// of the fact's value: its raw output, or why the call failed (a server error that
+    /// retries did not get past): a failed call gives no vote, never an empty answer.
+    async fn ask(
+        judge: &Judge,
+        q: &Question,
+        fact: &AskedFact,
+        response: &str,
+        sample: Option<u64>,
+        reading: bool,
+    ) -> Result<Result<String, String>, BackendError> {
+        let mut params = judge_params();
+        // YES / NO / UNCLEAR is a token or two; a reading is a name or a number.
+        params.max_tokens = if reading { READING_TOKENS } else { 6 };
+        if let Some(k) = sample {
+            params.temperature = EXPERT_TEMPERATURE;
+            params.seed = super::engine::attempt_seed(params.seed, &q.id, k as usize + 1);
+        }
+        let prompt = if reading {
+            judge::reader_prompt(&fact.blank, response)
+        } else {
+            judge::prompt(&fact.sentence, response)
+        };
+        let req = Request {
+            id: format!("fact-judge:{}:{}", q.id, fact.relation),
+            prompt,
+            params,
+        };
+        judge.complete(req).await
+    }
+
+    /// The fact check of one asked fact.
+    pub async fn check_fact(
+        &self,
+        q: &Question,
+        fact: &AskedFact,
+        response: &str,
+    ) -> Result<FactCheck, BackendError> {
+        let names: Vec<&str> = fact.accepted.iter().flat_map(|a| a.names()).collect();
+        let found = facts::states(response, &names);
+        let mut check = FactCheck {
+            relation: fact.relation.clone(),
+            verdict: None,
+            stage: FactStage::Undecided,
+            judge_outputs: vec![],
+        };
+        if found {
+            check.verdict = Some(FactVerdict::Stated);
+            check.stage = FactStage::Cheap;
+            return Ok(check);
+        }
+        let Some(j) = &self.judge else {
+            return Ok(check);
+        };
+        let first = Self::ask(j, q, fact, response, None, false).await?;
+        let verdict = first.as_deref().ok().and_then(judge::read);
+        check.judge_outputs.push(shown(&first));
+        // The judge's "stated" with none of the fact's names in the answer is the disagreement
+        // the paper's expert settles; so is an output that cannot be read.
+        let unsure = verdict.is_none() || verdict == Some(FactVerdict::Stated);
+        if !unsure {
+            check.verdict = verdict;
+            check.stage = FactStage::Judge;
+            return Ok(check);
+        }
+        // The expert's votes: the judge's own verdict is the one in dispute, so it has none.
+        let mut verdicts = Vec::new();
+        if !fact.blank.is_empty() {
+            let out = Self::ask(j, q, fact, response, None, true).await?;
+            verdicts.push(
+                out.as_deref()
+                    .ok()
+                    .map(|o| judge::verdict_of_reading(o, response, &names)),
+            );
+            check
+                .judge_outputs
+                .push(format!("reading: {}", shown(&out)));
+        }
+        for k in 0..self.expert_samples {
+            let out = Self::ask(j, q, fact, response, Some(k as u64), false).await?;
+            verdicts.push(out.as_deref().ok().and_then(judge::read));
+            check.judge_outputs.push(shown(&out));
+        }
+        if let Some(e) = &self.expert {
+            let out = Self::ask(e, q, fact, response, None, false).await?;
+            verdicts.push(out.as_deref().ok().and_then(judge::read));
+            check.judge_outputs.push(format!("expert: {}", shown(&out)));
+        }
+        if verdicts.is_empty() {
+            // No expert to ask: the judge's word stands.
+            check.verdict = verdict;
+            check.stage = if verdict.is_some() {
+                FactStage::Judge
+            } else {
+                FactStage::Undecided
+            };
+            return Ok(check);
+        }
+        check.verdict = judge::settle(&verdicts);
+        check.stage = if check.verdict.is_some() {
+            FactStage::Expert
+        } else {
+            FactStage::Undecided
+        };
+        Ok(check)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::backends::{Backend, Capabilities, Chunk, Completion};
+    use crate::core::gold::Accepted;
+    use futures::stream::{self, BoxStream, StreamExt};
+
+    /// A judge that answers verdict prompts with `verdict` and readings with `reading`
+    /// (`None`: the call fails after its retries).
+    struct Scripted {
+        verdict: &'static str,
+        reading: Option<&'static str>,
+    }
+
+    impl Backend for Scripted {
+        fn model_id(&self) -> String {
+            "scripted".into()
+        }
+        fn capabilities(&self) -> Capabilities {
+            Capabilities::default()
+        }
+        fn ask(
+            &self,
+            req: crate::backends::Request,
+        ) -> BoxStream<'static, Result<Chunk, BackendError>> {
+            let reading = req.prompt.input.contains("what fills the blank");
+            let text = if reading {
+                self.reading
+            } else {
+                Some(self.verdict)
+            };
+            let item = match text {
+                Some(t) => Ok(Chunk::Done(Completion {
+                    text: t.into(),
+                    prompt_tokens: 1,
+                    completion_tokens: 1,
+                    first_token_ms: 0,
+                    total_ms: 0,
+                    finish_reason: "stop".into(),
+                })),
+                None => Err(BackendError::Transient("503 after 5 tries".into())),
+            };
+            stream::iter(vec![item]).boxed()
+        }
+    }
+
+    fn judges(verdict: &'static str, reading: Option<&'static str>) -> FactJudges {
+        FactJudges {
+            judge: Some(Arc::new(Judge::new(
+                Arc::new(Scripted { verdict, reading }),
+                false,
+            ))),
+            expert: None,
+            expert_samples: 0,
+        }
+    }
+
+    fn capital() -> AskedFact {
+        AskedFact {
+            relation: "capital".into(),
+            predicate: "http://ex.org/capital".into(),
+            accepted: vec![Accepted {
+                label: "Lima".into(),
+                aliases: vec![],
+            }],
+            sentence: "The capital of Peru is Lima.".into(),
+            blank: "The capital of Peru is ___.".into(),
+        }
+    }
+
+    fn check(j: &FactJudges, response: &str) -> FactCheck {
+        let q = crate::questions::tests_support::question();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        rt.block_on(j.check_fact(&q, &capital(), response)).unwrap()
+    }
+
+    #[test]
+    fn each_stage_of_the_fact_check_decides_where_it_should() {
+        // Named in the answer: the cheap check, no judge asked.
+        let c = check(&judges("NO", None), "Peru's capital is Lima.");
+        assert_eq!(
+            (c.verdict, c.stage),
+            (Some(FactVerdict::Stated), FactStage::Cheap)
+        );
+        assert!(c.judge_outputs.is_empty());
+        // The judge's NO stands.
+        let c = check(&judges("NO", None), "Peru's capital is Cusco.");
+        assert_eq!(
+            (c.verdict, c.stage),
+            (Some(FactVerdict::Contradicted), FactStage::Judge)
+        );
+        // The judge's YES with no name in the answer goes to the expert, whose reading is the
+        // answer's own words: Cusco is not Lima.
+        let c = check(&judges("YES", Some("Cusco")), "Peru's capital is Cusco.");
+        assert_eq!(
+            (c.verdict, c.stage),
+            (Some(FactVerdict::Contradicted), FactStage::Expert)
+        );
+        assert_eq!(c.judge_outputs, ["YES", "reading: Cusco"]);
+        // A reading that fails gives no vote: undecided, never "not mentioned".
+        let c = check(&judges("YES", None), "Peru's capital is Cusco.");
+        assert_eq!((c.verdict, c.stage), (None, FactStage::Undecided));
+        assert!(
+            c.judge_outputs[1].starts_with("reading: (failed: "),
+            "{:?}",
+            c.judge_outputs
+        );
+    }
 
     #[test]
     fn a_looping_answer_says_each_sentence_once() {
