@@ -112,11 +112,7 @@ impl HaluAcc {
         let accuracy = Rate::new(self.point_thirds as f64 / 3.0, self.facts_asked as f64)?;
         let mean_difficulty = self.difficulty_micro as f64 / 1e6 / self.answers as f64;
         let reference = self.reference_micro as f64 / 1e6 / self.answers as f64;
-        let scale = if reference > 0.0 {
-            mean_difficulty / reference
-        } else {
-            1.0
-        };
+        let scale = weighted_accuracy(1.0, mean_difficulty, reference);
         Some(HaluStats {
             answers: self.answers,
             accuracy,
@@ -133,6 +129,15 @@ impl HaluAcc {
             sums: self.clone(),
         })
     }
+}
+
+/// Accuracy scaled by how hard this assessment was against the average one: A × D / D̄
+/// (A itself when D̄ is unknown).
+pub fn weighted_accuracy(accuracy: f64, mean_difficulty: f64, reference_difficulty: f64) -> f64 {
+    if reference_difficulty <= 0.0 {
+        return accuracy;
+    }
+    accuracy * mean_difficulty / reference_difficulty
 }
 
 /// KGHaluBench's metrics of a group; a rate with nothing to count is `None`.
@@ -152,23 +157,23 @@ pub struct HaluStats {
     pub sums: HaluAcc,
 }
 
-/// The metrics of a set of answers of one difficulty (D = D̄): the hand-checkable core.
-pub fn metrics(judged: &[Judged]) -> Option<HaluStats> {
-    let mut acc = HaluAcc::default();
-    for j in judged {
-        acc.add_answer(&HaluScore {
-            judged: *j,
-            difficulty: 0.5,
-            reference_difficulty: 0.5,
-            facts: vec![],
-        });
-    }
-    acc.stats()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The metrics of a set of answers of one difficulty (D = D̄): the hand-checkable core.
+    fn metrics(judged: &[Judged]) -> Option<HaluStats> {
+        let mut acc = HaluAcc::default();
+        for j in judged {
+            acc.add_answer(&HaluScore {
+                judged: *j,
+                difficulty: 0.5,
+                reference_difficulty: 0.5,
+                facts: vec![],
+            });
+        }
+        acc.stats()
+    }
 
     /// Ten answers by hand: 2 abstained, 3 breadth hallucinations, 5 aligned with 3, 3, 2, 1
     /// and 0 facts right.
@@ -200,6 +205,12 @@ mod tests {
         assert!(r.lo < r.value && r.value < r.hi);
         // D = D̄: the weighted accuracy is the accuracy.
         assert!((m.weighted_accuracy.value - m.accuracy.value).abs() < 1e-12);
+    }
+
+    #[test]
+    fn weighted_accuracy_scales_by_difficulty() {
+        assert!((weighted_accuracy(0.5, 0.6, 0.5) - 0.6).abs() < 1e-12);
+        assert_eq!(weighted_accuracy(0.5, 0.6, 0.0), 0.5);
     }
 
     #[test]

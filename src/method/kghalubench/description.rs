@@ -11,29 +11,15 @@ use crate::kg::{term_str, KgError, KnowledgeGraph, Term};
 use crate::questions::templates::slots::indefinite;
 use crate::questions::Renderer;
 
-/// Where a description came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
-    /// The KG states it.
-    Kg,
-    /// Rendered from the entity's facts: the KG has none.
-    Rendered,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Description {
-    pub text: String,
-    pub source: Source,
-}
-
 /// Facts a rendered description names at most.
 const RENDERED_FACTS: usize = 8;
 
 /// Entities named in one query.
 const BATCH: usize = 200;
 
-/// The descriptions the KG states for `entities`, by entity.
-fn stated(
+/// The descriptions the KG states for `entities`, by entity (an entity without one is left
+/// out: its question keeps the description rendered from its facts).
+pub fn stated(
     kg: &dyn KnowledgeGraph,
     index: &KgIndex,
     entities: &[Id],
@@ -128,31 +114,6 @@ pub fn named(label: &str, entity_type: &str, text: &str) -> String {
     )
 }
 
-/// The description of each of `entities`: the KG's, else rendered from its facts.
-pub fn descriptions(
-    kg: &dyn KnowledgeGraph,
-    r: &Renderer<'_>,
-    entities: &[Id],
-) -> Result<HashMap<Id, Description>, KgError> {
-    let mut kg_says = stated(kg, r.index, entities)?;
-    Ok(entities
-        .iter()
-        .map(|&e| {
-            let d = match kg_says.remove(&e) {
-                Some(text) => Description {
-                    text,
-                    source: Source::Kg,
-                },
-                None => Description {
-                    text: rendered(r, e),
-                    source: Source::Rendered,
-                },
-            };
-            (e, d)
-        })
-        .collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,18 +124,14 @@ mod tests {
         (kg, index)
     }
 
-    fn descriptions_of(
-        kg: &dyn KnowledgeGraph,
-        index: &KgIndex,
-        entities: &[Id],
-    ) -> HashMap<Id, Description> {
+    fn rendered_of(index: &KgIndex, e: Id) -> String {
         let templates = crate::questions::TemplateSet::builtin();
         let r = Renderer {
             index,
             templates: &templates,
             seed: 0,
         };
-        descriptions(kg, &r, entities).unwrap()
+        rendered(&r, e)
     }
 
     #[test]
@@ -186,19 +143,15 @@ mod tests {
             .copied()
             .find(|e| index.label(*e) == "actinium" || index.label(*e) == "Actinium")
             .expect("actinium");
-        let d = descriptions_of(kg.as_ref(), &index, &[actinium]);
-        assert_eq!(d[&actinium].source, Source::Kg);
-        assert!(d[&actinium]
-            .text
-            .starts_with("Silvery radioactive metallic element"));
+        let d = stated(kg.as_ref(), &index, &[actinium]).unwrap();
+        assert!(d[&actinium].starts_with("Silvery radioactive metallic element"));
 
         let (kg, index) = open("sample:countries");
         let peru = index
             .iri_id("https://kgscope.dev/kg/countries/entity/Peru")
             .unwrap();
-        let d = descriptions_of(kg.as_ref(), &index, &[peru]);
-        assert_eq!(d[&peru].source, Source::Rendered);
-        let text = &d[&peru].text;
+        assert!(stated(kg.as_ref(), &index, &[peru]).unwrap().is_empty());
+        let text = &rendered_of(&index, peru);
         assert!(
             text.starts_with("Peru is a country or territory. "),
             "{text}"
@@ -241,10 +194,10 @@ mod tests {
             index.iri_id("http://ex.org/a").unwrap(),
             index.iri_id("http://ex.org/b").unwrap(),
         );
-        let d = descriptions_of(&kg, &index, &[a, b]);
+        let d = stated(&kg, &index, &[a, b]).unwrap();
         // English first, then schema:description before rdfs:comment.
-        assert_eq!(d[&a].text, "a description");
+        assert_eq!(d[&a], "a description");
         // Equals: the lexically first.
-        assert_eq!(d[&b].text, "another b comment");
+        assert_eq!(d[&b], "another b comment");
     }
 }

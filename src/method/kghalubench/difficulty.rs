@@ -14,10 +14,10 @@
 //!   the candidates: ½ for a question of average complexity about an entity of middling
 //!   popularity, towards 1 for a complex question about an obscure entity. k = 6 by default:
 //!   from the least popular and most complex question to the opposite, D spans 0.05 to 0.95.
-//! - **Weighted accuracy** A_w = A × D / D̄: D the mean difficulty of this assessment, D̄ the
-//!   mean over assessments of the same size drawn the same way (the candidates' mean
-//!   difficulty estimates it), so that an assessment that drew harder questions is not scored
-//!   lower for it, and A_w ≈ A on average.
+//! - **Weighted accuracy** A_w = A × D / D̄ (`crate::metrics::halu::weighted_accuracy`): D
+//!   the mean difficulty of this assessment, D̄ the mean over assessments of the same size
+//!   drawn the same way (100 more draws estimate it), so that an assessment that drew harder
+//!   questions is not scored lower for it, and A_w ≈ A on average.
 
 /// The logistic's steepness when the user does not say.
 pub const DEFAULT_STEEPNESS: f64 = 6.0;
@@ -96,14 +96,6 @@ pub fn relation_weights(mean_scores: &[Option<f64>]) -> Vec<f64> {
         .collect()
 }
 
-/// Accuracy scaled by how hard this assessment was against the average one: A × D / D̄.
-pub fn weighted_accuracy(accuracy: f64, mean_difficulty: f64, reference_difficulty: f64) -> f64 {
-    if reference_difficulty <= 0.0 {
-        return accuracy;
-    }
-    accuracy * mean_difficulty / reference_difficulty
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,7 +151,5 @@ mod tests {
         assert!((breadth_complexity(&[0.2, 0.4, 0.9]) - 1.5).abs() < 1e-12);
         assert_eq!(breadth_complexity(&[]), 1.5);
         // A_w = A × D / D̄.
-        assert!((weighted_accuracy(0.5, 0.6, 0.5) - 0.6).abs() < 1e-12);
-        assert_eq!(weighted_accuracy(0.5, 0.6, 0.0), 0.5);
     }
 }

@@ -346,7 +346,7 @@ pub fn describe(
         v.dedup();
         v
     };
-    let stated = description::descriptions(kg, r, &entities)?;
+    let stated = description::stated(kg, index, &entities)?;
     for q in questions {
         let Some(meta) = q.compound.as_mut() else {
             continue;
@@ -354,12 +354,8 @@ pub fn describe(
         let Some(d) = index.iri_id(&q.subject).and_then(|e| stated.get(&e)) else {
             continue;
         };
-        meta.description_from_kg = d.source == description::Source::Kg;
-        meta.description = if meta.description_from_kg {
-            description::named(&q.subject_label, &meta.entity_type, &d.text)
-        } else {
-            d.text.clone()
-        };
+        meta.description_from_kg = true;
+        meta.description = description::named(&q.subject_label, &meta.entity_type, d);
     }
     Ok(())
 }
