@@ -147,6 +147,10 @@ pub fn blocks(run: &LoadedRun, figures: bool) -> anyhow::Result<Vec<Block>> {
             b.push(Block::Para(line));
         }
     }
+    b.extend(crate::report::judges::blocks(
+        &*run.judges()?,
+        run.labels_read(),
+    ));
     if figures {
         b.push(Block::Heading(2, "Figures".into()));
         for req in figure_requests(run) {

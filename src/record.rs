@@ -18,6 +18,23 @@ pub struct JudgeCall {
     pub reason: String,
 }
 
+/// The trained judge's prediction for one statement, recorded in the attempt it decided.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainedCall {
+    /// Which judge predicted (its file name and the first 12 hex digits of its sha256).
+    pub judge: String,
+    /// P(the model answers correctly), P(incorrectly), P(it says it does not know), from the
+    /// head of the statement's polarity; they sum to 1.
+    pub probs: [f32; 3],
+}
+
+impl TrainedCall {
+    /// The class with the highest probability (ties go to the earlier class).
+    pub fn class(&self) -> crate::core::verdict::JudgeClass {
+        crate::core::verdict::JudgeClass::argmax(&self.probs)
+    }
+}
+
 /// One time the model was asked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Attempt {
@@ -38,6 +55,9 @@ pub struct Attempt {
     /// KGHaluBench's chain on this answer: abstention, entity-level similarity, each fact.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compound: Option<crate::core::compound::CompoundCheck>,
+    /// The trained judge's class probabilities, in a `--via-judge` run (nothing generated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trained: Option<TrainedCall>,
     pub prompt_tokens: u32,
     pub completion_tokens: u32,
     pub first_token_ms: u64,

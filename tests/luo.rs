@@ -298,6 +298,7 @@ fn answered(q: &Question, verdict: Verdict) -> kgscope::run::ResultRecord {
         stage: Default::default(),
         judge: None,
         compound: None,
+        trained: None,
         prompt_tokens: 0,
         completion_tokens: 0,
         first_token_ms: 0,

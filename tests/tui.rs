@@ -52,6 +52,7 @@ fn attempt(verdict: Verdict, response: String, completion_tokens: u32) -> Attemp
         stage: Default::default(),
         judge: None,
         compound: None,
+        trained: None,
         prompt_tokens: 10,
         completion_tokens,
         first_token_ms: 5,
@@ -1783,7 +1784,12 @@ fn end_to_end(model_args: &str, limit_keys: &[&str], total: &str, answer: &str, 
 fn frame_cost_harness_folds_every_outcome() {
     use kgscope::tui::bench::frame_times;
     let tmp = tempfile::tempdir().unwrap();
-    for screen in [Screen::Live, Screen::Heatmaps, Screen::Errors] {
+    for screen in [
+        Screen::Live,
+        Screen::Heatmaps,
+        Screen::Errors,
+        Screen::Judge,
+    ] {
         // A run of its own per screen: the harness numbers its questions from the start.
         let (live_run, records) = empty_run_and_answers(&tmp.path().join(screen.title()));
         let mut app = App::new(Theme::default(), "sample:countries", None);
@@ -1815,6 +1821,11 @@ fn frame_cost_harness_folds_every_outcome() {
             .filter(|r| r.outcome != OutcomeKind::Correct)
             .count();
         assert_eq!(d.errors.len(), wrong);
+        if screen == Screen::Judge {
+            // Judge keeps what the verifiers made of every answer, as they come in.
+            let judged = d.judged.as_ref().map_or(0, Vec::len);
+            assert_eq!(judged, on_disk.len());
+        }
         if std::env::var_os("KGSCOPE_PRINT_FRAMES").is_some() {
             eprintln!("{screen:?}: {s:?}");
         }
@@ -2124,6 +2135,10 @@ fn live_shows_the_kglens_rates_for_a_yes_no_run() {
 /// The analyst's screens (issue 8 §5), in tests/tui/analyst.rs.
 #[path = "tui/analyst.rs"]
 mod analyst;
+
+/// The Judge screen (issue 22 §4), in tests/tui/judge.rs.
+#[path = "tui/judge.rs"]
+mod judge;
 
 /// Runs written before schema version 2 (tests/data/legacy-runs, made by the previous binary)
 /// open in every screen, and Inspect names their gold answers in the method's words.

@@ -61,6 +61,8 @@ pub struct LlamaOptions {
     pub threads: Option<i32>,
     /// How prompts are rendered; see [`PromptStyle`].
     pub prompt_style: PromptStyle,
+    /// Keep the final layer's outputs, for [`LlamaCppBackend::hidden_state`].
+    pub hidden_states: bool,
 }
 
 impl Default for LlamaOptions {
@@ -72,6 +74,7 @@ impl Default for LlamaOptions {
             ctx_per_seq: 1024,
             threads: None,
             prompt_style: PromptStyle::Auto,
+            hidden_states: false,
         }
     }
 }
@@ -95,6 +98,8 @@ pub struct LlamaCppBackend {
     style: PromptStyle,
     general_name: Option<String>,
     parallel: usize,
+    /// Width of a hidden state; `None` when the model was not loaded for hidden states.
+    hidden_dim: Option<usize>,
 }
 
 impl std::fmt::Debug for LlamaCppBackend {
@@ -144,6 +149,7 @@ impl LlamaCppBackend {
             ctx_per_seq: opts.ctx_per_seq,
             threads,
             style: opts.prompt_style,
+            embeddings: opts.hidden_states,
         };
         let (job_tx, job_rx) = mpsc::channel();
         let (ready_tx, ready_rx) = mpsc::sync_channel(1);
@@ -180,6 +186,7 @@ impl LlamaCppBackend {
             style: loaded.style,
             general_name: loaded.general_name,
             parallel: opts.parallel,
+            hidden_dim: opts.hidden_states.then_some(loaded.n_embd),
         })
     }
 
@@ -196,6 +203,54 @@ impl LlamaCppBackend {
     /// How many requests are decoded together.
     pub fn parallel(&self) -> usize {
         self.parallel
+    }
+
+    /// Width of the hidden states, when the model was loaded for them
+    /// ([`LlamaOptions::hidden_states`]).
+    pub fn hidden_dim(&self) -> Option<usize> {
+        self.hidden_dim
+    }
+
+    /// The final layer's output (after the last norm) at the last token of the prompt's
+    /// input, with the prompt rendered as for generation up to the end of the input. Nothing
+    /// is generated. Requests queued together are decoded together, and the shared prefix
+    /// (instruction and shots) is evaluated once, as for generation.
+    pub async fn hidden_state(
+        &self,
+        id: &str,
+        prompt: crate::backends::Prompt,
+    ) -> Result<Vec<f32>, BackendError> {
+        if self.hidden_dim.is_none() {
+            return Err(BackendError::Model(
+                "this model was not loaded for hidden states".into(),
+            ));
+        }
+        let (tx, mut rx) = futures::channel::mpsc::unbounded();
+        let job = Job {
+            req: Request {
+                id: id.to_string(),
+                prompt,
+                params: crate::backends::GenParams::default(),
+            },
+            tx,
+            submitted: Instant::now(),
+            hidden: true,
+        };
+        if self.jobs.as_ref().is_none_or(|j| j.send(job).is_err()) {
+            return Err(BackendError::Model(
+                "the llama worker is not running".into(),
+            ));
+        }
+        match rx.next().await {
+            Some(Ok(Chunk::Hidden(v))) => Ok(v),
+            Some(Ok(_)) => Err(BackendError::Model(
+                "the llama worker answered a hidden-state request with text".into(),
+            )),
+            Some(Err(e)) => Err(e),
+            None => Err(BackendError::Model(
+                "the llama worker stopped before finishing the request".into(),
+            )),
+        }
     }
 }
 
@@ -242,7 +297,7 @@ impl Backend for LlamaCppBackend {
         Capabilities {
             streaming: true,
             logprobs: false,
-            hidden_states: false,
+            hidden_states: self.hidden_dim.is_some(),
             batching: true,
         }
     }
@@ -253,6 +308,7 @@ impl Backend for LlamaCppBackend {
             req,
             tx,
             submitted: Instant::now(),
+            hidden: false,
         };
         let sent = self.jobs.as_ref().is_some_and(|j| j.send(job).is_ok());
         if !sent {

@@ -61,6 +61,9 @@ pub enum Chunk {
     Retrying { attempt: u32, reason: String },
     /// The last chunk of every successful stream.
     Done(Completion),
+    /// The only chunk of a hidden-state request ([`llama::LlamaCppBackend::hidden_state`]):
+    /// the final layer's output (after the last norm) at the input's last token.
+    Hidden(Vec<f32>),
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -133,6 +136,27 @@ pub trait Backend: Send + Sync {
     fn model_id(&self) -> String;
     fn capabilities(&self) -> Capabilities;
     fn ask(&self, req: Request) -> BoxStream<'static, Result<Chunk, BackendError>>;
+}
+
+/// The backend of a run that generates nothing (one judged from hidden states by a trained
+/// judge): it names the model, and a request gets an error that says why.
+pub struct NotGenerating {
+    pub model_id: String,
+    pub why: String,
+}
+
+impl Backend for NotGenerating {
+    fn model_id(&self) -> String {
+        self.model_id.clone()
+    }
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::default()
+    }
+    fn ask(&self, _req: Request) -> BoxStream<'static, Result<Chunk, BackendError>> {
+        use futures::StreamExt;
+        let why = self.why.clone();
+        futures::stream::once(async move { Err(BackendError::Unusable(why)) }).boxed()
+    }
 }
 
 /// The model identity recorded in a run's manifest (never a key).

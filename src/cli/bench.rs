@@ -38,6 +38,9 @@ pub enum BenchCommand {
     /// Facts/s and agreement with a hand-labelled table of KGHaluBench's fact judge, against
     /// its first stage (the object named in the answer).
     FactJudge(super::bench_fact_judge::FactJudgeBenchArgs),
+    /// Statements/s judged by GraphEval's trained judge on hidden states, against the same
+    /// statements generated and parsed by the same model.
+    Judge(super::bench_judge::JudgeBenchArgs),
 }
 
 #[derive(Args)]
@@ -72,6 +75,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Verdicts(a) => super::bench_verdicts::run(a),
         BenchCommand::Embed(a) => super::bench_embed::run(a),
         BenchCommand::FactJudge(a) => super::bench_fact_judge::run(a),
+        BenchCommand::Judge(a) => super::bench_judge::run(a),
     }
 }
 

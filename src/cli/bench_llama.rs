@@ -69,11 +69,18 @@ impl Measure {
     }
 }
 
-pub fn run(a: LlamaBenchArgs) -> anyhow::Result<ExitCode> {
-    let spec = ModelSpec::parse(&a.model, None, openai::DEFAULT_API_KEY_ENV)
-        .map_err(anyhow::Error::msg)?;
+/// The model file `model` names (`default` fetched when missing) and `n` statement questions
+/// (one negative each) from `kg`: what the llama benchmarks ask.
+pub(super) fn model_and_statements(
+    model: &str,
+    kg: &str,
+    n: usize,
+    what: &str,
+) -> anyhow::Result<(PathBuf, Vec<Question>)> {
+    let spec =
+        ModelSpec::parse(model, None, openai::DEFAULT_API_KEY_ENV).map_err(anyhow::Error::msg)?;
     let ModelSpec::Llama { path } = spec else {
-        bail!("bench llama needs `default` or a .gguf path")
+        bail!("{what} needs `default` or a .gguf path")
     };
     if !path.is_file() {
         if path == config::default_model_path() {
@@ -82,15 +89,20 @@ pub fn run(a: LlamaBenchArgs) -> anyhow::Result<ExitCode> {
             bail!("model file {} does not exist", path.display());
         }
     }
-    let kg = kg::open(&a.kg)?;
+    let kg = kg::open(kg)?;
     let index = KgIndex::build(kg.as_ref(), &|_| {})?;
     let opts = GenerateOptions {
         task: Task::Statement,
-        limit: a.questions,
+        limit: n,
         negatives: 1,
         ..Default::default()
     };
     let (qs, _) = kgscope::method::generate(&index, &TemplateSet::builtin(), &opts)?;
+    Ok((path, qs))
+}
+
+pub fn run(a: LlamaBenchArgs) -> anyhow::Result<ExitCode> {
+    let (path, qs) = model_and_statements(&a.model, &a.kg, a.questions, "bench llama")?;
     let params = GenParams {
         max_tokens: a.max_tokens,
         ..GenParams::default()
@@ -205,6 +217,19 @@ async fn measure(
     })
 }
 
+/// Options of a generating run with no judge: each question asked once.
+pub(super) fn plain_options(concurrency: usize, params: &GenParams) -> EngineOptions {
+    EngineOptions {
+        repeats: 1,
+        concurrency,
+        params: params.clone(),
+        judge: None,
+        writer: None,
+        compound: None,
+        trained: None,
+    }
+}
+
 /// Asks every question through the real engine; returns the completion tokens generated.
 async fn ask_all(
     backend: Arc<dyn Backend>,
@@ -212,15 +237,17 @@ async fn ask_all(
     concurrency: usize,
     params: &GenParams,
 ) -> anyhow::Result<u64> {
+    engine_all(backend, qs, plain_options(concurrency, params)).await
+}
+
+/// Runs every question through the real engine with `opts`; returns the completion tokens
+/// generated. A failed question fails the benchmark.
+pub(super) async fn engine_all(
+    backend: Arc<dyn Backend>,
+    qs: Vec<Question>,
+    opts: EngineOptions,
+) -> anyhow::Result<u64> {
     let (tx, mut rx) = tokio::sync::mpsc::channel(1024);
-    let opts = EngineOptions {
-        repeats: 1,
-        concurrency,
-        params: params.clone(),
-        judge: None,
-        writer: None,
-        compound: None,
-    };
     let task = tokio::spawn(engine::run(
         backend,
         qs,

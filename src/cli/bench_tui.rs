@@ -55,6 +55,7 @@ pub(super) fn bench_attempt(verdict: Verdict, response: String) -> Attempt {
         stage: Default::default(),
         judge: None,
         compound: None,
+        trained: None,
         prompt_tokens: 20,
         completion_tokens: 8,
         first_token_ms: 5,

@@ -58,6 +58,16 @@ pub struct ExportArgs {
     /// nothing for that question (counted in the summary).
     #[arg(long)]
     pub majority: bool,
+    /// Also write each example's hidden state in the model (the final layer after the last
+    /// norm, at the last token of the question, as GraphEval's judge reads it) to a
+    /// safetensors file beside --out (its name with `.safetensors`): a tensor `hidden_states`
+    /// [examples, width], row i for line i, which gains `hidden_state_row`.
+    #[arg(long)]
+    pub with_hidden_states: bool,
+    /// The GGUF model whose hidden states --with-hidden-states reads [default: the run's own
+    /// model file].
+    #[arg(long, value_name = "FILE", requires = "with_hidden_states")]
+    pub hidden_model: Option<PathBuf>,
     /// Where runs are kept.
     #[arg(long, default_value = "runs", env = "KGSCOPE_RUNS")]
     pub runs_dir: PathBuf,
@@ -306,16 +316,73 @@ fn choose(book: &LabelBook, a: &ExportArgs, run: &str) -> anyhow::Result<Option<
     }
 }
 
+/// Where `--with-hidden-states` writes, and the model it reads them from; `None` without it.
+fn hidden_states_path(
+    a: &ExportArgs,
+    manifest: &Manifest,
+) -> anyhow::Result<Option<(PathBuf, PathBuf)>> {
+    if !a.with_hidden_states {
+        return Ok(None);
+    }
+    if a.out == super::STDOUT {
+        bail!("--with-hidden-states writes a second file beside --out: give --out a file name");
+    }
+    let path = std::path::Path::new(&a.out).with_extension("safetensors");
+    if path == std::path::Path::new(&a.out) {
+        bail!("--out names the JSON Lines index; the hidden states go beside it as .safetensors");
+    }
+    let model = match (&a.hidden_model, &manifest.config.model) {
+        (Some(m), _) => m.clone(),
+        (None, kgscope::run::ModelSpec::Llama { path }) => path.clone(),
+        (None, _) => bail!(
+            "run {} used a model served over HTTP, which gives no hidden states: give              --hidden-model a GGUF file of the same family",
+            manifest.run_id
+        ),
+    };
+    if !model.is_file() {
+        bail!("model file {} does not exist", model.display());
+    }
+    Ok(Some((path, model)))
+}
+
+/// Reads the hidden states of `questions` (one per exported line) and writes them to `path`.
+fn write_hidden_states(
+    path: &std::path::Path,
+    model: &std::path::Path,
+    questions: &[&kgscope::questions::Question],
+) -> anyhow::Result<()> {
+    use kgscope::run::trained;
+    let sha = trained::model_hash(model).map_err(anyhow::Error::msg)?;
+    let llama = trained::hidden_model(model, 16, None).map_err(anyhow::Error::msg)?;
+    let bar = super::progress::counter(Some(questions.len() as u64), "hidden states");
+    let states = tokio::runtime::Runtime::new()?
+        .block_on(trained::hidden_states(&llama, questions, &|n| {
+            bar.set_position(n as u64)
+        }))
+        .map_err(anyhow::Error::msg)?;
+    bar.finish_and_clear();
+    let meta = std::collections::HashMap::from([
+        ("model_file".to_string(), model.display().to_string()),
+        ("model_sha256".to_string(), sha),
+        (
+            "layer".to_string(),
+            kgscope::verify::trained::LAYER.to_string(),
+        ),
+    ]);
+    trained::write_states(path, &states, meta).map_err(anyhow::Error::msg)
+}
+
 fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
     let (run, manifest, records) = session::open_results(&a.runs_dir, &a.run)?;
+    let states_path = hidden_states_path(&a, &manifest)?;
     let book = read_book(&run)?;
     let who = choose(&book, &a, &run.id)?;
     let by_id: HashMap<&str, &ResultRecord> = records
         .iter()
         .map(|r| (r.question.id.as_str(), r))
         .collect();
-    let mut out = Vec::new();
-    let (mut written, mut skipped, mut ties) = (0usize, 0usize, 0usize);
+    let mut lines = Vec::new();
+    let (mut skipped, mut ties) = (0usize, 0usize);
     // Results order, so the file is the same on every export of the same labels.
     for r in &records {
         let qid = r.question.id.as_str();
@@ -336,16 +403,26 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
             },
         };
         let Some(chosen) = chosen else { continue };
-        let lines = lines_for(a.format, &manifest, r, &chosen);
-        if lines.is_empty() {
+        let made = lines_for(a.format, &manifest, r, &chosen);
+        if made.is_empty() {
             skipped += 1;
         }
-        for v in lines {
-            // Terminal-safe JSON: `--out -` may put it on a terminal.
-            kgscope::sanitize::write_json(&mut out, &v)?;
-            out.push(b'\n');
-            written += 1;
+        lines.extend(made.into_iter().map(|v| (v, r)));
+    }
+    let written = lines.len();
+    if let Some((path, model)) = &states_path {
+        let questions: Vec<&kgscope::questions::Question> =
+            lines.iter().map(|(_, r)| &r.question).collect();
+        write_hidden_states(path, model, &questions)?;
+        for (row, (v, _)) in lines.iter_mut().enumerate() {
+            v["hidden_state_row"] = json!(row);
         }
+    }
+    let mut out = Vec::new();
+    for (v, _) in &lines {
+        // Terminal-safe JSON: `--out -` may put it on a terminal.
+        kgscope::sanitize::write_json(&mut out, v)?;
+        out.push(b'\n');
     }
     let unknown = book
         .questions()
@@ -390,6 +467,9 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
             "; {unknown} labelled question(s) are not in results.jsonl"
         )
         .expect("writing to a String");
+    }
+    if let Some((path, _)) = &states_path {
+        write!(said, "; hidden states in {}", path.display()).expect("writing to a String");
     }
     eprintln!("{said}");
     let agree = Agreement::of(&book);

@@ -5,6 +5,7 @@ mod bench_embed;
 mod bench_endpoint;
 mod bench_fact_judge;
 mod bench_fpq;
+mod bench_judge;
 mod bench_llama;
 mod bench_report;
 mod bench_tui;
@@ -13,6 +14,7 @@ mod compare;
 mod demo;
 mod endpoint_args;
 mod export;
+mod judge;
 mod kg;
 mod labels;
 mod logging;
@@ -89,6 +91,9 @@ pub enum Command {
     /// The bundled default model.
     #[command(subcommand)]
     Model(run::ModelCommand),
+    /// GraphEval's trained judge: learn it from statement runs and hand labels.
+    #[command(subcommand)]
+    Judge(judge::JudgeCommand),
     /// Benchmarks (throughput figures, measured against a baseline in the same command).
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -138,6 +143,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Compare(a) => compare::compare(a),
         Command::Export(a) => export::run(a),
         Command::Model(m) => run::model(m),
+        Command::Judge(c) => judge::dispatch(c),
         Command::Bench(b) => bench::run(b),
     }
 }

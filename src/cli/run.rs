@@ -27,7 +27,7 @@ pub struct RunArgs {
     /// manifest, except the credentials it does not store: give a --base-url or --kg URL
     /// that had them again (and --idle-timeout/--request-timeout to change those) [default: start
     /// a new run].
-    #[arg(long, value_name = "RUN_ID", conflicts_with_all = ["model", "task", "entities", "context", "judge", "repeats", "no_gate", "writer", "embed_model", "threshold", "expert_samples", "expert"])]
+    #[arg(long, value_name = "RUN_ID", conflicts_with_all = ["model", "task", "entities", "context", "judge", "repeats", "no_gate", "writer", "embed_model", "threshold", "expert_samples", "expert", "via_judge"])]
     pub resume: Option<String>,
     #[command(flatten)]
     pub gen: GenArgs,
@@ -107,6 +107,11 @@ pub struct RunArgs {
     /// or openai:MODEL at --judge-base-url, else --base-url).
     #[arg(long, value_name = "MODEL")]
     pub expert: Option<String>,
+    /// Judge each statement from the model's hidden state with a judge written by `kgscope
+    /// judge train`, generating nothing (GraphEval's judge; --method statement, a GGUF --model:
+    /// the file the judge was trained on).
+    #[arg(long, value_name = "JUDGE")]
+    pub via_judge: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -232,6 +237,33 @@ fn halu_config(a: &RunArgs) -> anyhow::Result<Option<kgscope::run::compound::Hal
     Ok(Some(c))
 }
 
+/// Checks `--via-judge` against the run it is for: a statement run of the GGUF model file the
+/// judge was trained on, with no LLM judge. Gives the judge's path as the manifest keeps it.
+fn via_judge(
+    judge: &std::path::Path,
+    cfg: &RunConfig,
+    llm_judge: bool,
+    say: &dyn Fn(&str),
+) -> anyhow::Result<PathBuf> {
+    if !method::of(cfg.task).has_trained_judge() {
+        bail!(
+            "--via-judge is for --method statement (GraphEval's judge), not {}",
+            cfg.task.as_str()
+        );
+    }
+    if llm_judge {
+        bail!("--via-judge judges without generating: there is no answer for --judge to read");
+    }
+    let ModelSpec::Llama { path } = &cfg.model else {
+        bail!("--via-judge reads the model's hidden states: give --model a local GGUF file");
+    };
+    say("checking the trained judge against the model file");
+    let loaded = kgscope::verify::trained::TrainedJudge::load(judge)?;
+    kgscope::run::trained::check_model(&loaded, path).map_err(anyhow::Error::msg)?;
+    // Absolute, so a resume from elsewhere finds it.
+    Ok(std::path::absolute(judge)?)
+}
+
 pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     let rt = tokio::runtime::Runtime::new()?;
     let sp = progress::spinner("preparing");
@@ -322,8 +354,14 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 fpq,
                 halu,
                 kg_sample: a.gen.kg_sample,
+                via_judge: None,
                 extra: Default::default(),
             };
+            if let Some(judge) = &a.via_judge {
+                // Before the run directory exists: a judge that does not fit leaves nothing.
+                driver::ensure_model(&cfg.model, &note).map_err(anyhow::Error::msg)?;
+                cfg.via_judge = Some(via_judge(judge, &cfg, a.judge.is_some(), &say)?);
+            }
             // Opened once, for the `--entity` look-up and the run alike. `--entity` is kept
             // as IRIs, for the manifest: a resume regenerates the same questions from them
             // whatever labels say by then.
@@ -350,7 +388,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         cfg.model = resumed_model(cfg.model, &a.openai, &prepared.run.id)?;
     }
     // Every step (a default model fetched on resume, the model loading) shows on the spinner.
-    let backend = driver::start_model(&cfg, &say).map_err(anyhow::Error::msg)?;
+    let (backend, opts) = driver::start(&cfg, &say).map_err(anyhow::Error::msg)?;
     sp.finish_and_clear();
     eprintln!(
         "run {} in {}: {} {} questions from {} with {}; {} already answered",
@@ -366,7 +404,6 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         clean(&cfg.model.describe()),
         prepared.done.len()
     );
-    let opts = EngineOptions::for_config(&cfg, &note).map_err(anyhow::Error::msg)?;
     if let Some(plan) = &prepared.plan {
         eprintln!("{}", plan.describe());
     }
@@ -601,6 +638,7 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
     let by_judge = r.by_judge;
     let text = match format {
         ReportFormat::Json => {
+            let judges = r.judges()?;
             kgscope::sanitize::json_pretty(&serde_json::json!({
                 "run_id": r.run.id,
                 "run_dir": r.run.path,
@@ -615,6 +653,7 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
                 "metrics": r.snapshot,
                 "kglens": r.kglens,
                 "kghalubench": (r.halu.answers > 0).then_some(&r.halu),
+                "judges": judges.shown().then_some(&*judges),
             }))? + "\n"
         }
         ReportFormat::Md => doc::markdown(&document::blocks(&r, false)?),
@@ -673,5 +712,9 @@ fn text_report(r: &report::loaded::LoadedRun, by_judge: usize, worst: usize) -> 
     }
     out.push_str(&report::fpq::text(&r.snapshot));
     out.push_str(&report::halu::text(&r.snapshot, &r.halu));
+    match r.judges() {
+        Ok(j) => out.push_str(&report::judges::text(&j, r.labels_read())),
+        Err(e) => out.push_str(&format!("\nverifiers against hand labels: {e:#}\n")),
+    }
     out
 }

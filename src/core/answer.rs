@@ -55,6 +55,9 @@ pub enum Stage {
     Judge,
     /// A person's hand label (applied in reports, never written into results).
     Label,
+    /// GraphEval's trained judge on the model's hidden state (`--via-judge`): nothing was
+    /// generated; the verdict is the class the judge predicts, read through the polarity.
+    Trained,
 }
 
 impl Stage {
@@ -63,6 +66,7 @@ impl Stage {
             Stage::Rules => "rules",
             Stage::Judge => "judge",
             Stage::Label => "hand label",
+            Stage::Trained => "trained judge",
         }
     }
 }

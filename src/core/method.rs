@@ -94,6 +94,13 @@ pub trait Method: Send + Sync {
     fn takes_halu_settings(&self) -> bool {
         false
     }
+    /// Whether GraphEval's trained judge applies: a run may judge this method's questions
+    /// from the model's hidden state (`--via-judge`) and `kgscope judge train` learns from its
+    /// runs. The judge's three classes (correct, incorrect, idk) and its two output layers
+    /// (true statements, negatives) are the statement method's.
+    fn has_trained_judge(&self) -> bool {
+        false
+    }
     /// Whether a run of this method carries KG-FPQ's settings (`RunConfig::fpq`: edits,
     /// formats, gate, writer) and takes their command-line flags.
     fn takes_fpq_settings(&self) -> bool {

@@ -4,16 +4,19 @@
 //! abstain/invalid rates, Luo et al.'s P/R/F1), [`grapheval`] (per-triple correctness,
 //! truthfulness, informativeness), [`kglens`] (edge win / zero-sense, Beta update), [`halu`] (KGHaluBench's points, breadth and
 //! depth hallucination, weighted accuracy),
-//! [`aggregate`] (incremental group-by over scored outcomes, with serialisable snapshots), and
-//! [`agreement`] (Cohen's and Fleiss' kappa between annotators).
+//! [`aggregate`] (incremental group-by over scored outcomes, with serialisable snapshots),
+//! [`agreement`] (Cohen's and Fleiss' kappa between annotators), and [`judges`] (each
+//! verifier against the hand labels, and what to label next).
 
 pub mod aggregate;
 pub mod agreement;
 pub mod calibration;
+pub mod confusion;
 pub mod counts;
 pub mod grapheval;
 pub mod halu;
 pub mod interval;
+pub mod judges;
 pub mod kglens;
 pub mod metric;
 

@@ -328,6 +328,7 @@ mod tests {
                 stage: Stage::Rules,
                 judge: None,
                 compound: None,
+                trained: None,
                 prompt_tokens: 5,
                 completion_tokens: 2,
                 first_token_ms: 1,

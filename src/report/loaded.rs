@@ -18,6 +18,7 @@ use crate::verify::{OutcomeKind, Stage};
 
 use super::kglens::KglensReport;
 use super::labels::LabelEffect;
+use crate::metrics::judges::JudgeReport;
 
 /// One answer as a comparison needs it: its id, whether it was right (hand labels applied)
 /// and its groupings, as a number into [`Answers::keys`]. About 50 bytes: two runs of a
@@ -81,6 +82,8 @@ pub struct LoadedRun {
     labels: bool,
     /// The compact answers, read when first asked for (comparisons), or the ones kept.
     answers: OnceLock<Shared>,
+    /// The verifiers against the hand labels, read when first asked for (reports).
+    judges: OnceLock<Result<Arc<JudgeReport>, String>>,
 }
 
 /// What one pass over results.jsonl counted besides the records it handed over.
@@ -161,6 +164,7 @@ impl LoadedRun {
             confidences,
             labels,
             answers: OnceLock::new(),
+            judges: OnceLock::new(),
         })
     }
 
@@ -248,6 +252,30 @@ impl LoadedRun {
             keys: all.keys.clone(),
         })));
         Ok(r)
+    }
+
+    /// Whether hand labels are read (not under `--no-labels`).
+    pub fn labels_read(&self) -> bool {
+        self.labels
+    }
+
+    /// Each verifier of every answer on record against the hand labels (none under
+    /// `--no-labels`), and what to label next: read from results.jsonl the first time it is
+    /// asked for, and kept. Each answer as the machine decided it, before any hand label.
+    pub fn judges(&self) -> anyhow::Result<Arc<JudgeReport>> {
+        let read = || -> anyhow::Result<JudgeReport> {
+            let book = label_book(&self.run, self.labels)?;
+            let mut tally = crate::metrics::judges::JudgeTally::new(super::judges::QUEUE_MAX);
+            session::for_each_result(&self.run, |r| {
+                let o = super::judges::observe(&r);
+                tally.add(&o, super::judges::hand(&book, &o.question_id));
+            })?;
+            Ok(tally.finish())
+        };
+        self.judges
+            .get_or_init(|| read().map(Arc::new).map_err(|e| format!("{e:#}")))
+            .clone()
+            .map_err(anyhow::Error::msg)
     }
 
     /// See [`Manifest::model_shown`].

@@ -6,6 +6,7 @@ pub mod dataset;
 pub mod doc;
 pub mod grid;
 pub mod halu;
+pub mod judges;
 pub mod labels;
 pub mod loaded;
 pub mod rate;

@@ -75,6 +75,10 @@ pub struct RunConfig {
     /// reads the whole KG.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kg_sample: Option<usize>,
+    /// GraphEval's trained judge (a file written by `kgscope judge train`): each statement is
+    /// judged from the model's hidden state and nothing is generated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via_judge: Option<PathBuf>,
     /// Settings this build does not know (written by a newer kgscope), kept as they were.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -118,6 +122,7 @@ impl RunConfig {
                 .takes_halu_settings()
                 .then(super::compound::HaluConfig::default),
             kg_sample: None,
+            via_judge: None,
             extra: Default::default(),
         }
     }

@@ -31,12 +31,39 @@ pub fn ensure_model(spec: &ModelSpec, say: &dyn Fn(&str)) -> Result<(), String> 
     Err(format!("model file {} does not exist", path.display()))
 }
 
-/// Starts the model a run's configuration names (after [`ensure_model`]).
-pub fn start_model(c: &RunConfig, say: &dyn Fn(&str)) -> Result<Arc<dyn Backend>, String> {
+/// Starts the model a run's configuration names (after [`ensure_model`]) and the engine's
+/// options ([`EngineOptions::for_config`]). A run judged by a trained judge loads the model
+/// once, for hidden states: its backend then generates nothing (it says so if asked).
+pub fn start(
+    c: &RunConfig,
+    say: &dyn Fn(&str),
+) -> Result<(Arc<dyn Backend>, EngineOptions), String> {
     ensure_model(&c.model, say)?;
     say(&format!("loading the model {}", c.model.describe()));
-    backends::from_spec(&c.model, c.parallel, c.concurrency, c.gpu_layers)
-        .map_err(|e| format!("starting the model {}: {e:#}", c.model.describe()))
+    if let Some(judge) = &c.via_judge {
+        let ModelSpec::Llama { path } = &c.model else {
+            return Err(
+                "--via-judge reads hidden states, which only a local GGUF model gives".into(),
+            );
+        };
+        let runner = super::trained::TrainedRunner::start(judge, path, c.parallel, c.gpu_layers)?;
+        let backend: Arc<dyn Backend> = Arc::new(backends::NotGenerating {
+            model_id: backends::model_identity(&c.model),
+            why: format!(
+                "this run is judged by the trained judge {} from hidden states; it generates nothing",
+                runner.judge().id
+            ),
+        });
+        let mut opts = EngineOptions::for_config(c, say)?;
+        opts.trained = Some(Arc::new(runner));
+        // A forward pass is cheap: enough statements in flight to fill the model's batches.
+        opts.concurrency = opts.concurrency.max(c.parallel * 4);
+        opts.repeats = 1;
+        return Ok((backend, opts));
+    }
+    let backend = backends::from_spec(&c.model, c.parallel, c.concurrency, c.gpu_layers)
+        .map_err(|e| format!("starting the model {}: {e:#}", c.model.describe()))?;
+    Ok((backend, EngineOptions::for_config(c, say)?))
 }
 
 impl EngineOptions {
@@ -97,6 +124,7 @@ impl EngineOptions {
             judge,
             writer,
             compound,
+            trained: None,
         })
     }
 }

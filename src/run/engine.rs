@@ -30,6 +30,9 @@ pub struct EngineOptions {
     pub writer: Option<Arc<super::writer::Writer>>,
     /// KGHaluBench's chain (embedder, fact judge, expert), for a run of compound questions.
     pub compound: Option<Arc<super::compound::CompoundVerifier>>,
+    /// GraphEval's trained judge (`--via-judge`): questions are judged from the model's
+    /// hidden state and nothing is generated.
+    pub trained: Option<super::trained::Shared>,
 }
 
 /// Pause / resume / cancel for a running evaluation.
@@ -160,6 +163,9 @@ async fn ask_question(
     if control.is_cancelled() {
         return;
     }
+    if let Some(t) = &opts.trained {
+        return judge_by_hidden_state(t, q, events, control).await;
+    }
     let method = method::of(q.task);
     let prompt = method.prompt(&q);
     let mut attempts = Vec::with_capacity(opts.repeats);
@@ -199,6 +205,8 @@ async fn ask_question(
                         .await;
                 }
                 Ok(Chunk::Done(c)) => completion = Some(c),
+                // Only a hidden-state request gets one; a generation never does.
+                Ok(Chunk::Hidden(_)) => {}
                 Err(e) => {
                     let stop = matches!(e, BackendError::Unusable(_));
                     fail(events, control, &q.id, e.to_string(), stop).await;
@@ -264,6 +272,7 @@ async fn ask_question(
             stage,
             judge: judge_call,
             compound,
+            trained: None,
             prompt_tokens: c.prompt_tokens,
             completion_tokens: c.completion_tokens,
             first_token_ms: c.first_token_ms,
@@ -272,6 +281,62 @@ async fn ask_question(
         });
     }
     let record = verify_record(q, attempts);
+    let _ = events.send(RunEvent::Answered(Box::new(record))).await;
+}
+
+/// A statement judged by the trained judge: one forward pass, the predicted class read
+/// through the statement's polarity, recorded as an attempt decided by the trained judge.
+async fn judge_by_hidden_state(
+    t: &super::trained::TrainedRunner,
+    q: Question,
+    events: &mpsc::Sender<RunEvent>,
+    control: &Control,
+) {
+    let _ = events
+        .send(RunEvent::Asked {
+            qid: q.id.clone(),
+            repeat: 0,
+        })
+        .await;
+    let started = std::time::Instant::now();
+    let call = match t.predict(&q).await {
+        Ok(c) => c,
+        Err(e) => {
+            // A judge or model that fails once fails every statement the same way.
+            fail(
+                events,
+                control,
+                &q.id,
+                format!("the trained judge: {e}"),
+                true,
+            )
+            .await;
+            return;
+        }
+    };
+    let class = call.class();
+    let verdict = class.verdict(q.gold.truth());
+    let [c, i, k] = call.probs;
+    let ms = started.elapsed().as_millis() as u64;
+    let attempt = Attempt {
+        response: String::new(),
+        verdict,
+        answer: Some(verify::Answer::from_verdict(verdict)),
+        rule: format!(
+            "trained judge predicts {} (correct {c:.2}, incorrect {i:.2}, idk {k:.2})",
+            class.name()
+        ),
+        stage: Stage::Trained,
+        judge: None,
+        compound: None,
+        trained: Some(call),
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        first_token_ms: ms,
+        total_ms: ms,
+        finish_reason: "judged".into(),
+    };
+    let record = verify_record(q, vec![attempt]);
     let _ = events.send(RunEvent::Answered(Box::new(record))).await;
 }
 

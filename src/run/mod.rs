@@ -12,6 +12,7 @@ pub use crate::method::kglens::plan as kglens;
 pub use crate::record;
 pub mod session;
 pub mod sweep;
+pub mod trained;
 pub mod writer;
 
 pub use crate::record::{Attempt, ResultRecord};

@@ -35,6 +35,18 @@ impl LabelVerdict {
         LabelVerdict::KgWrong,
     ];
 
+    /// The class of GraphEval's judge a label puts the answer in; `None` for a label that
+    /// blames the question or the KG, which says nothing about the answer.
+    pub fn class(self) -> Option<crate::core::verdict::JudgeClass> {
+        use crate::core::verdict::JudgeClass;
+        match self {
+            LabelVerdict::Right => Some(JudgeClass::Correct),
+            LabelVerdict::Wrong => Some(JudgeClass::Incorrect),
+            LabelVerdict::Abstained => Some(JudgeClass::Idk),
+            LabelVerdict::BadQuestion | LabelVerdict::KgWrong => None,
+        }
+    }
+
     /// The name a person reads ("KG wrong"); the file spells it in snake case.
     pub fn name(self) -> &'static str {
         match self {

@@ -12,11 +12,13 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::app::Screen;
 use crate::store::labels::{ErrorType, LabelVerdict};
 
-/// Where a key works: on every screen, or on one.
+/// Where a key works: on every screen, on one, or on every screen that labels an answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
     Anywhere,
     On(Screen),
+    /// The hand-labelling keys: one set, on Inspect and Judge alike.
+    Labelling,
 }
 
 impl Scope {
@@ -24,9 +26,20 @@ impl Scope {
         match self {
             Scope::Anywhere => "Anywhere",
             Scope::On(s) => s.title(),
+            Scope::Labelling => "Labels",
         }
     }
+
+    /// Whether this scope's keys work in `on`: its own, and the labelling keys on the
+    /// screens that label ([`LABELLING`]).
+    pub fn reaches(self, on: Scope) -> bool {
+        self == on
+            || (self == Scope::Labelling && matches!(on, Scope::On(s) if LABELLING.contains(&s)))
+    }
 }
+
+/// The screens the labelling keys work on.
+pub const LABELLING: [Screen; 2] = [Screen::Inspect, Screen::Judge];
 
 /// What a key asks for. Movement is shared by the screens that list things.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,7 +75,7 @@ pub enum Action {
     NextMetric,
     NextSort,
     NextView,
-    /// Heatmaps: the cell's errors; Errors: inspect the selection.
+    /// Heatmaps: the cell's errors; Errors, Judge: inspect the selection.
     Open,
     FilterOutcome,
     FilterLabels,
@@ -137,7 +150,7 @@ const fn on(s: Screen) -> Scope {
 pub const ROWS: &[Row] = &[
     Row {
         scope: Scope::Anywhere,
-        keys: "1-6 Tab  P",
+        keys: "1-7 Tab  P",
         what: "switch screen (S-Tab: back) · save the figure",
         bindings: &[
             (K::Char('1'), A::Screen(0)),
@@ -146,6 +159,7 @@ pub const ROWS: &[Row] = &[
             (K::Char('4'), A::Screen(3)),
             (K::Char('5'), A::Screen(4)),
             (K::Char('6'), A::Screen(5)),
+            (K::Char('7'), A::Screen(6)),
             (K::Tab, A::NextScreen),
             (K::BackTab, A::PreviousScreen),
             (K::Char('P'), A::SaveFigure),
@@ -253,19 +267,14 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         scope: on(Screen::Errors),
-        keys: "o  l  x",
-        what: "filter: outcome · your labels · clear all",
+        keys: "o  l  x  s",
+        what: "filter: outcome · your labels · clear all · sort",
         bindings: &[
             (K::Char('o'), A::FilterOutcome),
             (K::Char('l'), A::FilterLabels),
             (K::Char('x'), A::ClearFilters),
+            (K::Char('s'), A::NextSort),
         ],
-    },
-    Row {
-        scope: on(Screen::Errors),
-        keys: "s",
-        what: "sort: run order, relation, outcome",
-        bindings: &[(K::Char('s'), A::NextSort)],
     },
     Row {
         scope: on(Screen::Errors),
@@ -273,7 +282,8 @@ pub const ROWS: &[Row] = &[
         what: "inspect",
         bindings: &[(K::Enter, A::Open)],
     },
-    // Inspect: no labelling key moves, and no moving key labels.
+    // Inspect: no labelling key moves, and no moving key labels (the labelling keys are
+    // under Labelling, below).
     Row {
         scope: on(Screen::Inspect),
         keys: "n p j k ↑↓  N",
@@ -298,37 +308,6 @@ pub const ROWS: &[Row] = &[
             (K::Char('J'), A::ScrollFactsDown),
             (K::Char('K'), A::ScrollFactsUp),
             (K::Char('v'), A::TogglePrompt),
-        ],
-    },
-    Row {
-        scope: on(Screen::Inspect),
-        keys: "r w a b g",
-        what: "right, wrong, abstained, bad question, KG wrong",
-        bindings: &[
-            (K::Char('r'), A::Judge(LabelVerdict::Right)),
-            (K::Char('w'), A::Judge(LabelVerdict::Wrong)),
-            (K::Char('a'), A::Judge(LabelVerdict::Abstained)),
-            (K::Char('b'), A::Judge(LabelVerdict::BadQuestion)),
-            (K::Char('g'), A::Judge(LabelVerdict::KgWrong)),
-        ],
-    },
-    Row {
-        scope: on(Screen::Inspect),
-        keys: "f o s",
-        what: "wrong as: factual error, obsolete, contradiction",
-        bindings: &[
-            (K::Char('f'), A::WrongAs(ErrorType::FactualError)),
-            (K::Char('o'), A::WrongAs(ErrorType::ObsoleteKnowledge)),
-            (K::Char('s'), A::WrongAs(ErrorType::SelfContradiction)),
-        ],
-    },
-    Row {
-        scope: on(Screen::Inspect),
-        keys: "i x",
-        what: "wrong as: inconsistent response, other",
-        bindings: &[
-            (K::Char('i'), A::WrongAs(ErrorType::InconsistentResponse)),
-            (K::Char('x'), A::WrongAs(ErrorType::Other)),
         ],
     },
     Row {
@@ -362,6 +341,50 @@ pub const ROWS: &[Row] = &[
             (K::Char('r'), A::Reload),
             (K::PageDown, A::PageDown),
             (K::PageUp, A::PageUp),
+        ],
+    },
+    Row {
+        scope: on(Screen::Judge),
+        keys: "↑↓ j k  Enter",
+        what: "select an answer · inspect it · label it (below)",
+        bindings: &[
+            (K::Down, A::Down),
+            (K::Char('j'), A::Down),
+            (K::Up, A::Up),
+            (K::Char('k'), A::Up),
+            (K::Enter, A::Open),
+        ],
+    },
+    // Labelling, on Inspect and Judge: no labelling key moves, and no moving key labels.
+    Row {
+        scope: Scope::Labelling,
+        keys: "r w a b g",
+        what: "right, wrong, abstained, bad question, KG wrong",
+        bindings: &[
+            (K::Char('r'), A::Judge(LabelVerdict::Right)),
+            (K::Char('w'), A::Judge(LabelVerdict::Wrong)),
+            (K::Char('a'), A::Judge(LabelVerdict::Abstained)),
+            (K::Char('b'), A::Judge(LabelVerdict::BadQuestion)),
+            (K::Char('g'), A::Judge(LabelVerdict::KgWrong)),
+        ],
+    },
+    Row {
+        scope: Scope::Labelling,
+        keys: "f o s",
+        what: "wrong as: factual error, obsolete, contradiction",
+        bindings: &[
+            (K::Char('f'), A::WrongAs(ErrorType::FactualError)),
+            (K::Char('o'), A::WrongAs(ErrorType::ObsoleteKnowledge)),
+            (K::Char('s'), A::WrongAs(ErrorType::SelfContradiction)),
+        ],
+    },
+    Row {
+        scope: Scope::Labelling,
+        keys: "i x",
+        what: "wrong as: inconsistent response, other",
+        bindings: &[
+            (K::Char('i'), A::WrongAs(ErrorType::InconsistentResponse)),
+            (K::Char('x'), A::WrongAs(ErrorType::Other)),
         ],
     },
 ];
@@ -477,10 +500,10 @@ pub fn hint(mode: Mode, action: Action) -> String {
     }
 }
 
-/// What `code` does in `scope` alone.
+/// What `code` does in `scope` alone (with the labelling keys, on a screen that labels).
 pub fn bound(scope: Scope, code: KeyCode) -> Option<Action> {
     ROWS.iter()
-        .filter(|r| r.scope == scope)
+        .filter(|r| r.scope.reaches(scope))
         .flat_map(|r| r.bindings)
         .find(|(k, _)| *k == code)
         .map(|(_, a)| *a)
@@ -599,6 +622,30 @@ mod tests {
         }
     }
 
+    /// The help fits the smallest terminal (80×24: 22 rows of 76 columns in the box), and
+    /// the labelling keys label on Inspect and Judge alone.
+    #[test]
+    fn the_help_fits_80_by_24_and_the_labelling_keys_work_where_answers_are_labelled() {
+        assert!(ROWS.len() <= 22, "{} help rows", ROWS.len());
+        for r in ROWS {
+            assert!(r.scope.name().chars().count() <= 8, "{:?}", r.scope.name());
+            assert!(r.keys.chars().count() <= 16, "{:?} is too long", r.keys);
+            assert!(r.what.chars().count() <= 50, "{:?} is too long", r.what);
+        }
+        for s in LABELLING {
+            let right = bound(Scope::On(s), K::Char('r'));
+            assert_eq!(right, Some(A::Judge(LabelVerdict::Right)), "{s:?}");
+            let other = bound(Scope::On(s), K::Char('x'));
+            assert_eq!(other, Some(A::WrongAs(ErrorType::Other)), "{s:?}");
+        }
+        assert_eq!(bound(Scope::On(Screen::Judge), K::Enter), Some(A::Open));
+        assert_eq!(bound(Scope::On(Screen::Errors), K::Char('r')), None);
+        assert_eq!(
+            bound(Scope::On(Screen::Compare), K::Char('r')),
+            Some(A::Reload)
+        );
+    }
+
     /// Every mode's key is named on its hint, and no key means two things in one mode.
     #[test]
     fn every_mode_key_is_in_its_hint_once() {
@@ -658,7 +705,7 @@ mod tests {
         for scope in scopes {
             let keys: Vec<KeyCode> = ROWS
                 .iter()
-                .filter(|r| r.scope == scope || r.scope == Scope::Anywhere)
+                .filter(|r| r.scope.reaches(scope) || r.scope == Scope::Anywhere)
                 .flat_map(|r| r.bindings)
                 .map(|b| b.0)
                 .collect();

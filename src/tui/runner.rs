@@ -63,8 +63,7 @@ struct Ready {
 /// `kgscope run` starts them.
 fn start_models(prepared: Prepared, say: &dyn Fn(&str)) -> Result<Ready, String> {
     let cfg = &prepared.manifest.config;
-    let backend = driver::start_model(cfg, say)?;
-    let opts = EngineOptions::for_config(cfg, say)?;
+    let (backend, opts) = driver::start(cfg, say)?;
     Ok(Ready {
         prepared,
         backend,

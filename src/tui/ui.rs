@@ -47,6 +47,7 @@ pub fn draw(f: &mut Frame, app: &App) {
         Screen::Errors => screens::errors::draw(f, app, body),
         Screen::Inspect => screens::inspect::draw(f, app, body),
         Screen::Compare => screens::compare::draw(f, app, body),
+        Screen::Judge => screens::judge::draw(f, app, body),
     }
     let hint = keymap::footer();
     let [left, right] = Layout::horizontal([
@@ -69,18 +70,34 @@ pub fn draw(f: &mut Frame, app: &App) {
     }
 }
 
+/// The columns the KG and run need after the tabs before the tabs give up their right padding.
+const TAB_CONTEXT_MIN: usize = 12;
+
 fn draw_tabs(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
     let mut spans = vec![Span::styled(" kgscope ", t.title())];
     let mut x = area.x + spans[0].width() as u16;
     let mut tabs = Vec::new();
+    // Tabs padded on both sides, unless that leaves the run's name too little room (an
+    // 80-column terminal): then on the left only.
+    let padded: usize = Screen::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!(" {} {} ", i + 1, s.title()).chars().count())
+        .sum();
+    let compact = spans[0].width() + padded + TAB_CONTEXT_MIN > area.width as usize;
     for (i, s) in Screen::ALL.iter().enumerate() {
         let style = if *s == app.screen {
             t.selected().fg(t.accent)
         } else {
             Style::default().fg(t.fg)
         };
-        let tab = Span::styled(format!(" {} {} ", i + 1, s.title()), style);
+        let text = if compact {
+            format!(" {} {}", i + 1, s.title())
+        } else {
+            format!(" {} {} ", i + 1, s.title())
+        };
+        let tab = Span::styled(text, style);
         let w = (tab.width() as u16).min(area.right().saturating_sub(x));
         tabs.push((Rect::new(x, area.y, w, 1), *s));
         x = x.saturating_add(tab.width() as u16);

@@ -19,6 +19,7 @@ pub mod labelled;
 pub mod parse;
 pub mod premise;
 pub mod short_answer;
+pub mod trained;
 pub mod vote;
 pub mod words;
 

@@ -111,7 +111,12 @@ pub(crate) fn completion_prefix(instruction: &str, shots: &[Shot]) -> String {
 
 /// The question-specific part of the completion layout.
 pub(crate) fn completion_suffix(input: &str) -> String {
-    format!("Input: {input}\nAnswer:")
+    format!("{}\nAnswer:", completion_input(input))
+}
+
+/// The question-specific part up to the end of the input: where a hidden state is read.
+pub(crate) fn completion_input(input: &str) -> String {
+    format!("Input: {input}")
 }
 
 /// A unique stand-in for the input, used to find where the input begins in a rendered chat

@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use futures::channel::mpsc::UnboundedSender;
-use llama_cpp_2::context::params::LlamaContextParams;
+use llama_cpp_2::context::params::{LlamaContextParams, LlamaPoolingType};
 use llama_cpp_2::context::LlamaContext;
 use llama_cpp_2::llama_backend::LlamaBackend;
 use llama_cpp_2::llama_batch::LlamaBatch;
@@ -31,8 +31,8 @@ use llama_cpp_2::token::LlamaToken;
 use llama_cpp_2::{send_logs_to_tracing, LogOptions};
 
 use super::prompt::{
-    completion_prefix, completion_suffix, prefix_before_sentinel, resolve_style, PromptStyle,
-    INPUT_SENTINEL,
+    completion_input, completion_prefix, completion_suffix, prefix_before_sentinel, resolve_style,
+    PromptStyle, INPUT_SENTINEL,
 };
 use super::text::{Scan, StopText, Utf8Decoder};
 use crate::backends::{BackendError, Chunk, Completion, GenParams, Prompt, Request, Shot};
@@ -44,6 +44,10 @@ pub(super) struct Job {
     pub req: Request,
     pub tx: ChunkSender,
     pub submitted: Instant,
+    /// A hidden-state request: the prompt up to the end of its input is decoded and the
+    /// final layer's output at its last token sent back as [`Chunk::Hidden`]; nothing is
+    /// generated.
+    pub hidden: bool,
 }
 
 /// Everything the worker needs to load the model.
@@ -55,6 +59,8 @@ pub(super) struct WorkerConfig {
     pub ctx_per_seq: u32,
     pub threads: i32,
     pub style: PromptStyle,
+    /// Whether the context keeps the final layer's outputs (for hidden-state requests).
+    pub embeddings: bool,
 }
 
 /// What the worker reports once the model is loaded.
@@ -62,6 +68,8 @@ pub(super) struct WorkerConfig {
 pub(super) struct Loaded {
     pub style: PromptStyle,
     pub general_name: Option<String>,
+    /// Width of a hidden state (the model's output embedding size).
+    pub n_embd: usize,
 }
 
 fn model_err(msg: impl Into<String>) -> BackendError {
@@ -106,6 +114,7 @@ pub(super) fn run(
     let loaded = Loaded {
         style: worker.style,
         general_name: worker.general_name.clone(),
+        n_embd: model.n_embd_out().max(0) as usize,
     };
     if ready.send(Ok(loaded)).is_err() {
         return;
@@ -137,6 +146,8 @@ struct PrefixCache {
 /// One active request.
 struct Slot {
     seq: i32,
+    /// A hidden-state request: done after its input is decoded.
+    hidden: bool,
     id: String,
     tx: ChunkSender,
     submitted: Instant,
@@ -193,7 +204,10 @@ impl<'m> Worker<'m> {
             // and a batch mixing any sequences is decoded in one pass.
             .with_kv_unified(true)
             .with_n_threads(cfg.threads)
-            .with_n_threads_batch(cfg.threads);
+            .with_n_threads_batch(cfg.threads)
+            // Hidden states are per token (the statement's last), never pooled.
+            .with_embeddings(cfg.embeddings)
+            .with_pooling_type(LlamaPoolingType::None);
         let ctx = model.new_context(backend, params).map_err(|e| {
             model_err(format!(
                 "llama.cpp could not create a context of {n_ctx} tokens ({} sequences x \
@@ -426,11 +440,27 @@ impl<'m> Worker<'m> {
         self.ensure_prefix(prompt)?;
         let full = match self.style {
             PromptStyle::Chat => {
-                self.render_chat(&prompt.instruction, &prompt.shots, &prompt.input)?
+                let rendered =
+                    self.render_chat(&prompt.instruction, &prompt.shots, &prompt.input)?;
+                if job.hidden {
+                    // Up to the end of the input: the template's closing tokens follow it.
+                    match rendered.rfind(prompt.input.as_str()) {
+                        Some(at) if !prompt.input.is_empty() => {
+                            rendered[..at + prompt.input.len()].to_string()
+                        }
+                        _ => rendered,
+                    }
+                } else {
+                    rendered
+                }
             }
             _ => {
                 let prefix = self.prefix.as_ref().map_or("", |p| p.text.as_str());
-                format!("{prefix}{}", completion_suffix(&prompt.input))
+                if job.hidden {
+                    format!("{prefix}{}", completion_input(&prompt.input))
+                } else {
+                    format!("{prefix}{}", completion_suffix(&prompt.input))
+                }
             }
         };
         let prefix = self.prefix.as_ref().expect("prefix was just ensured");
@@ -463,7 +493,7 @@ impl<'m> Worker<'m> {
         }
         self.free_seq(seq);
         let params = &job.req.params;
-        if params.max_tokens == 0 {
+        if !job.hidden && params.max_tokens == 0 {
             let now = job.submitted.elapsed().as_millis() as u64;
             let _ = job.tx.unbounded_send(Ok(Chunk::Done(Completion {
                 text: String::new(),
@@ -482,6 +512,7 @@ impl<'m> Worker<'m> {
         }
         Ok(Some(Slot {
             seq,
+            hidden: job.hidden,
             id: job.req.id.clone(),
             tx: job.tx.clone(),
             submitted: job.submitted,
@@ -573,6 +604,21 @@ impl<'m> Worker<'m> {
             let Some(at) = slot.logits_at.take() else {
                 continue;
             };
+            if slot.hidden {
+                let state = self.ctx.embeddings_ith(at).map(<[f32]>::to_vec);
+                let slot = self.slots[i].take().expect("present");
+                let msg = match state {
+                    Ok(v) => Ok(Chunk::Hidden(v)),
+                    Err(e) => Err(model_err(format!(
+                        "request {}: llama.cpp gave no hidden state ({e}); the model was not \
+                         loaded for hidden states",
+                        slot.id
+                    ))),
+                };
+                let _ = slot.tx.unbounded_send(msg);
+                self.free_seq(slot.seq);
+                continue;
+            }
             let token = slot.sampler.sample(&self.ctx, at);
             match on_token(self.model, self.ctx_per_seq, slot, token) {
                 Outcome::Continue => {}

@@ -46,6 +46,9 @@ impl Method for Statement {
     fn takes_negatives(&self) -> bool {
         true
     }
+    fn has_trained_judge(&self) -> bool {
+        true
+    }
 }
 
 super::made_up_front!(Statement, statements::generate);

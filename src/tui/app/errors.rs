@@ -67,6 +67,9 @@ impl App {
         let Some(d) = &self.data else {
             return;
         };
+        if self.screen == Screen::Judge {
+            self.prepare_judge();
+        }
         let list = self.error_indices();
         let sel = self.errors.selected.min(list.len());
         let window = &list[sel.saturating_sub(VIEW_ROWS)..(sel + VIEW_ROWS).min(list.len())];

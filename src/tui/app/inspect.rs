@@ -88,7 +88,7 @@ impl App {
     }
 
     /// Inspects error `row` (when there is one), keeping the Errors selection on it.
-    fn show(&mut self, row: Option<usize>) {
+    pub(super) fn show(&mut self, row: Option<usize>) {
         let Some(row) = row else { return };
         if self.inspect.current != Some(row) {
             self.inspect.scroll = 0;
@@ -190,16 +190,9 @@ impl App {
             self.status = "nothing to label: open an outcome from Errors first".into();
             return;
         };
-        let label = Label {
-            question_id: r.question.id.clone(),
-            label: verdict,
-            error_type,
-            note: self.draft_note().map(String::from),
-            annotator: self.annotator.clone(),
-            time: crate::store::rundir::now(),
-        };
-        let summary = label_summary(&label);
-        if self.append(row, label.into()) {
+        let note = self.draft_note().map(String::from);
+        let qid = r.question.id.clone();
+        if let Some(summary) = self.write_label(qid, Some(row), verdict, error_type, note) {
             if self.draft_note().is_some() {
                 self.inspect.draft = None;
             }
@@ -214,6 +207,29 @@ impl App {
         }
     }
 
+    /// Records one whole judgement of question `qid` in the current annotator's name (`row`:
+    /// its error row, when it is an error of the run): what every labelling key does, on
+    /// Inspect and on Judge. Returns the label as the status line names it, once saved.
+    pub(super) fn write_label(
+        &mut self,
+        qid: String,
+        row: Option<usize>,
+        verdict: LabelVerdict,
+        error_type: Option<ErrorType>,
+        note: Option<String>,
+    ) -> Option<String> {
+        let label = Label {
+            question_id: qid,
+            label: verdict,
+            error_type,
+            note,
+            annotator: self.annotator.clone(),
+            time: crate::store::rundir::now(),
+        };
+        let summary = label_summary(&label);
+        self.append(row, label.into()).then_some(summary)
+    }
+
     /// A note for the inspected error: added to this annotator's label of it, or, when they
     /// have none yet, kept to be saved with the label they give it.
     fn save_note(&mut self, note: String) {
@@ -225,7 +241,7 @@ impl App {
             Some(mut label) => {
                 label.note = note;
                 label.time = crate::store::rundir::now();
-                if self.append(row, label.into()) {
+                if self.append(Some(row), label.into()) {
                     self.status = "note saved with your label".into();
                 }
             }
@@ -247,20 +263,23 @@ impl App {
             );
             return;
         };
-        let Some(row) = d.label_row(&qid) else {
-            self.status = format!(
-                "the latest label by {} is not about an error of this run",
-                self.annotator
-            );
-            return;
-        };
+        // A label given on Judge to an answer recorded correct has no error row: it is undone
+        // all the same, and Inspect stays where it is.
+        let row = d.label_row(&qid);
         let entry = Retraction {
-            question_id: qid,
+            question_id: qid.clone(),
             retract: Retract::Undo,
             annotator: self.annotator.clone(),
             time: crate::store::rundir::now(),
         };
         if self.append(row, entry.into()) {
+            let Some(row) = row else {
+                self.status = format!(
+                    "undone: your latest label, of {} (not an error: see Judge)",
+                    crate::sanitize::line(&qid)
+                );
+                return;
+            };
             self.show(Some(row));
             self.status = match self.inspected_label() {
                 Some(l) => format!("undone: back to {}", label_summary(l)),
@@ -287,13 +306,14 @@ impl App {
             annotator: self.annotator.clone(),
             time: crate::store::rundir::now(),
         };
-        if self.append(row, entry.into()) {
+        if self.append(Some(row), entry.into()) {
             self.status = "label cleared (u undoes)".into();
         }
     }
 
-    /// Appends a label line about error `row`; says why not when it cannot.
-    fn append(&mut self, row: usize, entry: LabelEntry) -> bool {
+    /// Appends a label line about a question (error `row`, when it is one); says why not
+    /// when it cannot.
+    fn append(&mut self, row: Option<usize>, entry: LabelEntry) -> bool {
         let d = self.data.as_mut().expect("a record implies run data");
         match d.append_label(row, entry) {
             Ok(()) => true,

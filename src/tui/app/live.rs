@@ -174,6 +174,7 @@ impl App {
         self.poll_kg_search();
         self.poll_compare();
         self.poll_figure();
+        self.poll_judge();
         if let Some(d) = &mut self.data {
             d.probe_writer();
             d.refresh();

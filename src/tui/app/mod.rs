@@ -28,6 +28,7 @@ mod figure;
 mod groups;
 mod heatmaps;
 mod inspect;
+mod judge;
 mod live;
 mod mouse;
 mod rundata;
@@ -36,6 +37,7 @@ pub mod why;
 pub use errors::LabelFilter;
 pub use groups::{rankable, Cell, HeatSort, HeatView, KindFilter, SortBy, RANKABLE_WIDTH};
 pub use heatmaps::HeatGrid;
+pub use judge::{JudgeView, Judged};
 pub use mouse::{Hits, ListHit};
 pub use rundata::{ErrorRow, RunData};
 
@@ -47,16 +49,19 @@ pub enum Screen {
     Errors,
     Inspect,
     Compare,
+    /// Each verifier against the hand labels, and the answers to label next.
+    Judge,
 }
 
 impl Screen {
-    pub const ALL: [Screen; 6] = [
+    pub const ALL: [Screen; 7] = [
         Screen::Explore,
         Screen::Live,
         Screen::Heatmaps,
         Screen::Errors,
         Screen::Inspect,
         Screen::Compare,
+        Screen::Judge,
     ];
     pub fn title(self) -> &'static str {
         match self {
@@ -66,6 +71,7 @@ impl Screen {
             Screen::Errors => "Errors",
             Screen::Inspect => "Inspect",
             Screen::Compare => "Compare",
+            Screen::Judge => "Judge",
         }
     }
     fn index(self) -> usize {
@@ -252,6 +258,7 @@ pub struct App {
     /// Where runs are kept: the Compare screen lists them, figures of comparisons go there.
     pub runs_dir: std::path::PathBuf,
     pub compare: compare::CompareView,
+    pub judge: JudgeView,
     /// Where the last frame drew the tabs and the list, for the mouse (`ui::draw` fills it).
     pub hits: std::cell::RefCell<mouse::Hits>,
     /// The Errors list as last filtered and sorted, and what it was made from.
@@ -300,6 +307,7 @@ impl App {
             demo: None,
             runs_dir: std::path::PathBuf::from("runs"),
             compare: compare::CompareView::default(),
+            judge: JudgeView::default(),
             hits: Default::default(),
             errors_memo: Default::default(),
         };
@@ -314,6 +322,7 @@ impl App {
             self.status = format!("labels not loaded: {why}");
         }
         self.data = Some(data);
+        self.judge = JudgeView::default();
         self.resume_labelling();
     }
 
@@ -369,15 +378,20 @@ impl App {
             Screen::Errors => self.errors_key(k),
             Screen::Inspect => self.inspect_key(k),
             Screen::Compare => self.compare_key(k),
+            Screen::Judge => self.judge_key(k),
         }
     }
 
-    /// Switches screens; Compare lists the runs directory afresh on the way in.
+    /// Switches screens; Compare lists the runs directory afresh on the way in, Judge reads
+    /// what the verifiers made of the run's answers the first time.
     pub fn go_to(&mut self, s: Screen) {
         if s == Screen::Compare && self.screen != Screen::Compare {
             self.refresh_compare();
         }
         self.screen = s;
+        if s == Screen::Judge {
+            self.start_judging();
+        }
     }
 }
 

@@ -70,6 +70,7 @@ impl App {
                         self.on_key(arrow(KeyCode::Enter))
                     }
                     Screen::Errors => self.errors.selected = i,
+                    Screen::Judge => self.judge.selected = i,
                     _ => {}
                 }
             }

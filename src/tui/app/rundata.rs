@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use super::why::WhyIndex;
 use super::Cell;
+use crate::metrics::judges::Observation;
 use crate::metrics::{Counts, Snapshot};
 use crate::report::Tally;
 use crate::run::{Manifest, ResultRecord};
@@ -141,7 +142,20 @@ pub struct RunData {
     /// The latest answers, at most `RECENT_MAX` (Live shows them without reading the disk).
     recent: VecDeque<Arc<ResultRecord>>,
     pub(super) snapshot_stale: bool,
+    /// What the verifiers made of every answer, with the offset of its line, in file order:
+    /// for the Judge screen. `None` until it first asks; kept up to date by `fold` from then.
+    pub judged: Option<Vec<(u64, Observation)>>,
+    /// While the answers before the Judge screen asked are read again: the answers folded
+    /// since, to add to what that read finds.
+    judge_tail: Option<Vec<(u64, Observation)>>,
+    /// Where that read stopped: answers folded from there on are added to `judged` (those
+    /// before it, parsed but not yet folded when it read them, it has already).
+    judge_end: u64,
 }
+
+/// What [`RunData::observing`] reads: every answer's observation with its offset, in file
+/// order, and where the read stopped.
+pub type ObservedRead = Result<(Vec<(u64, Observation)>, u64), String>;
 
 impl RunData {
     /// Opens a run and reads what results.jsonl holds so far.
@@ -172,6 +186,9 @@ impl RunData {
             cache: RefCell::new(HashMap::new()),
             recent: VecDeque::new(),
             snapshot_stale: false,
+            judged: None,
+            judge_tail: None,
+            judge_end: 0,
         };
         d.probe_writer();
         let mut results = Follower::new(&d.run.results_path());
@@ -281,6 +298,13 @@ impl RunData {
             }
             self.errors.push(row);
         }
+        if let Some(rows) = self.judged.as_mut() {
+            if offset >= self.judge_end {
+                rows.push((offset, crate::report::judges::observe(&r)));
+            }
+        } else if let Some(rows) = self.judge_tail.as_mut() {
+            rows.push((offset, crate::report::judges::observe(&r)));
+        }
         if self.recent.len() == RECENT_MAX {
             self.recent.pop_front();
         }
@@ -300,10 +324,18 @@ impl RunData {
         self.label_rows.get(qid).copied()
     }
 
-    /// Appends a label line about error `row` to labels.jsonl, then takes it into account.
-    pub fn append_label(&mut self, row: usize, entry: LabelEntry) -> Result<(), StoreError> {
+    /// Appends a label line about a question to labels.jsonl, then takes it into account;
+    /// `row` is its error row when it is an error of the run (the Judge screen also labels
+    /// answers recorded correct).
+    pub fn append_label(
+        &mut self,
+        row: Option<usize>,
+        entry: LabelEntry,
+    ) -> Result<(), StoreError> {
         self.run.append_label(entry.clone())?;
-        self.label_rows.insert(entry.question_id().to_string(), row);
+        if let Some(row) = row {
+            self.label_rows.insert(entry.question_id().to_string(), row);
+        }
         self.labels.apply(entry);
         self.labels_seen += 1;
         Ok(())
@@ -331,6 +363,65 @@ impl RunData {
                 has(a, row) && has(b, col)
             }
         }
+    }
+
+    /// The error row of the answer on the line at `offset`, if it is an error.
+    pub fn error_row_at(&self, offset: u64) -> Option<usize> {
+        self.errors.binary_search_by_key(&offset, |e| e.offset).ok()
+    }
+
+    /// Starts keeping what the verifiers made of every answer (the Judge screen): returns the
+    /// read of the answers on record so far, for the caller to run at once or on a thread of
+    /// its own and hand to [`RunData::observed`]. Answers folded meanwhile are kept aside.
+    pub fn observing(&mut self) -> impl FnOnce() -> ObservedRead + Send + 'static {
+        self.judge_tail = Some(Vec::new());
+        let path = self.run.results_path();
+        move || {
+            let mut seen = HashSet::new();
+            let mut rows = Vec::new();
+            let mut log = Follower::new(&path);
+            log.read_new(|offset, r: ResultRecord| {
+                // The first record of each question, as `fold` and `report` keep.
+                if seen.insert(r.question.id.clone()) {
+                    rows.push((offset, crate::report::judges::observe(&r)));
+                }
+            })
+            .map_err(|e| e.to_string())?;
+            Ok((rows, log.pos()))
+        }
+    }
+
+    /// Whether the answers are being read again for the Judge screen.
+    pub fn observing_pending(&self) -> bool {
+        self.judge_tail.is_some()
+    }
+
+    /// Takes the read [`RunData::observing`] started: the answers it found, then those
+    /// folded since that lie past where it stopped. A failed read leaves the screen without
+    /// figures (it says why), and a later visit tries again.
+    pub fn observed(&mut self, read: ObservedRead) -> Result<(), String> {
+        let tail = self.judge_tail.take().unwrap_or_default();
+        let (mut rows, end) = read?;
+        rows.extend(tail.into_iter().filter(|(offset, _)| *offset >= end));
+        self.judge_end = end;
+        self.judged = Some(rows);
+        Ok(())
+    }
+
+    /// The bytes of results.jsonl now.
+    pub fn results_bytes(&self) -> u64 {
+        std::fs::metadata(self.run.results_path()).map_or(0, |m| m.len())
+    }
+
+    /// Reads back the records on the lines at `offsets` not read yet (the Judge screen's
+    /// queue), before a frame is drawn.
+    pub fn prepare_at(&self, offsets: impl IntoIterator<Item = u64>) {
+        self.prepare_offsets(offsets);
+    }
+
+    /// The record on the line at `offset` as [`RunData::prepare_at`] read it back.
+    pub fn prepared_at(&self, offset: u64) -> Option<Result<Arc<ResultRecord>, String>> {
+        self.cache.borrow().get(&offset).cloned()
     }
 
     /// The record of an error row, read back from results.jsonl (or taken from the cache).

@@ -5,5 +5,6 @@ pub mod errors;
 pub mod explore;
 pub mod heatmaps;
 pub mod inspect;
+pub mod judge;
 pub mod live;
 pub mod panel;

@@ -1,0 +1,261 @@
+//! GraphEval's trained judge in a run: hidden states from the model through llama.cpp, the
+//! labelled statements of earlier runs to learn from, and judging a statement without
+//! generating (`--via-judge`).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use futures::StreamExt;
+
+use super::config::Manifest;
+use super::session;
+use crate::backends::llama::{LlamaCppBackend, LlamaOptions};
+use crate::core::verdict::JudgeClass;
+use crate::method;
+use crate::questions::Question;
+use crate::record::{ResultRecord, TrainedCall};
+use crate::store::labels::LabelBook;
+use crate::store::RunDir;
+use crate::verify::trained::TrainedJudge;
+
+/// Requests in flight at once when reading many hidden states: enough to fill the worker's
+/// batches.
+const IN_FLIGHT: usize = 64;
+
+/// Loads a GGUF model for hidden states only (one context, `parallel` sequences per batch).
+pub fn hidden_model(
+    path: &Path,
+    parallel: usize,
+    gpu_layers: Option<u32>,
+) -> Result<LlamaCppBackend, String> {
+    let mut opts = LlamaOptions::new(path);
+    opts.parallel = parallel.clamp(1, 255);
+    opts.gpu_layers = gpu_layers;
+    opts.hidden_states = true;
+    // A statement and its shared instruction, never a generated answer.
+    opts.ctx_per_seq = 512;
+    LlamaCppBackend::load(opts)
+        .map_err(|e| format!("loading {} for hidden states: {e}", path.display()))
+}
+
+/// The sha256 of a model file, as a judge records it.
+pub fn model_hash(path: &Path) -> Result<String, String> {
+    crate::models::sha256_file(path).map_err(|e| format!("reading {}: {e}", path.display()))
+}
+
+/// Refuses a model file other than the one `judge` was trained on (by content, not name).
+pub fn check_model(judge: &TrainedJudge, path: &Path) -> Result<(), String> {
+    let hash = model_hash(path)?;
+    let p = &judge.provenance;
+    if hash != p.model_sha256 {
+        return Err(format!(
+            "the judge {} reads the hidden states of {} (sha256 {}…), but {} is another model \
+             file (sha256 {}…): give --model the file the judge was trained on, or train a \
+             judge for this model with `kgscope judge train`",
+            judge.id,
+            p.model_file,
+            &p.model_sha256[..p.model_sha256.len().min(12)],
+            path.display(),
+            &hash[..12]
+        ));
+    }
+    Ok(())
+}
+
+/// Hidden states of many questions, in order (their prompts as the method renders them);
+/// `progress` hears how many are done.
+pub async fn hidden_states(
+    model: &LlamaCppBackend,
+    questions: &[&Question],
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<Vec<f32>>, String> {
+    let mut done = 0;
+    let mut out: Vec<Option<Vec<f32>>> = vec![None; questions.len()];
+    let mut states = futures::stream::iter(questions.iter().enumerate().map(|(i, q)| async move {
+        let prompt = method::of(q.task).prompt(q);
+        (i, model.hidden_state(&q.id, prompt).await)
+    }))
+    .buffer_unordered(IN_FLIGHT);
+    while let Some((i, s)) = states.next().await {
+        out[i] = Some(s.map_err(|e| format!("question {}: {e}", questions[i].id))?);
+        done += 1;
+        progress(done);
+    }
+    Ok(out
+        .into_iter()
+        .map(|s| s.expect("every state arrived"))
+        .collect())
+}
+
+/// A trained judge with the model it reads, judging statements in a run.
+pub struct TrainedRunner {
+    model: LlamaCppBackend,
+    judge: TrainedJudge,
+}
+
+impl TrainedRunner {
+    /// Loads the judge at `judge_path` and the model at `model_path`, refusing a model file
+    /// the judge was not trained on.
+    pub fn start(
+        judge_path: &Path,
+        model_path: &Path,
+        parallel: usize,
+        gpu_layers: Option<u32>,
+    ) -> Result<Self, String> {
+        let judge = TrainedJudge::load(judge_path).map_err(|e| e.to_string())?;
+        check_model(&judge, model_path)?;
+        let model = hidden_model(model_path, parallel, gpu_layers)?;
+        Ok(Self { model, judge })
+    }
+
+    pub fn judge(&self) -> &TrainedJudge {
+        &self.judge
+    }
+
+    /// The judge's prediction for one statement: one forward pass over its prompt.
+    pub async fn predict(&self, q: &Question) -> Result<TrainedCall, String> {
+        let prompt = method::of(q.task).prompt(q);
+        let state = self
+            .model
+            .hidden_state(&q.id, prompt)
+            .await
+            .map_err(|e| e.to_string())?;
+        let probs = self
+            .judge
+            .predict(&state, q.gold.truth())
+            .map_err(|e| e.to_string())?;
+        Ok(TrainedCall {
+            judge: self.judge.id.clone(),
+            probs,
+        })
+    }
+}
+
+/// Where a labelled statement's class came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClassFrom {
+    /// The run's verified outcome.
+    Outcome,
+    /// A hand label (the annotators' majority), overriding the outcome.
+    HandLabel,
+}
+
+/// One statement of an earlier run with what the model did with it.
+#[derive(Debug, Clone)]
+pub struct Labelled {
+    pub run: String,
+    pub record: ResultRecord,
+    pub class: JudgeClass,
+    pub from: ClassFrom,
+}
+
+/// What a run's records and labels give to learn from.
+#[derive(Debug, Default)]
+pub struct TrainingData {
+    pub items: Vec<Labelled>,
+    /// Run ids, the evaluated models and the model files (llama runs) they used.
+    pub runs: Vec<String>,
+    pub evaluated: Vec<String>,
+    pub model_files: Vec<PathBuf>,
+    /// Left out: an unreadable answer with no hand label, a hand label on the question or the
+    /// KG, annotators tied.
+    pub left_out: usize,
+}
+
+/// Reads the statements of runs `ids` (ids or directories under `runs_dir`) with their
+/// classes: each record's verified outcome, overridden by the annotators' majority label.
+/// Refuses a run of a method the judge does not apply to, or one judged by a trained judge
+/// (nothing was generated to learn from).
+pub fn training_data(runs_dir: &Path, ids: &[String]) -> Result<TrainingData, String> {
+    let mut data = TrainingData::default();
+    for id in ids {
+        let run = RunDir::open(runs_dir, id).map_err(|e| e.to_string())?;
+        let manifest: Manifest = run.read_manifest().map_err(|e| e.to_string())?;
+        let cfg = &manifest.config;
+        if !method::of(cfg.task).has_trained_judge() {
+            return Err(format!(
+                "run {} is a {} run: a trained judge learns from statement runs",
+                run.id,
+                cfg.task.as_str()
+            ));
+        }
+        if cfg.via_judge.is_some() {
+            return Err(format!(
+                "run {} was judged by a trained judge (--via-judge): it has no answers to learn from",
+                run.id
+            ));
+        }
+        let book = LabelBook::from_entries(run.read_labels().map_err(|e| e.to_string())?);
+        session::for_each_result(&run, |r| {
+            let label = match book.majority(&r.question.id) {
+                Some(Ok(m)) => match m.label.label.class() {
+                    Some(c) => Some(c),
+                    None => {
+                        data.left_out += 1;
+                        return;
+                    }
+                },
+                Some(Err(_)) => {
+                    data.left_out += 1;
+                    return;
+                }
+                None => None,
+            };
+            let (class, from) = match (label, JudgeClass::of_outcome(r.outcome)) {
+                (Some(c), _) => (c, ClassFrom::HandLabel),
+                (None, Some(c)) => (c, ClassFrom::Outcome),
+                (None, None) => {
+                    data.left_out += 1;
+                    return;
+                }
+            };
+            data.items.push(Labelled {
+                run: run.id.clone(),
+                record: r,
+                class,
+                from,
+            });
+        })
+        .map_err(|e| format!("reading run {}: {e}", run.id))?;
+        data.runs.push(run.id.clone());
+        data.evaluated.push(manifest.model_id.clone());
+        if let super::ModelSpec::Llama { path } = &cfg.model {
+            data.model_files.push(path.clone());
+        }
+    }
+    data.evaluated.sort();
+    data.evaluated.dedup();
+    data.model_files.sort();
+    data.model_files.dedup();
+    Ok(data)
+}
+
+/// A shared runner, as the engine holds it.
+pub type Shared = Arc<TrainedRunner>;
+
+/// Writes hidden states as one safetensors file: a tensor `hidden_states` `[rows, width]`
+/// (f32), with `meta` as the file's metadata. Written whole or not at all.
+pub fn write_states(
+    path: &Path,
+    states: &[Vec<f32>],
+    meta: std::collections::HashMap<String, String>,
+) -> Result<(), String> {
+    let fail = |e: String| format!("writing {}: {e}", path.display());
+    let width = states.first().map_or(0, Vec::len);
+    if states.iter().any(|s| s.len() != width) {
+        return Err(fail("hidden states of different widths".into()));
+    }
+    let flat: Vec<f32> = states.iter().flatten().copied().collect();
+    let tensor =
+        candle_core::Tensor::from_vec(flat, (states.len(), width), &candle_core::Device::Cpu)
+            .map_err(|e| fail(e.to_string()))?;
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| fail(e.to_string()))?;
+    safetensors::serialize_to_file([("hidden_states", &tensor)], Some(meta), tmp.path())
+        .map_err(|e| fail(e.to_string()))?;
+    tmp.persist(path).map_err(|e| fail(e.to_string()))?;
+    Ok(())
+}
