@@ -105,6 +105,44 @@ fn a_judge_trained_on_a_real_run_judges_without_generating() {
         runs_s,
         "--json",
     ]));
+    // One hand label, overriding the outcome of the first answer: the annotator says the
+    // model got it wrong, whatever the rules read.
+    let first = records(&runs, &generated).remove(0);
+    let run_dir = kgscope::store::RunDir::open(&runs, &generated).unwrap();
+    run_dir
+        .append_label(kgscope::store::labels::Label {
+            question_id: first.question.id.clone(),
+            label: kgscope::store::labels::LabelVerdict::Wrong,
+            error_type: None,
+            note: None,
+            annotator: "ann".into(),
+            time: "2026-11-26T00:00:00Z".into(),
+        })
+        .unwrap();
+    // Exported with its hidden state, for training elsewhere.
+    let index = tmp.path().join("labelled.jsonl");
+    common::ok(&[
+        "labels",
+        "export",
+        &generated,
+        "--runs-dir",
+        runs_s,
+        "--format",
+        "grapheval",
+        "--out",
+        index.to_str().unwrap(),
+        "--with-hidden-states",
+    ]);
+    let line: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&index).unwrap().trim()).unwrap();
+    assert_eq!(
+        (line["label"].as_str(), line["hidden_state_row"].as_u64()),
+        (Some("incorrect"), Some(0))
+    );
+    let tensors = std::fs::read(tmp.path().join("labelled.safetensors")).unwrap();
+    let st = safetensors::SafeTensors::deserialize(&tensors).unwrap();
+    assert_eq!(st.tensor("hidden_states").unwrap().shape(), &[1, 640]);
+
     let judge = tmp.path().join("gemma.judge");
     let judge_s = judge.to_str().unwrap();
     let out = common::ok(&[
@@ -136,7 +174,12 @@ fn a_judge_trained_on_a_real_run_judges_without_generating() {
         kgscope::models::sha256_file(&model).unwrap()
     );
     assert_eq!(p.dim, 640);
-    let labelled: usize = p.from_outcomes.iter().sum();
+    assert_eq!(
+        p.from_hand_labels,
+        [0, 1, 0],
+        "the hand label set one class"
+    );
+    let labelled: usize = p.labelled.iter().sum();
     let answered = records(&runs, &generated).len();
     assert_eq!(
         labelled + p.left_out,

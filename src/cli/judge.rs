@@ -164,7 +164,7 @@ fn train(a: TrainArgs) -> anyhow::Result<ExitCode> {
         dim: examples.first().map_or(0, |e| e.state.len()),
         evaluated: data.evaluated.clone(),
         runs: data.runs.clone(),
-        from_outcomes: class_counts(&data.items, None),
+        labelled: class_counts(&data.items, None),
         from_hand_labels: class_counts(&data.items, Some(ClassFrom::HandLabel)),
         left_out: data.left_out,
         epochs: a.epochs,
@@ -280,7 +280,7 @@ fn print_scores(a: &TrainArgs, p: &Provenance, t: &Trained, n: usize) -> anyhow:
         println!("{}", kgscope::sanitize::json_pretty(&out)?);
         return Ok(());
     }
-    let [c, i, k] = p.from_outcomes;
+    let [c, i, k] = p.labelled;
     let [hc, hi, hk] = p.from_hand_labels;
     println!(
         "{n} labelled statements from {} run(s) ({} correct, {} incorrect, {} idk; {} of them \

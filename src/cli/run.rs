@@ -109,7 +109,7 @@ pub struct RunArgs {
     pub expert: Option<String>,
     /// Judge each statement from the model's hidden state with a judge written by `kgscope
     /// judge train`, generating nothing (GraphEval's judge; --method statement, a GGUF --model:
-    /// the file the judge was trained on).
+    /// the file the judge was trained on) [default: none; the model generates every answer].
     #[arg(long, value_name = "JUDGE")]
     pub via_judge: Option<PathBuf>,
 }

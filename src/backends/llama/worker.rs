@@ -11,6 +11,13 @@
 //! Each step builds one `LlamaBatch` with one token for every generating slot plus the pending
 //! prompt tokens of newly joined slots (as many as fit), calls `decode` once, then samples one
 //! token for every slot whose last pending token was in the batch.
+//!
+//! Hidden-state requests (a model loaded with `embeddings`) use a second context. A context with
+//! embeddings on makes llama.cpp output every token of a batch, and so run the output layer
+//! (for Gemma 3, a 262,144-word vocabulary, most of the model's work per token) on every token
+//! of every statement. So the statement is decoded in the main context without outputs, all
+//! but its last token; that sequence's KV state is then copied into the embeddings context,
+//! which decodes the last token alone and hands back its final-layer output.
 
 use std::collections::VecDeque;
 use std::num::NonZeroU32;
@@ -21,6 +28,7 @@ use std::time::Instant;
 
 use futures::channel::mpsc::UnboundedSender;
 use llama_cpp_2::context::params::{LlamaContextParams, LlamaPoolingType};
+use llama_cpp_2::context::session::LlamaStateSeqFlags;
 use llama_cpp_2::context::LlamaContext;
 use llama_cpp_2::llama_backend::LlamaBackend;
 use llama_cpp_2::llama_batch::LlamaBatch;
@@ -148,6 +156,8 @@ struct Slot {
     seq: i32,
     /// A hidden-state request: done after its input is decoded.
     hidden: bool,
+    /// A hidden-state request's last input token, decoded in the embeddings context.
+    hidden_last: Option<LlamaToken>,
     id: String,
     tx: ChunkSender,
     submitted: Instant,
@@ -187,6 +197,8 @@ struct Worker<'m> {
     merge_system: bool,
     prefix: Option<PrefixCache>,
     slots: Vec<Option<Slot>>,
+    /// The embeddings context and its batch, for hidden-state requests.
+    embeddings: Option<(LlamaContext<'m>, LlamaBatch<'static>)>,
 }
 
 impl<'m> Worker<'m> {
@@ -204,10 +216,23 @@ impl<'m> Worker<'m> {
             // and a batch mixing any sequences is decoded in one pass.
             .with_kv_unified(true)
             .with_n_threads(cfg.threads)
-            .with_n_threads_batch(cfg.threads)
+            .with_n_threads_batch(cfg.threads);
+        let embeddings = if cfg.embeddings {
             // Hidden states are per token (the statement's last), never pooled.
-            .with_embeddings(cfg.embeddings)
-            .with_pooling_type(LlamaPoolingType::None);
+            let params = params
+                .clone()
+                .with_embeddings(true)
+                .with_pooling_type(LlamaPoolingType::None);
+            let ctx = model.new_context(backend, params).map_err(|e| {
+                model_err(format!(
+                    "llama.cpp could not create a context for hidden states ({e}); lower \
+                     --parallel"
+                ))
+            })?;
+            Some((ctx, LlamaBatch::new(cfg.parallel.max(1), 1)))
+        } else {
+            None
+        };
         let ctx = model.new_context(backend, params).map_err(|e| {
             model_err(format!(
                 "llama.cpp could not create a context of {n_ctx} tokens ({} sequences x \
@@ -244,6 +269,7 @@ impl<'m> Worker<'m> {
             merge_system: false,
             prefix: None,
             slots: (0..cfg.parallel).map(|_| None).collect(),
+            embeddings,
         })
     }
 
@@ -304,6 +330,9 @@ impl<'m> Worker<'m> {
 
     fn free_seq(&mut self, seq: i32) {
         let _ = self.ctx.clear_kv_cache_seq(Some(seq as u32), None, None);
+        if let Some((emb, _)) = self.embeddings.as_mut() {
+            let _ = emb.clear_kv_cache_seq(Some(seq as u32), None, None);
+        }
     }
 
     fn tokenize(&self, text: &str, add_bos: bool) -> Vec<LlamaToken> {
@@ -510,9 +539,22 @@ impl<'m> Worker<'m> {
                 .copy_kv_cache_seq(0, seq, None, None)
                 .map_err(|e| model_err(format!("llama KV cache copy: {e}")))?;
         }
+        let mut suffix = suffix;
+        let hidden_last = if job.hidden {
+            if self.embeddings.is_none() {
+                return Err(model_err(format!(
+                    "request {}: the model was not loaded for hidden states",
+                    job.req.id
+                )));
+            }
+            suffix.pop()
+        } else {
+            None
+        };
         Ok(Some(Slot {
             seq,
             hidden: job.hidden,
+            hidden_last,
             id: job.req.id.clone(),
             tx: job.tx.clone(),
             submitted: job.submitted,
@@ -558,7 +600,8 @@ impl<'m> Worker<'m> {
             let take = slot.pending.len().min(budget);
             let complete = take == slot.pending.len();
             for (k, &tok) in slot.pending[..take].iter().enumerate() {
-                let logits = complete && k + 1 == take;
+                // A hidden-state request's outputs come from the embeddings context.
+                let logits = complete && k + 1 == take && !slot.hidden;
                 if let Err(e) =
                     self.batch
                         .add(tok, (slot.n_past as usize + k) as i32, &[slot.seq], logits)
@@ -566,7 +609,7 @@ impl<'m> Worker<'m> {
                     failed = Some(format!("llama batch: {e}"));
                 }
             }
-            if complete {
+            if complete && !slot.hidden {
                 slot.logits_at = Some(self.batch.n_tokens() - 1);
             }
             slot.pending.drain(..take);
@@ -604,21 +647,6 @@ impl<'m> Worker<'m> {
             let Some(at) = slot.logits_at.take() else {
                 continue;
             };
-            if slot.hidden {
-                let state = self.ctx.embeddings_ith(at).map(<[f32]>::to_vec);
-                let slot = self.slots[i].take().expect("present");
-                let msg = match state {
-                    Ok(v) => Ok(Chunk::Hidden(v)),
-                    Err(e) => Err(model_err(format!(
-                        "request {}: llama.cpp gave no hidden state ({e}); the model was not \
-                         loaded for hidden states",
-                        slot.id
-                    ))),
-                };
-                let _ = slot.tx.unbounded_send(msg);
-                self.free_seq(slot.seq);
-                continue;
-            }
             let token = slot.sampler.sample(&self.ctx, at);
             match on_token(self.model, self.ctx_per_seq, slot, token) {
                 Outcome::Continue => {}
@@ -632,6 +660,85 @@ impl<'m> Worker<'m> {
                     self.free_seq(i as i32 + 1);
                 }
             }
+        }
+        self.hidden_step();
+    }
+
+    /// Hands every hidden-state request whose input is decoded (all but its last token) to
+    /// the embeddings context: its sequence's KV state copied over, then one decode of all
+    /// their last tokens, each giving its final-layer output.
+    fn hidden_step(&mut self) {
+        let ready: Vec<usize> = (0..self.slots.len())
+            .filter(|&i| {
+                self.slots[i]
+                    .as_ref()
+                    .is_some_and(|s| s.hidden && s.pending.is_empty())
+            })
+            .collect();
+        let Some((emb, batch)) = self.embeddings.as_mut() else {
+            return;
+        };
+        if ready.is_empty() {
+            return;
+        }
+        batch.clear();
+        let mut failed: Option<String> = None;
+        let mut at = Vec::with_capacity(ready.len());
+        for &i in &ready {
+            let slot = self.slots[i].as_ref().expect("filtered");
+            let Some(last) = slot.hidden_last else {
+                failed = Some("a hidden-state request without input".into());
+                break;
+            };
+            let moved = self
+                .ctx
+                .state_seq_get(slot.seq, LlamaStateSeqFlags::empty())
+                .map_err(|e| e.to_string())
+                .and_then(|state| {
+                    let _ = emb.clear_kv_cache_seq(Some(slot.seq as u32), None, None);
+                    emb.state_seq_set(&state, slot.seq)
+                        .map_err(|e| e.to_string())
+                });
+            if let Err(e) = moved {
+                failed = Some(format!(
+                    "copying the KV state to the embeddings context: {e}"
+                ));
+                break;
+            }
+            if let Err(e) = batch.add(last, slot.n_past as i32, &[slot.seq], true) {
+                failed = Some(format!("llama batch: {e}"));
+                break;
+            }
+            at.push((i, batch.n_tokens() - 1));
+        }
+        if failed.is_none() {
+            if let Err(e) = emb.decode(batch) {
+                failed = Some(format!("llama.cpp decode failed: {e}"));
+            }
+        }
+        for (i, k) in at
+            .iter()
+            .copied()
+            .chain(ready.iter().skip(at.len()).map(|&i| (i, -1)))
+        {
+            let slot = self.slots[i].take().expect("ready");
+            let msg = match &failed {
+                Some(m) => Err(model_err(format!("request {}: {m}", slot.id))),
+                None => emb
+                    .embeddings_ith(k)
+                    .map(|v| Chunk::Hidden(v.to_vec()))
+                    .map_err(|e| {
+                        model_err(format!(
+                            "request {}: llama.cpp gave no hidden state ({e})",
+                            slot.id
+                        ))
+                    }),
+            };
+            let _ = slot.tx.unbounded_send(msg);
+            let _ = self
+                .ctx
+                .clear_kv_cache_seq(Some(slot.seq as u32), None, None);
+            let _ = emb.clear_kv_cache_seq(Some(slot.seq as u32), None, None);
         }
     }
 }

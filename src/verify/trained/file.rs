@@ -35,9 +35,9 @@ pub struct Provenance {
     pub evaluated: Vec<String>,
     /// The runs learnt from.
     pub runs: Vec<String>,
-    /// Labelled statements per class (correct, incorrect, idk): from the runs' verified
-    /// outcomes, and how many of those a hand label set (overriding the outcome).
-    pub from_outcomes: [usize; 3],
+    /// Labelled statements per class (correct, incorrect, idk), and how many of those a hand
+    /// label set (overriding the run's verified outcome).
+    pub labelled: [usize; 3],
     pub from_hand_labels: [usize; 3],
     /// Statements left out: unreadable answers, and hand labels saying the question or the
     /// KG is wrong (or annotators tied).
