@@ -1177,3 +1177,80 @@ fn a_sweep_run_resumes_after_kill_9_and_asks_every_fact_once() {
         .collect();
     assert_eq!(ids.into_iter().collect::<HashSet<_>>(), listed_ids);
 }
+
+/// A server may close a keep-alive connection the client is about to reuse (llama.cpp's server
+/// did, under `kgscope bench llama`'s load): the request then fails with "connection closed
+/// before message completed" before any response. It is sent again at once on a fresh
+/// connection, and that is no retry: nothing is counted or logged as one.
+#[test]
+fn a_request_on_a_connection_the_server_closed_is_sent_again_without_a_retry() {
+    use kgscope::backends::{complete, openai, GenParams, Prompt, Request};
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::net::{TcpListener, TcpStream};
+    /// Reads one request (head and body); false when the client closed the connection.
+    fn read_request(reader: &mut BufReader<TcpStream>) -> bool {
+        let mut len = 0usize;
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                return false;
+            }
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                len = v.trim().parse().unwrap_or(0);
+            }
+            if line == "\r\n" {
+                break;
+            }
+        }
+        let mut body = vec![0; len];
+        reader.read_exact(&mut body).is_ok()
+    }
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}/v1", listener.local_addr().unwrap());
+    let connections = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = connections.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { break };
+            counted.fetch_add(1, Ordering::SeqCst);
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                // The first request is answered and the connection kept open...
+                if read_request(&mut reader) {
+                    let answer =
+                        common::sse_completion(&["Red"], 1).replace("Connection: close\r\n", "");
+                    let _ = stream.write_all(answer.as_bytes());
+                }
+                // ...the next one on it is read, then the server hangs up without answering.
+                let _ = read_request(&mut reader);
+            });
+        }
+    });
+    let backend = openai::OpenAiBackend::new(openai::OpenAiOptions::new(base, "m")).unwrap();
+    let req = |id: &str| Request {
+        id: id.into(),
+        prompt: Prompt {
+            instruction: String::new(),
+            shots: vec![],
+            input: "Name a colour.".into(),
+        },
+        params: GenParams::default(),
+    };
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let answers = rt.block_on(async {
+        let first = complete(&backend, req("first")).await.unwrap().unwrap();
+        let second = complete(&backend, req("second")).await.unwrap().unwrap();
+        (first, second)
+    });
+    assert_eq!(answers, ("Red".to_string(), "Red".to_string()));
+    assert_eq!(
+        backend.retries(),
+        0,
+        "a closed idle connection is no failure"
+    );
+    assert_eq!(
+        connections.load(Ordering::SeqCst),
+        2,
+        "sent again on a fresh connection"
+    );
+}

@@ -200,6 +200,7 @@ impl OpenAiBackend {
         }
         let mut builder = reqwest::Client::builder()
             .connect_timeout(opts.connect_timeout)
+            .pool_idle_timeout(POOL_IDLE)
             .tcp_nodelay(true)
             .user_agent(concat!("kgscope/", env!("CARGO_PKG_VERSION")));
         if is_loopback(&url) {
@@ -285,8 +286,22 @@ enum AttemptError {
         what: String,
         after: Option<Duration>,
     },
+    /// The pooled keep-alive connection the request went out on was closed by the server
+    /// before any response (llama.cpp's server does this under load): send again at once on a
+    /// fresh connection. Nothing failed, so it is no retry (not counted, not logged as one); a
+    /// second in a row is a [`AttemptError::Retry`].
+    Stale(String),
     Fatal(BackendError),
 }
+
+/// How long an idle keep-alive connection is kept for reuse: under the 5 s after which
+/// llama.cpp's server (cpp-httplib) closes one, rather than reqwest's 90 s, so that a pause does
+/// not leave the pool holding connections the server has dropped.
+const POOL_IDLE: Duration = Duration::from_secs(4);
+
+/// What hyper says when a connection closed before its response began: on a pooled keep-alive
+/// connection, the server dropped it as the request went out.
+const CLOSED_BEFORE_RESPONSE: &str = "connection closed before message completed";
 
 impl Inner {
     fn url(&self, path: &str) -> String {
@@ -368,12 +383,22 @@ impl Inner {
         let body = self.chat_body(req);
         let max_retries = self.opts.max_retries;
         let mut attempt: u32 = 0;
+        let mut stale = false;
         loop {
             self.wait_for_pause().await;
             let err = match self.attempt(req, &body, tx).await {
                 Ok(()) => return Ok(()),
                 Err(AttemptError::Fatal(e)) => return Err(e),
-                Err(AttemptError::Retry { what, after }) => (what, after),
+                Err(AttemptError::Stale(what)) if !stale => {
+                    stale = true;
+                    tracing::debug!(id = %req.id, "sending again on a fresh connection: {what}");
+                    continue;
+                }
+                Err(AttemptError::Stale(what)) => (what, None),
+                Err(AttemptError::Retry { what, after }) => {
+                    stale = false;
+                    (what, after)
+                }
             };
             let (what, after) = err;
             if attempt >= max_retries {
@@ -730,6 +755,9 @@ impl Inner {
         } else {
             format!("request to {url} failed: {detail}")
         };
+        if !e.is_connect() && !e.is_timeout() && detail.contains(CLOSED_BEFORE_RESPONSE) {
+            return AttemptError::Stale(what);
+        }
         AttemptError::Retry { what, after: None }
     }
 
