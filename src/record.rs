@@ -91,10 +91,13 @@ impl ResultRecord {
         )
     }
 
-    /// The stage that decided: the judge when it decided any attempt.
+    /// The stage that decided: the judge when it decided any attempt, the trained judge when
+    /// it did (a `--via-judge` run), else the rules.
     pub fn stage(&self) -> Stage {
         if self.attempts.iter().any(|a| a.stage == Stage::Judge) {
             Stage::Judge
+        } else if self.attempts.iter().any(|a| a.stage == Stage::Trained) {
+            Stage::Trained
         } else {
             Stage::Rules
         }

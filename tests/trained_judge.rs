@@ -213,7 +213,7 @@ fn a_judge_trained_on_a_real_run_judges_without_generating() {
     assert_eq!(judged.len(), 24);
     for r in &judged {
         let a = &r.attempts[0];
-        assert_eq!(a.stage, Stage::Trained);
+        assert_eq!((a.stage, r.stage()), (Stage::Trained, Stage::Trained));
         assert_eq!((a.response.as_str(), a.completion_tokens), ("", 0));
         let call = a.trained.as_ref().expect("the judge's probabilities");
         assert!((call.probs.iter().sum::<f32>() - 1.0).abs() < 1e-4);
