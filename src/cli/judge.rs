@@ -214,12 +214,17 @@ fn confusion(
     Ok(m)
 }
 
+/// The index of the most common class; a tie goes to the earlier class.
+fn commonest(counts: [usize; 3]) -> usize {
+    (0..3)
+        .max_by_key(|&i| (counts[i], std::cmp::Reverse(i)))
+        .unwrap_or(0)
+}
+
 /// The majority baseline's matrix: every held-out statement put in the class most common in
 /// the training part.
 pub fn majority_matrix(train_counts: [usize; 3], held_out: &[[usize; 3]; 3]) -> [[usize; 3]; 3] {
-    let majority = (0..3)
-        .max_by_key(|&i| (train_counts[i], std::cmp::Reverse(i)))
-        .unwrap_or(0);
+    let majority = commonest(train_counts);
     let mut m = [[0; 3]; 3];
     for (truth, row) in held_out.iter().enumerate() {
         m[truth][majority] = row.iter().sum();
@@ -235,9 +240,7 @@ fn polarity_baseline(examples: &[Example], train: &[usize], held_out: &[usize]) 
         for &r in train.iter().filter(|&&r| examples[r].positive == positive) {
             c[examples[r].class.index()] += 1;
         }
-        (0..3)
-            .max_by_key(|&i| (c[i], std::cmp::Reverse(i)))
-            .unwrap_or(0)
+        commonest(c)
     };
     let (yes, no) = (majority(true), majority(false));
     let mut m = [[0; 3]; 3];

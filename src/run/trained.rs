@@ -38,9 +38,27 @@ pub fn hidden_model(
         .map_err(|e| format!("loading {} for hidden states: {e}", path.display()))
 }
 
-/// The sha256 of a model file, as a judge records it.
+/// The sha256 of a model file, as a judge records it. Remembered per file (path, size and
+/// modification time) for the life of the process: `run --via-judge` checks the judge before it
+/// creates the run and again when the run starts, and a model is hundreds of megabytes.
 pub fn model_hash(path: &Path) -> Result<String, String> {
-    crate::models::sha256_file(path).map_err(|e| format!("reading {}: {e}", path.display()))
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    type Key = (PathBuf, u64, Option<std::time::SystemTime>);
+    static HASHES: OnceLock<Mutex<HashMap<Key, String>>> = OnceLock::new();
+    let failed = |e: std::io::Error| format!("reading {}: {e}", path.display());
+    let meta = std::fs::metadata(path).map_err(failed)?;
+    let key = (path.to_path_buf(), meta.len(), meta.modified().ok());
+    let hashes = HASHES.get_or_init(Mutex::default);
+    if let Some(h) = hashes.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(h.clone());
+    }
+    let hash = crate::models::sha256_file(path).map_err(failed)?;
+    hashes
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, hash.clone());
+    Ok(hash)
 }
 
 /// Refuses a model file other than the one `judge` was trained on (by content, not name).
@@ -249,13 +267,6 @@ pub fn write_states(
     let tensor =
         candle_core::Tensor::from_vec(flat, (states.len(), width), &candle_core::Device::Cpu)
             .map_err(|e| fail(e.to_string()))?;
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| fail(e.to_string()))?;
-    safetensors::serialize_to_file([("hidden_states", &tensor)], Some(meta), tmp.path())
-        .map_err(|e| fail(e.to_string()))?;
-    tmp.persist(path).map_err(|e| fail(e.to_string()))?;
-    Ok(())
+    crate::verify::trained::file::write_safetensors(path, &[("hidden_states", &tensor)], meta)
+        .map_err(fail)
 }

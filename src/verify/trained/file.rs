@@ -67,6 +67,22 @@ pub struct Provenance {
     pub kgscope_version: String,
 }
 
+/// Writes `tensors` and `meta` as one safetensors file at `path`: a temporary file beside it,
+/// renamed into place, so a reader never sees half a file.
+pub fn write_safetensors(
+    path: &Path,
+    tensors: &[(&str, &Tensor)],
+    meta: HashMap<String, String>,
+) -> Result<(), String> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let tmp = tempfile::NamedTempFile::new_in(dir.unwrap_or(Path::new(".")))
+        .map_err(|e| e.to_string())?;
+    safetensors::serialize_to_file(tensors.iter().copied(), Some(meta), tmp.path())
+        .map_err(|e| e.to_string())?;
+    tmp.persist(path).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 pub struct TrainedJudge {
     net: Net,
     pub provenance: Provenance,
@@ -92,23 +108,23 @@ impl TrainedJudge {
         })
     }
 
-    /// Writes the judge to `path` (atomically: a temporary file renamed into place).
+    /// Writes the judge to `path`, whole or not at all.
     pub fn save(&self, path: &Path) -> Result<(), TrainedError> {
-        let fail = |message: String| TrainedError::File {
+        let meta = serde_json::to_string(&self.provenance).map_err(|e| TrainedError::File {
             path: path.display().to_string(),
-            message,
-        };
-        let meta = serde_json::to_string(&self.provenance).map_err(|e| fail(e.to_string()))?;
-        let metadata = HashMap::from([(META_KEY.to_string(), meta)]);
-        let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
-        let dir = dir.unwrap_or(Path::new("."));
-        let tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| fail(e.to_string()))?;
+            message: e.to_string(),
+        })?;
         let tensors: Vec<(&str, &Tensor)> =
             self.weights.iter().map(|(n, t)| (n.as_str(), t)).collect();
-        safetensors::serialize_to_file(tensors, Some(metadata), tmp.path())
-            .map_err(|e| fail(e.to_string()))?;
-        tmp.persist(path).map_err(|e| fail(e.to_string()))?;
-        Ok(())
+        write_safetensors(
+            path,
+            &tensors,
+            HashMap::from([(META_KEY.to_string(), meta)]),
+        )
+        .map_err(|message| TrainedError::File {
+            path: path.display().to_string(),
+            message,
+        })
     }
 
     /// Reads a judge written by [`TrainedJudge::save`].
