@@ -147,6 +147,7 @@ pub fn blocks(run: &LoadedRun, figures: bool) -> anyhow::Result<Vec<Block>> {
             b.push(Block::Para(line));
         }
     }
+    b.extend(crate::report::calibration::blocks(run));
     b.extend(crate::report::judges::blocks(
         &*run.judges()?,
         run.labels_read(),

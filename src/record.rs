@@ -58,11 +58,80 @@ pub struct Attempt {
     /// The trained judge's class probabilities, in a `--via-judge` run (nothing generated).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trained: Option<TrainedCall>,
+    /// The options' likelihoods, when the answer was chosen by likelihood (`--scoring
+    /// logprob`; nothing generated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub likelihood: Option<LikelihoodCall>,
     pub prompt_tokens: u32,
     pub completion_tokens: u32,
     pub first_token_ms: u64,
     pub total_ms: u64,
     pub finish_reason: String,
+}
+
+/// A closed answer chosen by likelihood: every option's log-probability after the prompt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LikelihoodCall {
+    /// The options, as the model would begin its reply.
+    pub options: Vec<String>,
+    /// Each option's natural-log probability, summed over its tokens.
+    pub logprobs: Vec<f64>,
+    /// Each option's token count.
+    pub tokens: Vec<u32>,
+    /// Whether the options were compared per token (`--scoring logprob-norm`).
+    #[serde(default)]
+    pub per_token: bool,
+    /// Each option's probability among the options (the compared scores' softmax): the
+    /// model's confidence, for calibration.
+    pub probs: Vec<f64>,
+    /// The option taken as the answer (the most likely).
+    pub chosen: usize,
+}
+
+impl LikelihoodCall {
+    /// The call for the options' scores: the most likely option chosen, the scores turned
+    /// into probabilities over the options. A log-probability that is not finite (an option
+    /// the model rules out) is kept as a very small number, so the record stays valid JSON.
+    pub fn new(options: Vec<String>, scored: &crate::backends::Scored, per_token: bool) -> Self {
+        let logprobs: Vec<f64> = scored
+            .logprobs
+            .iter()
+            .map(|&l| if l.is_finite() { l } else { -1e9 })
+            .collect();
+        let compared: Vec<f64> = logprobs
+            .iter()
+            .zip(scored.tokens.iter().chain(std::iter::repeat(&1)))
+            .map(|(&l, &n)| {
+                if per_token {
+                    l / f64::from(n.max(1))
+                } else {
+                    l
+                }
+            })
+            .collect();
+        let max = compared.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let exp: Vec<f64> = compared.iter().map(|&c| (c - max).exp()).collect();
+        let sum: f64 = exp.iter().sum();
+        let probs: Vec<f64> = exp.iter().map(|e| e / sum).collect();
+        // The first of equal maxima, so a tie is decided the same way every time.
+        let chosen = compared.iter().position(|&c| c == max).unwrap_or_default();
+        Self {
+            options,
+            logprobs,
+            tokens: scored.tokens.clone(),
+            per_token,
+            probs,
+            chosen,
+        }
+    }
+
+    /// The chosen option and its probability.
+    pub fn answer(&self) -> (&str, f64) {
+        (
+            self.options.get(self.chosen).map_or("", String::as_str),
+            self.probs.get(self.chosen).copied().unwrap_or(0.0),
+        )
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -114,5 +183,45 @@ impl ResultRecord {
             .iter()
             .map(|a| u64::from(a.completion_tokens))
             .sum()
+    }
+}
+
+#[cfg(test)]
+mod likelihood_tests {
+    use super::LikelihoodCall;
+    use crate::backends::Scored;
+
+    fn scored(logprobs: &[f64], tokens: &[u32]) -> Scored {
+        Scored {
+            logprobs: logprobs.to_vec(),
+            tokens: tokens.to_vec(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_most_likely_option_is_chosen_and_probabilities_sum_to_one() {
+        let opts = ["Yes", "No", "I don't know"].map(String::from).to_vec();
+        let c = LikelihoodCall::new(
+            opts.clone(),
+            &scored(&[-1.0, -0.5, -1.2], &[1, 1, 4]),
+            false,
+        );
+        assert_eq!(c.chosen, 1);
+        assert_eq!(c.answer().0, "No");
+        assert!((c.probs.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        let e = [(-1.0f64).exp(), (-0.5f64).exp(), (-1.2f64).exp()];
+        assert!((c.probs[1] - e[1] / e.iter().sum::<f64>()).abs() < 1e-12);
+        // Per token, the four-token option's mean (-0.3) beats the others.
+        let n = LikelihoodCall::new(opts.clone(), &scored(&[-1.0, -0.5, -1.2], &[1, 1, 4]), true);
+        assert_eq!(n.chosen, 2);
+        // An option ruled out stays in the record as a finite number.
+        let r = LikelihoodCall::new(
+            opts,
+            &scored(&[f64::NEG_INFINITY, -0.1, -3.0], &[1, 1, 4]),
+            false,
+        );
+        assert!(r.logprobs[0].is_finite() && r.probs[0] < 1e-100);
+        assert!(serde_json::to_string(&r).is_ok_and(|s| !s.contains("null")));
     }
 }

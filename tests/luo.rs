@@ -299,6 +299,7 @@ fn answered(q: &Question, verdict: Verdict) -> kgscope::run::ResultRecord {
         judge: None,
         compound: None,
         trained: None,
+        likelihood: None,
         prompt_tokens: 0,
         completion_tokens: 0,
         first_token_ms: 0,

@@ -53,6 +53,7 @@ fn attempt(verdict: Verdict, response: String, completion_tokens: u32) -> Attemp
         judge: None,
         compound: None,
         trained: None,
+        likelihood: None,
         prompt_tokens: 10,
         completion_tokens,
         first_token_ms: 5,

@@ -36,12 +36,14 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
+use futures::future::BoxFuture;
 use futures::stream::{self, BoxStream, StreamExt};
 
 pub use prompt::PromptStyle;
+pub(crate) use prompt::{completion_prefix, completion_suffix};
 
-use crate::backends::{Backend, BackendError, Capabilities, Chunk, Request};
-use worker::{Job, WorkerConfig};
+use crate::backends::{Backend, BackendError, Capabilities, Chunk, Request, ScoreRequest, Scored};
+use worker::{Job, JobKind, WorkerConfig};
 
 /// Whether this build offloads to a GPU (a `cuda`, `vulkan` or `metal` feature).
 const GPU_BUILD: bool = cfg!(any(feature = "cuda", feature = "vulkan", feature = "metal"));
@@ -225,33 +227,46 @@ impl LlamaCppBackend {
                 "this model was not loaded for hidden states".into(),
             ));
         }
-        let (tx, mut rx) = futures::channel::mpsc::unbounded();
+        let req = Request {
+            id: id.to_string(),
+            prompt,
+            params: crate::backends::GenParams::default(),
+        };
+        match one_chunk(self.queue(req, JobKind::Hidden)?).await? {
+            Chunk::Hidden(v) => Ok(v),
+            _ => Err(BackendError::Model(
+                "the llama worker answered a hidden-state request with text".into(),
+            )),
+        }
+    }
+
+    /// Hands a request to the worker; its chunks come through the returned receiver.
+    fn queue(&self, req: Request, kind: JobKind) -> Result<ChunkReceiver, BackendError> {
+        let (tx, rx) = futures::channel::mpsc::unbounded();
         let job = Job {
-            req: Request {
-                id: id.to_string(),
-                prompt,
-                params: crate::backends::GenParams::default(),
-            },
+            req,
             tx,
             submitted: Instant::now(),
-            hidden: true,
+            kind,
         };
         if self.jobs.as_ref().is_none_or(|j| j.send(job).is_err()) {
             return Err(BackendError::Model(
                 "the llama worker is not running".into(),
             ));
         }
-        match rx.next().await {
-            Some(Ok(Chunk::Hidden(v))) => Ok(v),
-            Some(Ok(_)) => Err(BackendError::Model(
-                "the llama worker answered a hidden-state request with text".into(),
-            )),
-            Some(Err(e)) => Err(e),
-            None => Err(BackendError::Model(
-                "the llama worker stopped before finishing the request".into(),
-            )),
-        }
+        Ok(rx)
     }
+}
+
+type ChunkReceiver = futures::channel::mpsc::UnboundedReceiver<Result<Chunk, BackendError>>;
+
+/// The answer of a request that is one chunk (a hidden state, option scores).
+async fn one_chunk(mut rx: ChunkReceiver) -> Result<Chunk, BackendError> {
+    rx.next().await.unwrap_or_else(|| {
+        Err(BackendError::Model(
+            "the llama worker stopped before finishing the request".into(),
+        ))
+    })
 }
 
 /// Checks that `path` is a readable GGUF file; returns its size in bytes.
@@ -296,29 +311,17 @@ impl Backend for LlamaCppBackend {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             streaming: true,
-            logprobs: false,
+            logprobs: true,
             hidden_states: self.hidden_dim.is_some(),
             batching: true,
         }
     }
 
     fn ask(&self, req: Request) -> BoxStream<'static, Result<Chunk, BackendError>> {
-        let (tx, rx) = futures::channel::mpsc::unbounded();
-        let job = Job {
-            req,
-            tx,
-            submitted: Instant::now(),
-            hidden: false,
+        let rx = match self.queue(req, JobKind::Generate) {
+            Ok(rx) => rx,
+            Err(e) => return stream::once(async { Err(e) }).boxed(),
         };
-        let sent = self.jobs.as_ref().is_some_and(|j| j.send(job).is_ok());
-        if !sent {
-            return stream::once(async {
-                Err(BackendError::Model(
-                    "the llama worker is not running".into(),
-                ))
-            })
-            .boxed();
-        }
         // Ends after Done or an error; a channel closed without either (the worker died)
         // becomes an error instead of a silently short stream.
         stream::unfold(Some(rx), |state| async move {
@@ -335,6 +338,30 @@ impl Backend for LlamaCppBackend {
             }
         })
         .boxed()
+    }
+
+    /// One forward pass over the prompt (its shared prefix cached, batched with every other
+    /// request in flight), each option's first token read from its logits; an option of
+    /// several tokens is decoded after the prompt, token by token log-probabilities summed,
+    /// and its cells dropped before the next option.
+    fn score(&self, req: ScoreRequest) -> BoxFuture<'static, Result<Scored, BackendError>> {
+        let req_options = req.options;
+        let queued = self.queue(
+            Request {
+                id: req.id,
+                prompt: req.prompt,
+                params: crate::backends::GenParams::default(),
+            },
+            JobKind::Score(req_options),
+        );
+        Box::pin(async move {
+            match one_chunk(queued?).await? {
+                Chunk::Scored(s) => Ok(s),
+                _ => Err(BackendError::Model(
+                    "the llama worker answered a likelihood request with text".into(),
+                )),
+            }
+        })
     }
 }
 

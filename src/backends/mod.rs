@@ -4,6 +4,7 @@
 //! then exactly one final [`Chunk::Done`] carrying the whole [`Completion`]. The engine never
 //! knows whether the tokens came from llama.cpp in this process or from an HTTP server.
 
+use futures::future::BoxFuture;
 use futures::stream::BoxStream;
 use serde::{Deserialize, Serialize};
 
@@ -64,6 +65,34 @@ pub enum Chunk {
     /// The only chunk of a hidden-state request ([`llama::LlamaCppBackend::hidden_state`]):
     /// the final layer's output (after the last norm) at the input's last token.
     Hidden(Vec<f32>),
+    /// The only chunk of a likelihood request ([`Backend::score`]).
+    Scored(Scored),
+    /// The first generated token's most likely alternatives with their log-probabilities,
+    /// before `Done`, when the request asked a server for them (likelihood over an API).
+    TopLogprobs(Vec<(String, f64)>),
+}
+
+/// A closed-answer question scored by likelihood: the prompt is evaluated once and each
+/// option's log-probability read as the model's answer after it, nothing generated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoreRequest {
+    /// The question id, echoed in logs and errors.
+    pub id: String,
+    pub prompt: Prompt,
+    /// The answers, as the model would write them (the shots' form).
+    pub options: Vec<String>,
+}
+
+/// The log-probabilities of a [`ScoreRequest`]'s options.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Scored {
+    /// Natural-log probability of each option's text after the prompt, summed over its tokens.
+    pub logprobs: Vec<f64>,
+    /// How many tokens each option's log-probability sums over (what length normalisation
+    /// divides by).
+    pub tokens: Vec<u32>,
+    pub prompt_tokens: u32,
+    pub total_ms: u64,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -136,6 +165,17 @@ pub trait Backend: Send + Sync {
     fn model_id(&self) -> String;
     fn capabilities(&self) -> Capabilities;
     fn ask(&self, req: Request) -> BoxStream<'static, Result<Chunk, BackendError>>;
+    /// The options' log-probabilities after the prompt (likelihood scoring). A backend that
+    /// cannot read log-probabilities refuses, and says so.
+    fn score(&self, req: ScoreRequest) -> BoxFuture<'static, Result<Scored, BackendError>> {
+        let why = format!(
+            "{} cannot score answers by likelihood (it gives no log-probabilities); use \
+             --scoring generate",
+            self.model_id()
+        );
+        let _ = req;
+        Box::pin(async move { Err(BackendError::Unusable(why)) })
+    }
 }
 
 /// The backend of a run that generates nothing (one judged from hidden states by a trained

@@ -37,7 +37,9 @@ use reqwest::{StatusCode, Url};
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
-use super::{Backend, BackendError, Capabilities, Chunk, Completion, Request};
+use super::{
+    Backend, BackendError, Capabilities, Chunk, Completion, Request, ScoreRequest, Scored,
+};
 use crate::credentials;
 
 /// The environment variable read for the API key when none is named.
@@ -74,6 +76,32 @@ pub struct OpenAiOptions {
     /// Backoff before retry `n` (0-based) is uniform in `[0, min(backoff_max, backoff_base * 2^n)]`.
     pub backoff_base: Duration,
     pub backoff_max: Duration,
+    /// Which API the prompts go to.
+    pub endpoint: Endpoint,
+    /// Fields added to every request body, for a server's own settings (llama-server's
+    /// `cache_prompt`); OpenAI's API rejects fields it does not know, so none by default.
+    pub extra_body: serde_json::Map<String, Value>,
+}
+
+/// The API a prompt is sent to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Endpoint {
+    /// `/chat/completions`: the instruction, shots and question as messages; the server
+    /// applies the model's chat template.
+    #[default]
+    Chat,
+    /// `/completions`: kgscope's own completion layout as one prompt text (no chat template),
+    /// exactly what the in-process llama backend decodes for a base model.
+    Completions,
+}
+
+impl Endpoint {
+    fn path(self) -> &'static str {
+        match self {
+            Self::Chat => "chat/completions",
+            Self::Completions => "completions",
+        }
+    }
 }
 
 impl OpenAiOptions {
@@ -104,6 +132,8 @@ impl Default for OpenAiOptions {
             max_retries: 5,
             backoff_base: Duration::from_millis(250),
             backoff_max: Duration::from_secs(20),
+            endpoint: Endpoint::Chat,
+            extra_body: serde_json::Map::new(),
         }
     }
 }
@@ -249,6 +279,78 @@ impl OpenAiBackend {
     }
 }
 
+/// How many alternatives of the first token a likelihood request asks for (OpenAI's limit
+/// for chat is 20).
+const TOP_LOGPROBS: u32 = 20;
+
+/// The first generated token's alternatives in a choice, in either shape servers use: the
+/// chat shape (`logprobs.content[0].top_logprobs: [{token, logprob}]`, also llama-server's
+/// `/completions`) or the legacy completions shape (`logprobs.top_logprobs[0]: {token:
+/// logprob}`).
+fn first_top_logprobs(choice: &Value) -> Option<Vec<(String, f64)>> {
+    let lp = choice.get("logprobs")?;
+    if let Some(list) = lp
+        .get("content")
+        .and_then(|c| c.get(0))
+        .and_then(|t| t.get("top_logprobs"))
+        .and_then(Value::as_array)
+    {
+        return Some(
+            list.iter()
+                .filter_map(|t| {
+                    Some((
+                        t.get("token")?.as_str()?.to_string(),
+                        t.get("logprob")?.as_f64()?,
+                    ))
+                })
+                .collect(),
+        );
+    }
+    let map = lp.get("top_logprobs")?.get(0)?.as_object()?;
+    Some(
+        map.iter()
+            .filter_map(|(t, l)| Some((t.clone(), l.as_f64()?)))
+            .collect(),
+    )
+}
+
+/// Each option's log-probability from the first token's alternatives: the summed probability
+/// of the listed tokens that begin the option (case and leading space ignored, so " Yes" and
+/// "yes" both count for "Yes"). An option no listed token begins gets the smallest listed
+/// log-probability, an upper bound of what it has. Only the first token is compared: an API
+/// gives no log-probability for a text it did not generate.
+pub fn option_logprobs(top: &[(String, f64)], options: &[String]) -> Vec<f64> {
+    let floor = top
+        .iter()
+        .map(|t| t.1)
+        .fold(f64::INFINITY, f64::min)
+        .min(0.0);
+    let floor = if floor.is_finite() {
+        floor
+    } else {
+        f64::NEG_INFINITY
+    };
+    options
+        .iter()
+        .map(|o| {
+            let o = o.trim_start().to_lowercase();
+            let matched: Vec<f64> = top
+                .iter()
+                .filter(|(t, _)| {
+                    let t = t.trim_start().to_lowercase();
+                    !t.is_empty() && o.starts_with(&t)
+                })
+                .map(|t| t.1)
+                .collect();
+            if matched.is_empty() {
+                return floor;
+            }
+            let max = matched.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            max + matched.iter().map(|l| (l - max).exp()).sum::<f64>().ln()
+        })
+        .collect()
+}
+
 impl Backend for OpenAiBackend {
     fn model_id(&self) -> String {
         format!("openai:{}@{}", self.inner.opts.model, self.inner.shown_base)
@@ -257,6 +359,7 @@ impl Backend for OpenAiBackend {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             streaming: true,
+            logprobs: true,
             ..Capabilities::default()
         }
     }
@@ -268,12 +371,54 @@ impl Backend for OpenAiBackend {
         // the HTTP request with it). Its own output is nothing: everything goes through `tx`.
         let driver = futures::stream::once(async move {
             let mut tx = tx;
-            if let Err(e) = inner.run(&req, &mut tx).await {
+            let body = inner.body(&req);
+            if let Err(e) = inner.run(&req, body, &mut tx).await {
                 let _ = tx.send(Err(e)).await;
             }
         })
         .filter_map(|()| async { None });
         Box::pin(futures::stream::select(driver, rx))
+    }
+
+    fn score(
+        &self,
+        req: ScoreRequest,
+    ) -> futures::future::BoxFuture<'static, Result<Scored, BackendError>> {
+        let inner = self.inner.clone();
+        Box::pin(async move {
+            let start = Instant::now();
+            let request = Request {
+                id: req.id.clone(),
+                prompt: req.prompt,
+                params: super::GenParams::default(),
+            };
+            let body = inner.score_body(&request);
+            let (mut tx, mut rx) = mpsc::channel(8);
+            inner.run(&request, body, &mut tx).await?;
+            drop(tx);
+            let (mut top, mut prompt_tokens) = (None, 0);
+            while let Some(chunk) = rx.next().await {
+                match chunk? {
+                    Chunk::TopLogprobs(t) => top = Some(t),
+                    Chunk::Done(c) => prompt_tokens = c.prompt_tokens,
+                    _ => {}
+                }
+            }
+            let top = top.filter(|t| !t.is_empty()).ok_or_else(|| {
+                BackendError::Unusable(format!(
+                    "{} returned no log-probabilities for request {}; the server does not \
+                     support `logprobs`: use --scoring generate",
+                    inner.shown_url(inner.opts.endpoint.path()),
+                    req.id
+                ))
+            })?;
+            Ok(Scored {
+                logprobs: option_logprobs(&top, &req.options),
+                tokens: vec![1; req.options.len()],
+                prompt_tokens,
+                total_ms: start.elapsed().as_millis() as u64,
+            })
+        })
     }
 }
 
@@ -373,14 +518,13 @@ impl Inner {
         })
     }
 
-    async fn run(&self, req: &Request, tx: &mut Tx) -> Result<(), BackendError> {
+    async fn run(&self, req: &Request, body: Value, tx: &mut Tx) -> Result<(), BackendError> {
         let _permit = self
             .permits
             .clone()
             .acquire_owned()
             .await
             .map_err(|_| BackendError::Cancelled)?;
-        let body = self.chat_body(req);
         let max_retries = self.opts.max_retries;
         let mut attempt: u32 = 0;
         let mut stale = false;
@@ -404,7 +548,7 @@ impl Inner {
             if attempt >= max_retries {
                 return Err(BackendError::Transient(format!(
                     "POST {} failed after {} attempt{} ({} retr{}); last error: {}",
-                    self.shown_url("chat/completions"),
+                    self.shown_url(self.opts.endpoint.path()),
                     attempt + 1,
                     if attempt == 0 { "" } else { "s" },
                     attempt,
@@ -436,7 +580,7 @@ impl Inner {
                 max_retries,
                 delay_ms = delay.as_millis() as u64,
                 "retrying {}: {}",
-                self.shown_url("chat/completions"),
+                self.shown_url(self.opts.endpoint.path()),
                 // Server words are data: no escape sequence or bidi override may reach a log.
                 crate::sanitize::escape(&what)
             );
@@ -466,6 +610,62 @@ impl Inner {
         if g.is_none_or(|old| old < t) {
             *g = Some(t);
         }
+    }
+
+    /// The request body for the endpoint in use.
+    fn body(&self, req: &Request) -> Value {
+        let mut body = match self.opts.endpoint {
+            Endpoint::Chat => self.chat_body(req),
+            Endpoint::Completions => self.completions_body(req),
+        };
+        for (k, v) in &self.opts.extra_body {
+            body[k] = v.clone();
+        }
+        body
+    }
+
+    /// `/completions`: the prompt in kgscope's completion layout, sampling as for chat.
+    fn completions_body(&self, req: &Request) -> Value {
+        let p = &req.prompt;
+        let prompt = format!(
+            "{}{}",
+            crate::backends::llama::completion_prefix(&p.instruction, &p.shots),
+            crate::backends::llama::completion_suffix(&p.input)
+        );
+        let g = &req.params;
+        let mut body = json!({
+            "model": self.opts.model,
+            "prompt": prompt,
+            "stream": true,
+            "stream_options": {"include_usage": true},
+            "temperature": g.temperature,
+            "top_p": g.top_p,
+            "seed": g.seed,
+            "max_tokens": g.max_tokens,
+        });
+        if !g.stop.is_empty() {
+            body["stop"] = json!(g.stop);
+        }
+        body
+    }
+
+    /// A one-token request for the likelihood of a closed answer: greedy, not streamed, with
+    /// the first token's most likely alternatives ([`TOP_LOGPROBS`]).
+    fn score_body(&self, req: &Request) -> Value {
+        let mut body = self.body(req);
+        body["stream"] = json!(false);
+        body.as_object_mut().map(|o| o.remove("stream_options"));
+        body["max_tokens"] = json!(1);
+        body["temperature"] = json!(0.0);
+        body.as_object_mut().map(|o| o.remove("stop"));
+        match self.opts.endpoint {
+            Endpoint::Chat => {
+                body["logprobs"] = json!(true);
+                body["top_logprobs"] = json!(TOP_LOGPROBS);
+            }
+            Endpoint::Completions => body["logprobs"] = json!(TOP_LOGPROBS),
+        }
+        body
     }
 
     fn chat_body(&self, req: &Request) -> Value {
@@ -498,11 +698,11 @@ impl Inner {
 
     /// One HTTP attempt. `Ok` means the whole completion, `Done` included, was sent.
     async fn attempt(&self, req: &Request, body: &Value, tx: &mut Tx) -> Result<(), AttemptError> {
-        let url = self.shown_url("chat/completions");
+        let url = self.shown_url(self.opts.endpoint.path());
         let start = Instant::now();
         let deadline = start + self.opts.request_timeout;
         let send = self
-            .request(reqwest::Method::POST, "chat/completions")
+            .request(reqwest::Method::POST, self.opts.endpoint.path())
             .header(reqwest::header::ACCEPT, "text/event-stream")
             .json(body)
             .send();
@@ -693,9 +893,13 @@ impl Inner {
         let content = choice
             .and_then(|c| c.get("message"))
             .and_then(|m| m.get("content"))
+            .or_else(|| choice.and_then(|c| c.get("text")))
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_string();
+        if let Some(top) = choice.and_then(first_top_logprobs) {
+            let _ = tx.send(Ok(Chunk::TopLogprobs(top))).await;
+        }
         let total_ms = start.elapsed().as_millis() as u64;
         let (mut pt, mut ct) = (None, None);
         if let Some(u) = v.get("usage") {
@@ -767,7 +971,7 @@ impl Inner {
         headers: &HeaderMap,
         body: &str,
     ) -> AttemptError {
-        let url = self.shown_url("chat/completions");
+        let url = self.shown_url(self.opts.endpoint.path());
         let msg = self.scrub(&server_message(body));
         let what = format!("HTTP {status}: {}", excerpt(&msg));
         let after = headers
@@ -1225,6 +1429,34 @@ mod tests {
                 assert!(backoff_delay(attempt, base, max) <= ceiling);
             }
         }
+    }
+
+    #[test]
+    fn options_are_read_from_the_first_tokens_alternatives() {
+        let top: Vec<(String, f64)> = [(" Yes", -0.5), (" No", -1.5), (" yes", -2.0), ("I", -3.0)]
+            .iter()
+            .map(|(t, l)| (t.to_string(), *l))
+            .collect();
+        let opts = ["Yes", "No", "I don't know", "Maybe"].map(String::from);
+        let lp = option_logprobs(&top, &opts);
+        // " Yes" and " yes" both begin "Yes": their probabilities add up.
+        let yes = ((-0.5f64).exp() + (-2.0f64).exp()).ln();
+        assert!((lp[0] - yes).abs() < 1e-12, "{lp:?}");
+        assert_eq!(lp[1], -1.5);
+        assert_eq!(lp[2], -3.0, "the first token of a longer option");
+        assert_eq!(lp[3], -3.0, "unlisted: the smallest listed, an upper bound");
+        let v = json!({"logprobs": {"content": [{"token": " A", "logprob": -0.1,
+            "top_logprobs": [{"token": " A", "logprob": -0.1}, {"token": " B", "logprob": -2.5}]}]}});
+        assert_eq!(
+            first_top_logprobs(&v).unwrap(),
+            vec![(" A".to_string(), -0.1), (" B".to_string(), -2.5)]
+        );
+        let legacy = json!({"logprobs": {"top_logprobs": [{" C": -0.2}]}});
+        assert_eq!(
+            first_top_logprobs(&legacy).unwrap(),
+            vec![(" C".to_string(), -0.2)]
+        );
+        assert_eq!(first_top_logprobs(&json!({"text": "x"})), None);
     }
 
     #[test]

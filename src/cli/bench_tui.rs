@@ -56,6 +56,7 @@ pub(super) fn bench_attempt(verdict: Verdict, response: String) -> Attempt {
         judge: None,
         compound: None,
         trained: None,
+        likelihood: None,
         prompt_tokens: 20,
         completion_tokens: 8,
         first_token_ms: 5,

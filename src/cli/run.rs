@@ -112,6 +112,13 @@ pub struct RunArgs {
     /// the file the judge was trained on) [default: none; the model generates every answer].
     #[arg(long, value_name = "JUDGE")]
     pub via_judge: Option<PathBuf>,
+    /// How closed answers (statement, yes/no, TFQ, multiple choice, KG-FPQ's yes/no) are
+    /// obtained: `generate` (the model writes its answer), `logprob` (one forward pass, the
+    /// most likely option is the answer, every option's probability recorded; faster, and
+    /// calibrated confidences for the reliability diagram) or `logprob-norm` (as `logprob`,
+    /// per token) [default: generate].
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub scoring: Option<kgscope::run::config::AnswerScoring>,
 }
 
 #[derive(Args)]
@@ -237,6 +244,24 @@ fn halu_config(a: &RunArgs) -> anyhow::Result<Option<kgscope::run::compound::Hal
     Ok(Some(c))
 }
 
+/// Checks `--scoring logprob` against the run it is for: a method with closed answers, and
+/// answers the model gives (not a trained judge's reading).
+fn scoring_fits(cfg: &RunConfig, via_judge: bool) -> anyhow::Result<()> {
+    if !method::of(cfg.task).has_closed_answers() {
+        bail!(
+            "--scoring {} chooses among closed answers; {} asks open questions: use --scoring \
+             generate (or a method with closed answers: statement, yesno, tfq, mcq-fib, mcq-wh, \
+             kg-fpq)",
+            cfg.scoring.as_str(),
+            cfg.task.as_str()
+        );
+    }
+    if via_judge {
+        bail!("--via-judge judges hidden states; it cannot be combined with --scoring");
+    }
+    Ok(())
+}
+
 /// Checks `--via-judge` against the run it is for: a statement run of the GGUF model file the
 /// judge was trained on, with no LLM judge. Gives the judge's path as the manifest keeps it.
 fn via_judge(
@@ -355,8 +380,12 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 halu,
                 kg_sample: a.gen.kg_sample,
                 via_judge: None,
+                scoring: a.scoring.unwrap_or_default(),
                 extra: Default::default(),
             };
+            if !cfg.scoring.is_generate() {
+                scoring_fits(&cfg, a.via_judge.is_some())?;
+            }
             if let Some(judge) = &a.via_judge {
                 // Before the run directory exists: a judge that does not fit leaves nothing.
                 driver::ensure_model(&cfg.model, &note).map_err(anyhow::Error::msg)?;
@@ -712,6 +741,7 @@ fn text_report(r: &report::loaded::LoadedRun, by_judge: usize, worst: usize) -> 
     }
     out.push_str(&report::fpq::text(&r.snapshot));
     out.push_str(&report::halu::text(&r.snapshot, &r.halu));
+    out.push_str(&report::calibration::text(r));
     match r.judges() {
         Ok(j) => out.push_str(&report::judges::text(&j, r.labels_read())),
         Err(e) => out.push_str(&format!("\nverifiers against hand labels: {e:#}\n")),

@@ -101,6 +101,19 @@ pub trait Method: Send + Sync {
     fn has_trained_judge(&self) -> bool {
         false
     }
+    /// The closed answers to `q`, for likelihood scoring (`--scoring logprob`): each as the
+    /// model would begin its reply in the method's prompt (its shots' form), just long enough
+    /// for the rules to read it as that answer. The tail that only repeats the format ("…, the
+    /// statement is true.") is left out: it is the same for every question and would only
+    /// cost decoding. `None` for an open answer (generated and read as usual).
+    fn closed_answers(&self, _q: &Question) -> Option<Vec<String>> {
+        None
+    }
+    /// Whether some of the method's questions have [`Method::closed_answers`] (a run may
+    /// then score them by likelihood).
+    fn has_closed_answers(&self) -> bool {
+        false
+    }
     /// Whether a run of this method carries KG-FPQ's settings (`RunConfig::fpq`: edits,
     /// formats, gate, writer) and takes their command-line flags.
     fn takes_fpq_settings(&self) -> bool {

@@ -392,11 +392,13 @@ pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
                 .iter()
                 .zip(&names)
                 .filter_map(|(r, name)| {
-                    crate::metrics::calibration::of(r.confidences.iter().copied(), 10).map(|c| {
-                        Series {
-                            name: name.clone(),
-                            data: c,
-                        }
+                    crate::metrics::calibration::of(
+                        r.confidences.iter().map(|c| (c.p, c.correct)),
+                        crate::report::calibration::BINS,
+                    )
+                    .map(|c| Series {
+                        name: name.clone(),
+                        data: c,
                     })
                 })
                 .collect::<Vec<_>>();

@@ -1,10 +1,12 @@
 //! Reliability of a model's confidence: binned confidence against accuracy, and the expected
 //! calibration error (ECE, Guo et al. 2017): Σ_b (n_b / N) · |accuracy_b − confidence_b|.
 //!
-//! kgscope's probability of an answer is its self-consistency: with several attempts per
-//! question (`--repeats N` at a temperature above 0), the share of attempts that gave the
-//! majority's verdict. A run with one attempt per question has no probabilities, and no
-//! reliability diagram.
+//! kgscope's probability of an answer is the model's own when the answer was chosen by
+//! likelihood (`--scoring logprob`: the chosen option's probability among the options), else
+//! its self-consistency: with several attempts per question (`--repeats N` at a temperature
+//! above 0), the share of attempts that gave the majority's verdict. A generated run with one
+//! attempt per question has no probabilities, and no reliability diagram
+//! (`report::calibration::confidence`).
 
 use serde::Serialize;
 

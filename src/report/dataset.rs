@@ -329,6 +329,7 @@ mod tests {
                 judge: None,
                 compound: None,
                 trained: None,
+                likelihood: None,
                 prompt_tokens: 5,
                 completion_tokens: 2,
                 first_token_ms: 1,

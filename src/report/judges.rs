@@ -328,6 +328,7 @@ mod tests {
             judge: None,
             compound: None,
             trained: None,
+            likelihood: None,
             prompt_tokens: 0,
             completion_tokens: 0,
             first_token_ms: 0,

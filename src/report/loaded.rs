@@ -75,9 +75,9 @@ pub struct LoadedRun {
     pub kglens: Option<KglensReport>,
     /// KGHaluBench's chain: what each filter and stage decided (empty for other methods).
     pub halu: super::halu::ChainCounts,
-    /// Each answer asked more than once: its self-consistency and whether it was right (the
-    /// reliability diagram's points).
-    pub confidences: Vec<(f64, bool)>,
+    /// Each answer with a confidence (chosen by likelihood, or asked more than once): the
+    /// reliability diagram's points.
+    pub confidences: Vec<super::calibration::Confident>,
     /// Whether hand labels are applied.
     labels: bool,
     /// The compact answers, read when first asked for (comparisons), or the ones kept.
@@ -141,9 +141,7 @@ impl LoadedRun {
         let pass = stream(&run, &book, |r, _| {
             aggregates.add(&super::scored(&r));
             halu.add(&r);
-            if let Some(c) = super::confidence(&r) {
-                confidences.push((c, r.outcome == OutcomeKind::Correct));
-            }
+            confidences.extend(super::calibration::point(&r));
         })?;
         let snapshot = aggregates.snapshot();
         let kglens = match &manifest.config.kglens {
@@ -239,9 +237,7 @@ impl LoadedRun {
             aggregates.add(&super::scored(&rec));
             answered += 1;
             by_judge += usize::from(judged);
-            if let Some(c) = super::confidence(&rec) {
-                confidences.push((c, rec.outcome == OutcomeKind::Correct));
-            }
+            confidences.extend(super::calibration::point(&rec));
         })?;
         r.answered = answered;
         r.by_judge = by_judge;

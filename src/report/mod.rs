@@ -2,6 +2,7 @@
 //! `kgscope report`, so the two always agree.
 
 pub mod binning;
+pub mod calibration;
 pub mod dataset;
 pub mod doc;
 pub mod grid;
@@ -95,14 +96,4 @@ pub fn snapshot_of(records: &[ResultRecord]) -> Snapshot {
         t.add(r);
     }
     t.snapshot()
-}
-
-/// An answer's self-consistency, for the reliability diagram: the share of the question's
-/// attempts that gave the majority's verdict. A question asked once carries no such
-/// probability (`None`).
-pub fn confidence(r: &ResultRecord) -> Option<f64> {
-    (r.attempts.len() >= 2).then(|| {
-        let agree = r.attempts.iter().filter(|a| a.verdict == r.verdict).count();
-        agree as f64 / r.attempts.len() as f64
-    })
 }

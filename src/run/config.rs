@@ -25,6 +25,36 @@ pub use crate::backends::spec::{
     DEFAULT_MODEL_FILE, DEFAULT_OPENAI_BASE_URL, DEFAULT_REQUEST_TIMEOUT_S,
 };
 
+/// How a closed answer (true/false, yes/no, an option letter) is obtained.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum AnswerScoring {
+    /// The model generates its answer and the rules read it.
+    #[default]
+    Generate,
+    /// One forward pass over the prompt: the option the model finds most likely is its answer
+    /// (options of several tokens: their log-probabilities summed), with every option's
+    /// probability recorded.
+    Logprob,
+    /// As `logprob`, each option's log-probability divided by its token count.
+    LogprobNorm,
+}
+
+impl AnswerScoring {
+    pub fn is_generate(&self) -> bool {
+        *self == Self::Generate
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Generate => "generate",
+            Self::Logprob => "logprob",
+            Self::LogprobNorm => "logprob-norm",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunConfig {
     /// The KG spec; a SPARQL endpoint URL is stored redacted (see [`crate::credentials`]).
@@ -79,6 +109,9 @@ pub struct RunConfig {
     /// judged from the model's hidden state and nothing is generated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via_judge: Option<PathBuf>,
+    /// Closed answers generated, or chosen by likelihood (`--scoring`).
+    #[serde(default, skip_serializing_if = "AnswerScoring::is_generate")]
+    pub scoring: AnswerScoring,
     /// Settings this build does not know (written by a newer kgscope), kept as they were.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -123,6 +156,7 @@ impl RunConfig {
                 .then(super::compound::HaluConfig::default),
             kg_sample: None,
             via_judge: None,
+            scoring: AnswerScoring::Generate,
             extra: Default::default(),
         }
     }

@@ -125,6 +125,7 @@ impl EngineOptions {
             writer,
             compound,
             trained: None,
+            scoring: c.scoring,
         })
     }
 }

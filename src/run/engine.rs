@@ -13,8 +13,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::events::RunEvent;
 use super::judge::{self, Judge};
-use super::record::{Attempt, ResultRecord};
-use crate::backends::{Backend, BackendError, Chunk, GenParams, Request};
+use super::record::{Attempt, LikelihoodCall, ResultRecord};
+use crate::backends::{Backend, BackendError, Chunk, GenParams, Request, ScoreRequest};
 use crate::method;
 use crate::questions::Question;
 use crate::verify::{self, Stage, Verdict};
@@ -33,6 +33,8 @@ pub struct EngineOptions {
     /// GraphEval's trained judge (`--via-judge`): questions are judged from the model's
     /// hidden state and nothing is generated.
     pub trained: Option<super::trained::Shared>,
+    /// Closed answers generated, or chosen by likelihood.
+    pub scoring: super::config::AnswerScoring,
 }
 
 /// Pause / resume / cancel for a running evaluation.
@@ -168,6 +170,11 @@ async fn ask_question(
     }
     let method = method::of(q.task);
     let prompt = method.prompt(&q);
+    if !opts.scoring.is_generate() {
+        if let Some(options) = method.closed_answers(&q) {
+            return choose_by_likelihood(backend, q, prompt, options, opts, events, control).await;
+        }
+    }
     let mut attempts = Vec::with_capacity(opts.repeats);
     for repeat in 0..opts.repeats.max(1) {
         let _ = events
@@ -205,8 +212,8 @@ async fn ask_question(
                         .await;
                 }
                 Ok(Chunk::Done(c)) => completion = Some(c),
-                // Only a hidden-state request gets one; a generation never does.
-                Ok(Chunk::Hidden(_)) => {}
+                // Only a hidden-state or likelihood request gets these; a generation never does.
+                Ok(Chunk::Hidden(_) | Chunk::Scored(_) | Chunk::TopLogprobs(_)) => {}
                 Err(e) => {
                     let stop = matches!(e, BackendError::Unusable(_));
                     fail(events, control, &q.id, e.to_string(), stop).await;
@@ -273,6 +280,7 @@ async fn ask_question(
             judge: judge_call,
             compound,
             trained: None,
+            likelihood: None,
             prompt_tokens: c.prompt_tokens,
             completion_tokens: c.completion_tokens,
             first_token_ms: c.first_token_ms,
@@ -281,6 +289,66 @@ async fn ask_question(
         });
     }
     let record = verify_record(q, attempts);
+    let _ = events.send(RunEvent::Answered(Box::new(record))).await;
+}
+
+/// A closed answer chosen by likelihood: one forward pass over the prompt, the most likely
+/// option read by the method's rules as if the model had written it. It is deterministic, so
+/// the question is asked once whatever the repeats.
+async fn choose_by_likelihood(
+    backend: &dyn Backend,
+    q: Question,
+    prompt: crate::backends::Prompt,
+    options: Vec<String>,
+    opts: &EngineOptions,
+    events: &mpsc::Sender<RunEvent>,
+    control: &Control,
+) {
+    let _ = events
+        .send(RunEvent::Asked {
+            qid: q.id.clone(),
+            repeat: 0,
+        })
+        .await;
+    let req = ScoreRequest {
+        id: q.id.clone(),
+        prompt,
+        options: options.clone(),
+    };
+    let scored = match backend.score(req).await {
+        Ok(s) => s,
+        Err(e) => {
+            let stop = matches!(e, BackendError::Unusable(_));
+            fail(events, control, &q.id, e.to_string(), stop).await;
+            return;
+        }
+    };
+    let per_token = opts.scoring == super::config::AnswerScoring::LogprobNorm;
+    let call = LikelihoodCall::new(options, &scored, per_token);
+    let (answer, p) = call.answer();
+    let response = answer.to_string();
+    let reading = method::of(q.task).read(&q, &response);
+    let attempt = Attempt {
+        verdict: reading.verdict,
+        answer: Some(reading.answer),
+        rule: format!(
+            "most likely option {response:?} (p = {p:.2} among {}); {}",
+            call.options.len(),
+            reading.rule
+        ),
+        response,
+        stage: Stage::Rules,
+        judge: None,
+        compound: None,
+        trained: None,
+        likelihood: Some(call),
+        prompt_tokens: scored.prompt_tokens,
+        completion_tokens: 0,
+        first_token_ms: scored.total_ms,
+        total_ms: scored.total_ms,
+        finish_reason: "scored".into(),
+    };
+    let record = verify_record(q, vec![attempt]);
     let _ = events.send(RunEvent::Answered(Box::new(record))).await;
 }
 
@@ -330,6 +398,7 @@ async fn judge_by_hidden_state(
         judge: None,
         compound: None,
         trained: Some(call),
+        likelihood: None,
         prompt_tokens: 0,
         completion_tokens: 0,
         first_token_ms: ms,

@@ -43,7 +43,7 @@ use super::prompt::{
     PromptStyle, INPUT_SENTINEL,
 };
 use super::text::{Scan, StopText, Utf8Decoder};
-use crate::backends::{BackendError, Chunk, Completion, GenParams, Prompt, Request, Shot};
+use crate::backends::{BackendError, Chunk, Completion, GenParams, Prompt, Request, Scored, Shot};
 
 pub(super) type ChunkSender = UnboundedSender<Result<Chunk, BackendError>>;
 
@@ -52,10 +52,19 @@ pub(super) struct Job {
     pub req: Request,
     pub tx: ChunkSender,
     pub submitted: Instant,
-    /// A hidden-state request: the prompt up to the end of its input is decoded and the
-    /// final layer's output at its last token sent back as [`Chunk::Hidden`]; nothing is
-    /// generated.
-    pub hidden: bool,
+    pub kind: JobKind,
+}
+
+/// What a request asks of the model.
+pub(super) enum JobKind {
+    /// Generate text, streamed as [`Chunk::Token`]s, then [`Chunk::Done`].
+    Generate,
+    /// The prompt up to the end of its input is decoded and the final layer's output at its
+    /// last token sent back as [`Chunk::Hidden`]; nothing is generated.
+    Hidden,
+    /// The prompt is decoded and each option's log-probability after it sent back as
+    /// [`Chunk::Scored`]; nothing is generated.
+    Score(Vec<String>),
 }
 
 /// Everything the worker needs to load the model.
@@ -158,6 +167,8 @@ struct Slot {
     hidden: bool,
     /// A hidden-state request's last input token, decoded in the embeddings context.
     hidden_last: Option<LlamaToken>,
+    /// A likelihood request's options and what has been read of them.
+    score: Option<ScoreState>,
     id: String,
     tx: ChunkSender,
     submitted: Instant,
@@ -174,6 +185,55 @@ struct Slot {
     first_token_ms: Option<u64>,
     decoder: Utf8Decoder,
     stop: StopText,
+}
+
+/// A likelihood request in progress. The prompt's last output gives every option's first
+/// token; then each option of several tokens is decoded after the prompt (all but its last
+/// token, each output predicting the next) and its cells dropped again.
+struct ScoreState {
+    options: Vec<Vec<LlamaToken>>,
+    logprobs: Vec<f64>,
+    /// Position right after the prompt, where each option's tokens go.
+    base: u32,
+    /// The option being decoded, and where to look for the next one.
+    current: Option<usize>,
+    next_from: usize,
+    /// This step's outputs of the current option: (batch index, index of the option token
+    /// that the output predicts).
+    outputs: Vec<(i32, usize)>,
+    /// Tokens of the current option put in a batch so far.
+    fed: usize,
+}
+
+impl ScoreState {
+    /// Moves to the next option of several tokens; returns its tokens to decode, or `None`
+    /// when every option is read.
+    fn advance(&mut self) -> Option<Vec<LlamaToken>> {
+        let j = (self.next_from..self.options.len()).find(|&j| self.options[j].len() > 1)?;
+        self.current = Some(j);
+        self.next_from = j + 1;
+        self.fed = 0;
+        let toks = &self.options[j];
+        Some(toks[..toks.len() - 1].to_vec())
+    }
+}
+
+/// Natural-log probabilities of `ids` under the distribution `logits` define (log-softmax).
+fn log_probs(logits: &[f32], ids: impl IntoIterator<Item = LlamaToken>) -> Vec<f64> {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let sum: f64 = logits
+        .chunks(4096)
+        .map(|c| c.iter().map(|&x| (x - max).exp()).sum::<f32>() as f64)
+        .sum();
+    let lse = max as f64 + sum.ln();
+    ids.into_iter()
+        .map(|t| {
+            usize::try_from(t.0)
+                .ok()
+                .and_then(|i| logits.get(i))
+                .map_or(f64::NEG_INFINITY, |&x| x as f64 - lse)
+        })
+        .collect()
 }
 
 enum Outcome {
@@ -466,12 +526,13 @@ impl<'m> Worker<'m> {
     /// without decoding (max_tokens = 0).
     fn admit(&mut self, seq: i32, job: &Job) -> Result<Option<Slot>, BackendError> {
         let prompt = &job.req.prompt;
+        let hidden = matches!(job.kind, JobKind::Hidden);
         self.ensure_prefix(prompt)?;
         let full = match self.style {
             PromptStyle::Chat => {
                 let rendered =
                     self.render_chat(&prompt.instruction, &prompt.shots, &prompt.input)?;
-                if job.hidden {
+                if hidden {
                     // Up to the end of the input: the template's closing tokens follow it.
                     match rendered.rfind(prompt.input.as_str()) {
                         Some(at) if !prompt.input.is_empty() => {
@@ -485,7 +546,7 @@ impl<'m> Worker<'m> {
             }
             _ => {
                 let prefix = self.prefix.as_ref().map_or("", |p| p.text.as_str());
-                if job.hidden {
+                if hidden {
                     format!("{prefix}{}", completion_input(&prompt.input))
                 } else {
                     format!("{prefix}{}", completion_suffix(&prompt.input))
@@ -494,6 +555,12 @@ impl<'m> Worker<'m> {
         };
         let prefix = self.prefix.as_ref().expect("prefix was just ensured");
         let full_tokens = self.tokenize(&full, true);
+        let score = match &job.kind {
+            JobKind::Score(options) => {
+                Some(self.score_state(&job.req.id, &full, &full_tokens, options)?)
+            }
+            _ => None,
+        };
         let n_prefix = prefix.tokens.len();
         // Prefer the tokenisation of the whole prompt; it agrees with prefix + suffix whenever
         // no token spans the boundary (which sits right after a newline). Otherwise tokenise
@@ -513,7 +580,11 @@ impl<'m> Worker<'m> {
             (0, full_tokens)
         };
         let prompt_tokens = (shared + suffix.len()) as u32;
-        if prompt_tokens >= self.ctx_per_seq {
+        let longest = score
+            .as_ref()
+            .map_or(0, |s| s.options.iter().map(Vec::len).max().unwrap_or(0))
+            as u32;
+        if prompt_tokens + longest >= self.ctx_per_seq {
             return Err(model_err(format!(
                 "request {}: the prompt is {prompt_tokens} tokens, which does not fit \
                  ctx_per_seq = {}; raise --ctx-per-seq",
@@ -522,7 +593,7 @@ impl<'m> Worker<'m> {
         }
         self.free_seq(seq);
         let params = &job.req.params;
-        if !job.hidden && params.max_tokens == 0 {
+        if matches!(job.kind, JobKind::Generate) && params.max_tokens == 0 {
             let now = job.submitted.elapsed().as_millis() as u64;
             let _ = job.tx.unbounded_send(Ok(Chunk::Done(Completion {
                 text: String::new(),
@@ -540,7 +611,7 @@ impl<'m> Worker<'m> {
                 .map_err(|e| model_err(format!("llama KV cache copy: {e}")))?;
         }
         let mut suffix = suffix;
-        let hidden_last = if job.hidden {
+        let hidden_last = if hidden {
             if self.embeddings.is_none() {
                 return Err(model_err(format!(
                     "request {}: the model was not loaded for hidden states",
@@ -553,8 +624,9 @@ impl<'m> Worker<'m> {
         };
         Ok(Some(Slot {
             seq,
-            hidden: job.hidden,
+            hidden,
             hidden_last,
+            score,
             id: job.req.id.clone(),
             tx: job.tx.clone(),
             submitted: job.submitted,
@@ -569,6 +641,53 @@ impl<'m> Worker<'m> {
             decoder: Utf8Decoder::default(),
             stop: StopText::new(&params.stop),
         }))
+    }
+
+    /// The tokens of each option as the model would write them after `full` (the rendered
+    /// prompt): after a space in the completion layout ("Answer: Yes"), right after the
+    /// assistant's turn opens in a chat template. Tokenised together with the prompt where
+    /// the prompt's tokens stay a prefix, as the answer would be read; else on its own.
+    fn score_state(
+        &self,
+        id: &str,
+        full: &str,
+        full_tokens: &[LlamaToken],
+        options: &[String],
+    ) -> Result<ScoreState, BackendError> {
+        if options.len() < 2 {
+            return Err(model_err(format!(
+                "request {id}: likelihood scoring needs at least two options"
+            )));
+        }
+        let sep = if self.style == PromptStyle::Chat {
+            ""
+        } else {
+            " "
+        };
+        let mut out = Vec::with_capacity(options.len());
+        for option in options {
+            let joined = self.tokenize(&format!("{full}{sep}{option}"), true);
+            let toks = if joined.len() > full_tokens.len() && joined.starts_with(full_tokens) {
+                joined[full_tokens.len()..].to_vec()
+            } else {
+                self.tokenize(&format!("{sep}{option}"), false)
+            };
+            if toks.is_empty() {
+                return Err(model_err(format!(
+                    "request {id}: the option {option:?} has no tokens"
+                )));
+            }
+            out.push(toks);
+        }
+        Ok(ScoreState {
+            logprobs: vec![0.0; out.len()],
+            options: out,
+            base: 0,
+            current: None,
+            next_from: 0,
+            outputs: Vec::new(),
+            fed: 0,
+        })
     }
 
     /// One decode for all active slots.
@@ -599,17 +718,23 @@ impl<'m> Worker<'m> {
             let slot = self.slots[i].as_mut().expect("filtered");
             let take = slot.pending.len().min(budget);
             let complete = take == slot.pending.len();
+            // An option being scored needs the output of every one of its tokens.
+            let mut option = slot.score.as_mut().filter(|s| s.current.is_some());
             for (k, &tok) in slot.pending[..take].iter().enumerate() {
                 // A hidden-state request's outputs come from the embeddings context.
-                let logits = complete && k + 1 == take && !slot.hidden;
+                let logits = option.is_some() || (complete && k + 1 == take && !slot.hidden);
                 if let Err(e) =
                     self.batch
                         .add(tok, (slot.n_past as usize + k) as i32, &[slot.seq], logits)
                 {
                     failed = Some(format!("llama batch: {e}"));
                 }
+                if let Some(s) = option.as_mut() {
+                    s.fed += 1;
+                    s.outputs.push((self.batch.n_tokens() - 1, s.fed));
+                }
             }
-            if complete && !slot.hidden {
+            if complete && !slot.hidden && option.is_none() {
                 slot.logits_at = Some(self.batch.n_tokens() - 1);
             }
             slot.pending.drain(..take);
@@ -644,6 +769,20 @@ impl<'m> Worker<'m> {
             let Some(slot) = self.slots[i].as_mut() else {
                 continue;
             };
+            if slot.score.is_some() {
+                if self.score_outputs(i) {
+                    let slot = self.slots[i].take().expect("present");
+                    let state = slot.score.expect("a likelihood request");
+                    let _ = slot.tx.unbounded_send(Ok(Chunk::Scored(Scored {
+                        tokens: state.options.iter().map(|o| o.len() as u32).collect(),
+                        logprobs: state.logprobs,
+                        prompt_tokens: slot.prompt_tokens,
+                        total_ms: slot.submitted.elapsed().as_millis() as u64,
+                    })));
+                    self.free_seq(slot.seq);
+                }
+                continue;
+            }
             let Some(at) = slot.logits_at.take() else {
                 continue;
             };
@@ -662,6 +801,41 @@ impl<'m> Worker<'m> {
             }
         }
         self.hidden_step();
+    }
+
+    /// Reads a likelihood request's outputs of the last decode; true when every option is
+    /// read. The prompt's last output gives each option's first token; an option's own
+    /// outputs give its following tokens, and when all are read its cells are dropped and
+    /// the next option of several tokens queued.
+    fn score_outputs(&mut self, i: usize) -> bool {
+        let slot = self.slots[i].as_mut().expect("present");
+        let state = slot.score.as_mut().expect("a likelihood request");
+        if let Some(at) = slot.logits_at.take() {
+            let first = state.options.iter().map(|o| o[0]);
+            state.logprobs = log_probs(self.ctx.get_logits_ith(at), first);
+            state.base = slot.n_past;
+        } else if let Some(j) = state.current {
+            for (at, k) in state.outputs.drain(..) {
+                let target = state.options[j][k];
+                state.logprobs[j] += log_probs(self.ctx.get_logits_ith(at), [target])[0];
+            }
+        }
+        if !slot.pending.is_empty() {
+            return false;
+        }
+        if state.current.take().is_some() {
+            let _ = self
+                .ctx
+                .clear_kv_cache_seq(Some(slot.seq as u32), Some(state.base), None);
+            slot.n_past = state.base;
+        }
+        match state.advance() {
+            Some(tokens) => {
+                slot.pending = tokens;
+                false
+            }
+            None => true,
+        }
     }
 
     /// Hands every hidden-state request whose input is decoded (all but its last token) to

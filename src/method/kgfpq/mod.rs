@@ -55,6 +55,14 @@ impl Method for KgFpq {
             other => Reading::unreadable(format!("a KG-FPQ question cannot have gold {other:?}")),
         }
     }
+    fn has_closed_answers(&self) -> bool {
+        true
+    }
+    /// The discriminative questions (and the true-premise gate) are yes/no; a generative
+    /// question's answer is open.
+    fn closed_answers(&self, q: &Question) -> Option<Vec<String>> {
+        matches!(q.gold, Gold::Bool { .. }).then(|| vec!["Yes".into(), "No".into()])
+    }
     fn scoring(&self) -> Scoring {
         Scoring::Outcomes
     }

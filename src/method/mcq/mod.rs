@@ -62,6 +62,21 @@ impl Method for Mcq {
             )),
         }
     }
+    fn has_closed_answers(&self) -> bool {
+        true
+    }
+    /// The options' letters: the reply begins with one ("B) Rome"), and the letter alone is
+    /// the answer.
+    fn closed_answers(&self, q: &Question) -> Option<Vec<String>> {
+        match &q.gold {
+            Gold::Choice { options, .. } => Some(
+                (0..options.len())
+                    .map(|i| crate::core::gold::choice_letter(i).to_string())
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
     fn takes_context(&self) -> bool {
         true
     }

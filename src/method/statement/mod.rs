@@ -27,6 +27,12 @@ impl Method for Statement {
     fn read(&self, _q: &Question, response: &str) -> Reading {
         verify::bool_reading(verify::parse_statement_verdict(response))
     }
+    fn has_closed_answers(&self) -> bool {
+        true
+    }
+    fn closed_answers(&self, _q: &Question) -> Option<Vec<String>> {
+        Some(vec!["Yes".into(), "No".into(), "I don't know".into()])
+    }
     fn unmade(&self) -> &'static str {
         "negatives could not be made (no replacement gave a statement that is false in the KG and in words)"
     }

@@ -27,6 +27,12 @@ impl Method for Tfq {
         // reader, which also copes with everything else a model wraps them in.
         verify::bool_reading(verify::parse_statement_verdict(response))
     }
+    fn has_closed_answers(&self) -> bool {
+        true
+    }
+    fn closed_answers(&self, _q: &Question) -> Option<Vec<String>> {
+        Some(vec!["CORRECT".into(), "INCORRECT".into(), "UNKNOWN".into()])
+    }
     fn takes_context(&self) -> bool {
         true
     }

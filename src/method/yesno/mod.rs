@@ -24,6 +24,12 @@ impl Method for YesNo {
     fn read(&self, _q: &Question, response: &str) -> Reading {
         verify::bool_reading(verify::parse_yesno_verdict(response))
     }
+    fn has_closed_answers(&self) -> bool {
+        true
+    }
+    fn closed_answers(&self, _q: &Question) -> Option<Vec<String>> {
+        Some(vec!["Yes".into(), "No".into()])
+    }
     fn scoring(&self) -> Scoring {
         Scoring::Edges
     }

@@ -1,0 +1,274 @@
+//! Likelihood scoring (`--scoring logprob`) with the real model: in process through llama.cpp,
+//! and over HTTP from llama.cpp's own server.
+
+mod common;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use kgscope::backends::openai::{Endpoint, OpenAiBackend, OpenAiOptions};
+use kgscope::backends::Backend;
+use kgscope::run::config::AnswerScoring;
+use kgscope::run::{engine, session, EngineOptions, ResultRecord, RunEvent};
+
+fn records(runs: &Path, id: &str) -> Vec<ResultRecord> {
+    let mut r = session::open_results(runs, id).unwrap().2;
+    r.sort_by(|a, b| a.question.id.cmp(&b.question.id));
+    r
+}
+
+fn run(runs: &Path, method: &str, limit: &str, scoring: &str) -> String {
+    let out = common::ok(&[
+        "run",
+        "--kg",
+        "sample:countries",
+        "--method",
+        method,
+        "--limit",
+        limit,
+        "--parallel",
+        "1",
+        "--scoring",
+        scoring,
+        "--runs-dir",
+        runs.to_str().unwrap(),
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    v["run_id"].as_str().unwrap().to_string()
+}
+
+/// The first word the model wrote, if it is one of a yes/no question's options.
+fn first_word(response: &str) -> Option<&'static str> {
+    let w = response.trim_start();
+    if w.starts_with("Yes") {
+        Some("Yes")
+    } else if w.starts_with("No") {
+        Some("No")
+    } else {
+        None
+    }
+}
+
+#[test]
+fn a_yes_no_answer_by_likelihood_is_the_greedy_first_word() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = tmp.path();
+    let generated = records(runs, &run(runs, "yesno", "16", "generate"));
+    let id = run(runs, "yesno", "16", "logprob");
+    let scored = records(runs, &id);
+    assert_eq!(generated.len(), scored.len());
+    let mut compared = 0;
+    for (g, s) in generated.iter().zip(&scored) {
+        assert_eq!(g.question.id, s.question.id, "the same questions");
+        let a = &s.attempts[0];
+        let l = a.likelihood.as_ref().expect("options scored");
+        assert_eq!(l.options, ["Yes", "No"]);
+        assert_eq!(a.completion_tokens, 0, "nothing generated");
+        assert_eq!(a.response, l.options[l.chosen]);
+        let sum: f64 = l.probs.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-9, "{:?}", l.probs);
+        assert!(l.probs[l.chosen] >= 0.5, "the most likely option: {l:?}");
+        assert!(l.logprobs.iter().all(|&p| p < 0.0), "{:?}", l.logprobs);
+        // Greedy generation took the most likely first token from the same logits (one
+        // sequence, the same prompt): when it was Yes or No, likelihood chose it too.
+        if let Some(word) = first_word(&g.attempts[0].response) {
+            assert_eq!(a.response, word, "{}: {:?}", g.question.id, l);
+            compared += 1;
+        }
+    }
+    assert!(
+        compared >= 8,
+        "only {compared} answers began with Yes or No"
+    );
+    // The report gives the calibration from the token probabilities.
+    let text = common::ok(&["report", &id, "--runs-dir", runs.to_str().unwrap()]);
+    assert!(text.contains("calibration (token probabilities"), "{text}");
+    let md = common::ok(&[
+        "report",
+        &id,
+        "--runs-dir",
+        runs.to_str().unwrap(),
+        "--format",
+        "md",
+    ]);
+    assert!(md.contains("## Calibration"), "{md}");
+    assert!(md.contains("| all |"), "{md}");
+}
+
+#[test]
+fn an_option_of_several_tokens_is_summed_over_its_tokens() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = tmp.path();
+    let id = run(runs, "statement", "8", "logprob");
+    let scored = records(runs, &id);
+    assert!(!scored.is_empty());
+    for r in &scored {
+        let l = r.attempts[0].likelihood.as_ref().unwrap();
+        assert_eq!(l.options, ["Yes", "No", "I don't know"]);
+        assert_eq!(&l.tokens[..2], &[1, 1], "one word each");
+        assert!(l.tokens[2] > 1, "I don't know is several tokens: {l:?}");
+        assert!(l.logprobs.iter().all(|p| p.is_finite() && *p < 0.0));
+        let best = (0..3)
+            .max_by(|&a, &b| l.logprobs[a].total_cmp(&l.logprobs[b]))
+            .unwrap();
+        assert_eq!(l.chosen, best);
+    }
+    // Per token, the long option is compared by its mean.
+    let id = run(runs, "statement", "8", "logprob-norm");
+    for r in records(runs, &id) {
+        let l = r.attempts[0].likelihood.as_ref().unwrap();
+        assert!(l.per_token);
+        let norm: Vec<f64> = (0..3)
+            .map(|i| l.logprobs[i] / f64::from(l.tokens[i]))
+            .collect();
+        let best = (0..3).max_by(|&a, &b| norm[a].total_cmp(&norm[b])).unwrap();
+        assert_eq!(l.chosen, best, "{l:?}");
+    }
+}
+
+#[test]
+fn an_open_question_method_refuses_likelihood_scoring() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = common::run(&[
+        "run",
+        "--kg",
+        "sample:countries",
+        "--method",
+        "saq",
+        "--limit",
+        "2",
+        "--scoring",
+        "logprob",
+        "--runs-dir",
+        tmp.path().to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("saq asks open questions"), "{err}");
+    assert!(common::walk(tmp.path()).is_empty(), "no run directory left");
+}
+
+async fn answers(
+    backend: Arc<dyn Backend>,
+    qs: Vec<kgscope::questions::Question>,
+) -> Vec<ResultRecord> {
+    let opts = EngineOptions {
+        repeats: 1,
+        concurrency: 2,
+        params: Default::default(),
+        judge: None,
+        writer: None,
+        compound: None,
+        trained: None,
+        scoring: AnswerScoring::Logprob,
+    };
+    let (tx, mut rx) = tokio::sync::mpsc::channel(256);
+    let task = tokio::spawn(engine::run(
+        backend,
+        qs,
+        opts,
+        tx,
+        engine::Control::default(),
+    ));
+    let mut out = vec![];
+    while let Some(ev) = rx.recv().await {
+        match ev {
+            RunEvent::Answered(r) => out.push(*r),
+            RunEvent::Failed { qid, error } => panic!("{qid}: {error}"),
+            _ => {}
+        }
+    }
+    task.await.unwrap();
+    out.sort_by(|a, b| a.question.id.cmp(&b.question.id));
+    out
+}
+
+#[test]
+fn likelihood_over_http_reads_the_servers_logprobs() {
+    let model = common::default_model();
+    let server = common::llama_server(&model);
+    let (_kg, index) = common::indexed("sample:countries");
+    let opts = kgscope::questions::GenerateOptions {
+        task: kgscope::questions::Task::Yesno,
+        limit: 12,
+        ..Default::default()
+    };
+    let (qs, _) =
+        kgscope::method::generate(&index, &kgscope::questions::TemplateSet::builtin(), &opts)
+            .unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let mut o = OpenAiOptions::new(format!("{}/v1", server.base), "gemma");
+    o.endpoint = Endpoint::Completions;
+    let http: Arc<dyn Backend> = Arc::new(OpenAiBackend::new(o).unwrap());
+    let over_http = rt.block_on(answers(http, qs.clone()));
+    let mut lo = kgscope::backends::llama::LlamaOptions::new(&model);
+    lo.parallel = 1;
+    let local: Arc<dyn Backend> =
+        Arc::new(kgscope::backends::llama::LlamaCppBackend::load(lo).unwrap());
+    let in_process = rt.block_on(answers(local, qs));
+    assert_eq!(over_http.len(), in_process.len());
+    let mut agree = 0;
+    for (h, l) in over_http.iter().zip(&in_process) {
+        let (hl, ll) = (
+            h.attempts[0].likelihood.as_ref().unwrap(),
+            l.attempts[0].likelihood.as_ref().unwrap(),
+        );
+        // The server lists both words among its top 20: neither is the floor.
+        assert!(hl.logprobs.iter().all(|&p| p > -15.0), "{hl:?}");
+        assert_eq!(hl.tokens, [1, 1]);
+        agree += usize::from(hl.chosen == ll.chosen);
+    }
+    // The same model and prompt text; the server sums " Yes", " yes" and " YES" for Yes, and
+    // its kernels batch differently, so a near tie may go the other way.
+    assert!(
+        agree * 4 >= over_http.len() * 3,
+        "{agree} of {} agree",
+        over_http.len()
+    );
+}
+
+#[test]
+fn every_closed_answer_reads_as_a_distinct_answer() {
+    let (_kg, index) = common::indexed("sample:countries");
+    let mut methods = 0;
+    for m in kgscope::method::all().filter(|m| m.has_closed_answers()) {
+        let opts = kgscope::questions::GenerateOptions {
+            task: m.task(),
+            limit: 6,
+            ..Default::default()
+        };
+        let (qs, _) =
+            kgscope::method::generate(&index, &kgscope::questions::TemplateSet::builtin(), &opts)
+                .unwrap();
+        let closed: Vec<_> = qs
+            .iter()
+            .filter_map(|q| Some((q, m.closed_answers(q)?)))
+            .collect();
+        assert!(
+            !closed.is_empty(),
+            "{}: no question with closed answers",
+            m.task().as_str()
+        );
+        for (q, options) in closed {
+            let readings: Vec<_> = options.iter().map(|o| m.read(q, o)).collect();
+            for (o, r) in options.iter().zip(&readings) {
+                assert!(r.confident, "{}: {o:?} read as {r:?}", m.task().as_str());
+            }
+            for i in 0..readings.len() {
+                for j in i + 1..readings.len() {
+                    assert_ne!(
+                        readings[i].answer,
+                        readings[j].answer,
+                        "{}: {:?} and {:?}",
+                        m.task().as_str(),
+                        options[i],
+                        options[j]
+                    );
+                }
+            }
+        }
+        methods += 1;
+    }
+    assert_eq!(methods, 6, "statement, yesno, tfq, mcq-fib, mcq-wh, kg-fpq");
+}
