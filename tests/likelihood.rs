@@ -272,3 +272,52 @@ fn every_closed_answer_reads_as_a_distinct_answer() {
     }
     assert_eq!(methods, 6, "statement, yesno, tfq, mcq-fib, mcq-wh, kg-fpq");
 }
+
+#[test]
+fn bench_llama_measures_both_sides_on_the_same_questions() {
+    let server = common::tool("KGSCOPE_LLAMA_SERVER", "llama-cpp-server");
+    let out = common::ok(&[
+        "bench",
+        "llama",
+        "--questions",
+        "6",
+        "--parallel",
+        "1,2",
+        "--llama-server",
+        server.to_str().unwrap(),
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let runs = v["runs"].as_array().unwrap();
+    let sides: Vec<(&str, u64)> = runs
+        .iter()
+        .map(|r| (r["side"].as_str().unwrap(), r["parallel"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        sides,
+        [
+            ("kgscope generate", 1),
+            ("kgscope likelihood", 1),
+            ("llama-server", 1),
+            ("kgscope generate", 2),
+            ("kgscope likelihood", 2),
+            ("llama-server", 2),
+        ]
+    );
+    for r in runs {
+        assert_eq!(r["questions"], 6);
+        assert!(r["questions_per_s"].as_f64().unwrap() > 0.0);
+        let tokens = r["completion_tokens"].as_u64().unwrap();
+        if r["side"] == "kgscope likelihood" {
+            assert_eq!(tokens, 0, "nothing generated");
+        } else {
+            // Both sides count what they generated: at least one token per answer, at most
+            // the limit.
+            assert!((6..=6 * 24).contains(&tokens), "{r}");
+        }
+    }
+    for p in v["ratios"].as_array().unwrap() {
+        assert!(p["likelihood_vs_generate"].as_f64().unwrap() > 0.0, "{p}");
+        assert!(p["kgscope_vs_server"].as_f64().unwrap() > 0.0, "{p}");
+    }
+}

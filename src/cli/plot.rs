@@ -18,7 +18,8 @@ pub enum KindArg {
     Bars,
     /// KGLens' per-predicate dot view (KGLens runs).
     Dots,
-    /// Reliability diagram: accuracy against confidence (runs asked with --repeats).
+    /// Reliability diagram: accuracy against confidence (runs asked with --repeats, or
+    /// answered with --scoring logprob).
     Calibration,
 }
 

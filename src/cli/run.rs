@@ -45,9 +45,10 @@ pub struct RunArgs {
     /// true-premise question was answered Yes.
     #[arg(long)]
     pub no_gate: bool,
-    /// llama backend: sequences decoded together in one batch.
-    #[arg(long, default_value_t = config::DEFAULT_PARALLEL)]
-    pub parallel: usize,
+    /// llama backend: sequences decoded together in one batch [default: 32 in a GPU build or
+    /// with 8 or more cores, else 16].
+    #[arg(long)]
+    pub parallel: Option<usize>,
     /// Questions in flight at once [default: --parallel for llama, 8 for openai].
     #[arg(long)]
     pub concurrency: Option<usize>,
@@ -345,9 +346,10 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
             if let Some(notice) = a.openai.default_url_notice(&model) {
                 sp.suspend(|| eprintln!("{notice}"));
             }
+            let parallel = a.parallel.unwrap_or_else(config::default_parallel);
             let concurrency = a
                 .concurrency
-                .unwrap_or_else(|| model.default_concurrency(a.parallel));
+                .unwrap_or_else(|| model.default_concurrency(parallel));
             let mut cfg = RunConfig {
                 kg: a.gen.kg.kg.clone(),
                 model,
@@ -362,7 +364,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 entities: vec![],
                 templates: a.gen.templates.clone(),
                 repeats,
-                parallel: a.parallel,
+                parallel,
                 concurrency,
                 gpu_layers: a.gpu_layers,
                 params: GenParams {

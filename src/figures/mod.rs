@@ -41,7 +41,8 @@ pub enum Kind {
     /// KGLens' per-predicate dot view: zero-sense rate with its interval, the dot's size the
     /// predicate's share of examined edges.
     Dots,
-    /// Reliability diagram: accuracy against confidence (self-consistency over repeats).
+    /// Reliability diagram: accuracy against confidence (token probabilities of answers chosen
+    /// by likelihood, else self-consistency over repeats).
     Calibration,
 }
 

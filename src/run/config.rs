@@ -17,8 +17,7 @@ fn legacy_sampling() -> Sampling {
     Sampling::Uniform
 }
 
-/// Sequences the llama backend decodes together when the user does not say (`--parallel`).
-pub const DEFAULT_PARALLEL: usize = 8;
+pub use crate::backends::llama::default_parallel;
 
 pub use crate::backends::spec::{
     default_model_path, kgscope_home, HttpTimeouts, ModelSpec, DEFAULT_IDLE_TIMEOUT_S,

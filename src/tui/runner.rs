@@ -39,7 +39,7 @@ pub struct RunBase {
 /// The same defaults as `kgscope run` (they come from the same place), so a TUI run and a
 /// headless one are comparable.
 pub fn config_for(base: &RunBase, req: &RunRequest) -> RunConfig {
-    let parallel = config::DEFAULT_PARALLEL;
+    let parallel = config::default_parallel();
     RunConfig {
         relations: req.relations.clone(),
         entities: req.entities.clone(),
