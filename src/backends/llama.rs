@@ -45,15 +45,21 @@ pub(crate) use prompt::{completion_prefix, completion_suffix};
 use crate::backends::{Backend, BackendError, Capabilities, Chunk, Request, ScoreRequest, Scored};
 use worker::{Job, JobKind, WorkerConfig};
 
-/// Whether this build offloads to a GPU (a `cuda`, `vulkan` or `metal` feature).
-const GPU_BUILD: bool = cfg!(any(feature = "cuda", feature = "vulkan", feature = "metal"));
+/// Whether llama.cpp has a GPU to offload to: a `cuda`, `vulkan` or `metal` build on a machine
+/// with such a device, or a `llama-dynamic` build whose shared libraries were built with one
+/// (`tools/gpu/`). Asked of llama.cpp at run time, not of the features, so a binary linked
+/// against CUDA libraries offloads by default, and one on a machine without a GPU does not.
+pub fn gpu_offload() -> bool {
+    worker::gpu_offload()
+}
 
 /// How to load and run a GGUF model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LlamaOptions {
     /// Path of the `.gguf` file.
     pub model_path: PathBuf,
-    /// Layers to offload to the GPU. `None`: all of them in a GPU build, none otherwise.
+    /// Layers to offload to the GPU. `None`: all of them when llama.cpp has a GPU
+    /// ([`gpu_offload`]), none otherwise.
     pub gpu_layers: Option<u32>,
     /// Requests decoded together (KV sequences besides the shared prefix). At least 1.
     pub parallel: usize,
@@ -142,7 +148,7 @@ impl LlamaCppBackend {
             .unwrap_or_else(default_threads);
         let gpu_layers = opts
             .gpu_layers
-            .unwrap_or(if GPU_BUILD { u32::MAX } else { 0 });
+            .unwrap_or(if gpu_offload() { u32::MAX } else { 0 });
         let cfg = WorkerConfig {
             model_path: path.clone(),
             file_name: file_name.clone(),
@@ -299,11 +305,11 @@ fn physical_cores() -> Option<usize> {
 }
 
 /// Sequences decoded together when the user does not say (`--parallel`). More sequences fill
-/// each batch better until the machine's matrix units are saturated: on a GPU that takes many
-/// (32); on a CPU `kgscope bench llama` finds 16 about as fast as 32 on 2 cores (and both
+/// each batch better until the machine's matrix units are saturated: with a GPU that takes
+/// many (32); on a CPU `kgscope bench llama` finds 16 about as fast as 32 on 2 cores (and both
 /// well ahead of 8), so 16, and 32 from 8 cores.
 pub fn default_parallel() -> usize {
-    if GPU_BUILD || default_threads() >= 8 {
+    if gpu_offload() || default_threads() >= 8 {
         32
     } else {
         16

@@ -35,8 +35,8 @@ pub struct LlamaBenchArgs {
     /// Most tokens generated per answer.
     #[arg(long, default_value_t = 24)]
     pub max_tokens: u32,
-    /// Layers offloaded to the GPU, by kgscope and llama-server alike [default: all in a GPU
-    /// build, none otherwise].
+    /// Layers offloaded to the GPU, by kgscope and llama-server alike [default: all when
+    /// llama.cpp has a GPU, else none].
     #[arg(long, value_name = "N")]
     pub gpu_layers: Option<u32>,
     /// CPU threads, by kgscope and llama-server alike [default: the machine's physical cores].
@@ -152,12 +152,16 @@ pub fn run(a: LlamaBenchArgs) -> anyhow::Result<ExitCode> {
         }
         found
     };
+    // Resolved here, so that both sides get the same number.
+    let gpu_layers = a
+        .gpu_layers
+        .unwrap_or(if llama::gpu_offload() { 999 } else { 0 });
     let rt = tokio::runtime::Runtime::new()?;
     let mut measures = Vec::new();
     for &parallel in &parallels {
         let mut o = llama::LlamaOptions::new(&path);
         o.parallel = parallel;
-        o.gpu_layers = a.gpu_layers;
+        o.gpu_layers = Some(gpu_layers);
         o.threads = Some(threads);
         let backend: Arc<dyn Backend> = Arc::new(llama::LlamaCppBackend::load(o)?);
         let mut sides = vec![(GENERATE, AnswerScoring::Generate)];
@@ -178,7 +182,7 @@ pub fn run(a: LlamaBenchArgs) -> anyhow::Result<ExitCode> {
         }
         drop(backend);
         if let Some(bin) = &server_bin {
-            let server = LlamaServer::start(bin, &path, parallel, a.gpu_layers, threads)?;
+            let server = LlamaServer::start(bin, &path, parallel, gpu_layers, threads)?;
             let mut o = openai::OpenAiOptions::new(server.base_url(), "bench");
             // kgscope's own prompt text, no chat template: the work the llama backend does.
             o.endpoint = openai::Endpoint::Completions;
@@ -225,7 +229,7 @@ pub fn run(a: LlamaBenchArgs) -> anyhow::Result<ExitCode> {
             "questions": qs.len(),
             "max_tokens": a.max_tokens,
             "threads": threads,
-            "gpu_layers": a.gpu_layers,
+            "gpu_layers": gpu_layers,
             "runs": measures.iter().map(Measure::json).collect::<Vec<_>>(),
             "ratios": per,
         });
@@ -384,7 +388,7 @@ impl LlamaServer {
         bin: &PathBuf,
         model: &PathBuf,
         parallel: usize,
-        gpu_layers: Option<u32>,
+        gpu_layers: u32,
         threads: i32,
     ) -> anyhow::Result<Self> {
         let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
@@ -403,10 +407,9 @@ impl LlamaServer {
             &(parallel * 1024).to_string(),
             "-t",
             &threads.to_string(),
+            "-ngl",
+            &gpu_layers.to_string(),
         ]);
-        if let Some(n) = gpu_layers {
-            cmd.args(["-ngl", &n.to_string()]);
-        }
         let mut server = Server::spawn(&mut cmd, &logs.path().join("llama-server.log"))?;
         server.wait_ready(
             &format!("http://127.0.0.1:{port}/health"),

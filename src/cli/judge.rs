@@ -59,7 +59,7 @@ pub struct TrainArgs {
     /// Statements decoded together when reading hidden states.
     #[arg(long, default_value_t = 16)]
     pub parallel: usize,
-    /// llama backend: layers offloaded to the GPU [default: all in a GPU build].
+    /// llama backend: layers offloaded to the GPU [default: all when llama.cpp has a GPU].
     #[arg(long)]
     pub gpu_layers: Option<u32>,
     /// Where runs are kept.

@@ -45,14 +45,14 @@ pub struct RunArgs {
     /// true-premise question was answered Yes.
     #[arg(long)]
     pub no_gate: bool,
-    /// llama backend: sequences decoded together in one batch [default: 32 in a GPU build or
+    /// llama backend: sequences decoded together in one batch [default: 32 with a GPU or
     /// with 8 or more cores, else 16].
     #[arg(long)]
     pub parallel: Option<usize>,
     /// Questions in flight at once [default: --parallel for llama, 8 for openai].
     #[arg(long)]
     pub concurrency: Option<usize>,
-    /// llama backend: layers offloaded to the GPU [default: all in a GPU build].
+    /// llama backend: layers offloaded to the GPU [default: all when llama.cpp has a GPU].
     #[arg(long)]
     pub gpu_layers: Option<u32>,
     #[command(flatten)]

@@ -54,7 +54,7 @@ fn source(run: &LoadedRun) -> &'static str {
     if run.manifest.config.scoring.is_generate() {
         "self-consistency over repeated attempts"
     } else {
-        "token probabilities (answers chosen by likelihood)"
+        "token probabilities of the answers chosen by likelihood"
     }
 }
 

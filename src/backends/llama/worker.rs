@@ -107,6 +107,11 @@ fn runtime() -> Result<&'static LlamaBackend, BackendError> {
     .map_err(|e| model_err(e.clone()))
 }
 
+/// Whether llama.cpp found a device to offload layers to.
+pub(super) fn gpu_offload() -> bool {
+    runtime().is_ok_and(LlamaBackend::supports_gpu_offload)
+}
+
 /// Runs on the worker thread: loads the model, reports through `ready`, then serves jobs until
 /// the job channel closes.
 pub(super) fn run(
