@@ -94,6 +94,21 @@ fn a_yes_no_answer_by_likelihood_is_the_greedy_first_word() {
     ]);
     assert!(md.contains("## Calibration"), "{md}");
     assert!(md.contains("| all |"), "{md}");
+    // So does the reliability diagram, which says so.
+    let svg = runs.join("reliability.svg");
+    common::ok(&[
+        "plot",
+        &id,
+        "--runs-dir",
+        runs.to_str().unwrap(),
+        "--kind",
+        "calibration",
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    let svg = std::fs::read_to_string(svg).unwrap();
+    assert!(svg.contains("token probabilities"), "{svg}");
+    assert!(svg.contains("answers chosen by likelihood"), "{svg}");
 }
 
 #[test]

@@ -12,6 +12,10 @@ use crate::metrics::calibration::Calibration;
 #[derive(Debug, Clone)]
 pub struct Reliability {
     pub series: Vec<Series<Calibration>>,
+    /// What the confidence is, for the x axis ("the chosen option's probability").
+    pub confidence: String,
+    /// Which answers carry one, for the legend ("answers asked more than once").
+    pub answers: String,
 }
 
 const PLOT: i32 = 520;
@@ -55,7 +59,7 @@ impl Reliability {
         c.outline((x0, y0), (x1, y1), MUTED)?;
         c.line(vec![(px(0.0), py(0.0)), (px(1.0), py(1.0))], MUTED, 1)?;
         c.text(
-            "confidence (share of attempts agreeing with the vote)",
+            &format!("confidence ({})", self.confidence),
             ((x0 + x1) / 2, y1 + 36),
             12.0,
             false,
@@ -97,10 +101,7 @@ impl Reliability {
             c.marker(si, (lx + 6, ly), 5, col)?;
             let name = c.fit(&s.name, 13.0, true, LEGEND_W as u32 - 24);
             c.text(&name, (lx + 20, ly), 13.0, true, Anchor::Left, INK)?;
-            let detail = format!(
-                "ECE {:.3} · n={} answers asked more than once",
-                s.data.ece, s.data.n
-            );
+            let detail = format!("ECE {:.3} · n={} {}", s.data.ece, s.data.n, self.answers);
             c.text(
                 &detail,
                 (lx + 20, ly + 18),

@@ -405,9 +405,10 @@ pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
                 .collect::<Vec<_>>();
             if series.is_empty() {
                 bail!(
-                    "no probabilities in {}: the reliability diagram needs several attempts per \
-                     question (`kgscope run --repeats 5 --temperature 0.8`), whose agreement is \
-                     the answer's confidence",
+                    "no probabilities in {}: the reliability diagram needs answers chosen by \
+                     likelihood (`kgscope run --scoring logprob`), whose option probabilities \
+                     are the confidence, or several attempts per question (`kgscope run \
+                     --repeats 5 --temperature 0.8`), whose agreement is the confidence",
                     if runs.len() == 1 {
                         "this run"
                     } else {
@@ -415,10 +416,31 @@ pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
                     }
                 );
             }
+            let mut sources: Vec<&str> = runs
+                .iter()
+                .map(crate::report::calibration::source_name)
+                .collect();
+            sources.sort_unstable();
+            sources.dedup();
             Figure {
-                title: "reliability: accuracy against confidence (self-consistency)".into(),
+                title: format!(
+                    "reliability: accuracy against confidence ({})",
+                    sources.join(" or ")
+                ),
                 subtitle: subtitle(runs, "10 bins"),
-                body: Body::Calibration(Reliability { series }),
+                body: Body::Calibration(Reliability {
+                    series,
+                    confidence: match sources.as_slice() {
+                        ["token probabilities"] => "the chosen option's probability".into(),
+                        ["self-consistency"] => "share of attempts agreeing with the vote".into(),
+                        _ => "option probability, or share of attempts agreeing".into(),
+                    },
+                    answers: match sources.as_slice() {
+                        ["token probabilities"] => "answers chosen by likelihood".into(),
+                        ["self-consistency"] => "answers asked more than once".into(),
+                        _ => "answers with a confidence".into(),
+                    },
+                }),
             }
         }
     })

@@ -49,6 +49,15 @@ pub fn point(r: &ResultRecord) -> Option<Confident> {
     })
 }
 
+/// What the confidences are, in a few words (figure titles).
+pub fn source_name(run: &LoadedRun) -> &'static str {
+    if run.manifest.config.scoring.is_generate() {
+        "self-consistency"
+    } else {
+        "token probabilities"
+    }
+}
+
 /// What the confidences are.
 fn source(run: &LoadedRun) -> &'static str {
     if run.manifest.config.scoring.is_generate() {
