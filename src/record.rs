@@ -89,18 +89,18 @@ pub struct LikelihoodCall {
 }
 
 impl LikelihoodCall {
-    /// The call for the options' scores: the most likely option chosen, the scores turned
-    /// into probabilities over the options. A log-probability that is not finite (an option
-    /// the model rules out) is kept as a very small number, so the record stays valid JSON.
-    pub fn new(options: Vec<String>, scored: &crate::backends::Scored, per_token: bool) -> Self {
-        let logprobs: Vec<f64> = scored
-            .logprobs
+    /// The call for the options' log-probabilities (summed over `tokens` tokens each): the
+    /// most likely option chosen, the scores turned into probabilities over the options. A
+    /// log-probability that is not finite (an option the model rules out) is kept as a very
+    /// small number, so the record stays valid JSON.
+    pub fn new(options: Vec<String>, logprobs: &[f64], tokens: &[u32], per_token: bool) -> Self {
+        let logprobs: Vec<f64> = logprobs
             .iter()
             .map(|&l| if l.is_finite() { l } else { -1e9 })
             .collect();
         let compared: Vec<f64> = logprobs
             .iter()
-            .zip(scored.tokens.iter().chain(std::iter::repeat(&1)))
+            .zip(tokens.iter().chain(std::iter::repeat(&1)))
             .map(|(&l, &n)| {
                 if per_token {
                     l / f64::from(n.max(1))
@@ -118,7 +118,7 @@ impl LikelihoodCall {
         Self {
             options,
             logprobs,
-            tokens: scored.tokens.clone(),
+            tokens: tokens.to_vec(),
             per_token,
             probs,
             chosen,
@@ -189,38 +189,21 @@ impl ResultRecord {
 #[cfg(test)]
 mod likelihood_tests {
     use super::LikelihoodCall;
-    use crate::backends::Scored;
-
-    fn scored(logprobs: &[f64], tokens: &[u32]) -> Scored {
-        Scored {
-            logprobs: logprobs.to_vec(),
-            tokens: tokens.to_vec(),
-            ..Default::default()
-        }
-    }
 
     #[test]
     fn the_most_likely_option_is_chosen_and_probabilities_sum_to_one() {
         let opts = ["Yes", "No", "I don't know"].map(String::from).to_vec();
-        let c = LikelihoodCall::new(
-            opts.clone(),
-            &scored(&[-1.0, -0.5, -1.2], &[1, 1, 4]),
-            false,
-        );
+        let c = LikelihoodCall::new(opts.clone(), &[-1.0, -0.5, -1.2], &[1, 1, 4], false);
         assert_eq!(c.chosen, 1);
         assert_eq!(c.answer().0, "No");
         assert!((c.probs.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         let e = [(-1.0f64).exp(), (-0.5f64).exp(), (-1.2f64).exp()];
         assert!((c.probs[1] - e[1] / e.iter().sum::<f64>()).abs() < 1e-12);
         // Per token, the four-token option's mean (-0.3) beats the others.
-        let n = LikelihoodCall::new(opts.clone(), &scored(&[-1.0, -0.5, -1.2], &[1, 1, 4]), true);
+        let n = LikelihoodCall::new(opts.clone(), &[-1.0, -0.5, -1.2], &[1, 1, 4], true);
         assert_eq!(n.chosen, 2);
         // An option ruled out stays in the record as a finite number.
-        let r = LikelihoodCall::new(
-            opts,
-            &scored(&[f64::NEG_INFINITY, -0.1, -3.0], &[1, 1, 4]),
-            false,
-        );
+        let r = LikelihoodCall::new(opts, &[f64::NEG_INFINITY, -0.1, -3.0], &[1, 1, 4], false);
         assert!(r.logprobs[0].is_finite() && r.probs[0] < 1e-100);
         assert!(serde_json::to_string(&r).is_ok_and(|s| !s.contains("null")));
     }

@@ -324,7 +324,7 @@ async fn choose_by_likelihood(
         }
     };
     let per_token = opts.scoring == super::config::AnswerScoring::LogprobNorm;
-    let call = LikelihoodCall::new(options, &scored, per_token);
+    let call = LikelihoodCall::new(options, &scored.logprobs, &scored.tokens, per_token);
     let (answer, p) = call.answer();
     let response = answer.to_string();
     let reading = method::of(q.task).read(&q, &response);
