@@ -279,6 +279,21 @@ impl OpenAiBackend {
     }
 }
 
+/// The instruction as the system message, each shot as a user/assistant pair, the input as
+/// the last user message.
+fn chat_messages(p: &super::Prompt) -> Value {
+    let mut messages = Vec::with_capacity(2 + 2 * p.shots.len());
+    if !p.instruction.is_empty() {
+        messages.push(json!({"role": "system", "content": p.instruction}));
+    }
+    for shot in &p.shots {
+        messages.push(json!({"role": "user", "content": shot.input}));
+        messages.push(json!({"role": "assistant", "content": shot.output}));
+    }
+    messages.push(json!({"role": "user", "content": p.input}));
+    Value::Array(messages)
+}
+
 /// How many alternatives of the first token a likelihood request asks for (OpenAI's limit
 /// for chat is 20).
 const TOP_LOGPROBS: u32 = 20;
@@ -612,30 +627,13 @@ impl Inner {
         }
     }
 
-    /// The request body for the endpoint in use.
+    /// The request body for the endpoint in use: the prompt as chat messages, or as one text
+    /// in kgscope's completion layout (exactly what the in-process llama backend decodes for a
+    /// base model); sampling the same for both.
     fn body(&self, req: &Request) -> Value {
-        let mut body = match self.opts.endpoint {
-            Endpoint::Chat => self.chat_body(req),
-            Endpoint::Completions => self.completions_body(req),
-        };
-        for (k, v) in &self.opts.extra_body {
-            body[k] = v.clone();
-        }
-        body
-    }
-
-    /// `/completions`: the prompt in kgscope's completion layout, sampling as for chat.
-    fn completions_body(&self, req: &Request) -> Value {
-        let p = &req.prompt;
-        let prompt = format!(
-            "{}{}",
-            crate::backends::llama::completion_prefix(&p.instruction, &p.shots),
-            crate::backends::llama::completion_suffix(&p.input)
-        );
         let g = &req.params;
         let mut body = json!({
             "model": self.opts.model,
-            "prompt": prompt,
             "stream": true,
             "stream_options": {"include_usage": true},
             "temperature": g.temperature,
@@ -643,8 +641,22 @@ impl Inner {
             "seed": g.seed,
             "max_tokens": g.max_tokens,
         });
+        let p = &req.prompt;
+        match self.opts.endpoint {
+            Endpoint::Chat => body["messages"] = chat_messages(p),
+            Endpoint::Completions => {
+                body["prompt"] = json!(format!(
+                    "{}{}",
+                    crate::backends::llama::completion_prefix(&p.instruction, &p.shots),
+                    crate::backends::llama::completion_suffix(&p.input)
+                ))
+            }
+        }
         if !g.stop.is_empty() {
             body["stop"] = json!(g.stop);
+        }
+        for (k, v) in &self.opts.extra_body {
+            body[k] = v.clone();
         }
         body
     }
@@ -664,34 +676,6 @@ impl Inner {
                 body["top_logprobs"] = json!(TOP_LOGPROBS);
             }
             Endpoint::Completions => body["logprobs"] = json!(TOP_LOGPROBS),
-        }
-        body
-    }
-
-    fn chat_body(&self, req: &Request) -> Value {
-        let p = &req.prompt;
-        let mut messages = Vec::with_capacity(2 + 2 * p.shots.len());
-        if !p.instruction.is_empty() {
-            messages.push(json!({"role": "system", "content": p.instruction}));
-        }
-        for shot in &p.shots {
-            messages.push(json!({"role": "user", "content": shot.input}));
-            messages.push(json!({"role": "assistant", "content": shot.output}));
-        }
-        messages.push(json!({"role": "user", "content": p.input}));
-        let g = &req.params;
-        let mut body = json!({
-            "model": self.opts.model,
-            "messages": messages,
-            "stream": true,
-            "stream_options": {"include_usage": true},
-            "temperature": g.temperature,
-            "top_p": g.top_p,
-            "seed": g.seed,
-            "max_tokens": g.max_tokens,
-        });
-        if !g.stop.is_empty() {
-            body["stop"] = json!(g.stop);
         }
         body
     }

@@ -133,6 +133,16 @@ async fn wait_while_paused(control: &Control) {
     }
 }
 
+/// Reports that attempt `repeat` of question `qid` is under way.
+async fn asked(events: &mpsc::Sender<RunEvent>, qid: &str, repeat: usize) {
+    let _ = events
+        .send(RunEvent::Asked {
+            qid: qid.to_string(),
+            repeat,
+        })
+        .await;
+}
+
 /// Reports that question `qid` failed; with `stop`, the run stops too (what failed would
 /// fail every other question the same way: a rejected key or model, a judge that cannot
 /// answer), staying resumable.
@@ -177,12 +187,7 @@ async fn ask_question(
     }
     let mut attempts = Vec::with_capacity(opts.repeats);
     for repeat in 0..opts.repeats.max(1) {
-        let _ = events
-            .send(RunEvent::Asked {
-                qid: q.id.clone(),
-                repeat,
-            })
-            .await;
+        asked(events, &q.id, repeat).await;
         let mut params = opts.params.clone();
         params.max_tokens = params.max_tokens.max(method.answer_tokens(&q));
         params.seed = attempt_seed(params.seed, &q.id, repeat);
@@ -304,12 +309,7 @@ async fn choose_by_likelihood(
     events: &mpsc::Sender<RunEvent>,
     control: &Control,
 ) {
-    let _ = events
-        .send(RunEvent::Asked {
-            qid: q.id.clone(),
-            repeat: 0,
-        })
-        .await;
+    asked(events, &q.id, 0).await;
     let req = ScoreRequest {
         id: q.id.clone(),
         prompt,
@@ -360,12 +360,7 @@ async fn judge_by_hidden_state(
     events: &mpsc::Sender<RunEvent>,
     control: &Control,
 ) {
-    let _ = events
-        .send(RunEvent::Asked {
-            qid: q.id.clone(),
-            repeat: 0,
-        })
-        .await;
+    asked(events, &q.id, 0).await;
     let started = std::time::Instant::now();
     let call = match t.predict(&q).await {
         Ok(c) => c,
