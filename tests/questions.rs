@@ -333,3 +333,35 @@ fn random_negatives_keep_graphevals_draw() {
         assert_eq!(audit.true_in_words, 0, "{spec}: {:?}", audit.examples);
     }
 }
+
+/// A subject that names its answer by one of the answer's aliases gives it away as surely as
+/// by its label: "the 1985 NBA championship" is of the National Basketball Association,
+/// alias NBA. No method asks it, and `audit` counts such a question.
+#[test]
+fn a_subject_naming_its_answer_by_an_alias_is_not_asked() {
+    let (_kg, index) = indexed("sample:nba");
+    let nba = index
+        .entities()
+        .iter()
+        .copied()
+        .find(|&e| index.label(e) == "National Basketball Association")
+        .expect("the league");
+    assert!(index.aliases_of(nba).iter().any(|a| a == "NBA"));
+    let all = questions::candidate_facts(&index, &GenerateOptions::default()).unwrap();
+    let named: Vec<String> = all
+        .iter()
+        .map(|&i| index.facts()[i])
+        .filter(|f| f[2] == nba && grammar::words(&index.label(f[0])).contains(&"nba".into()))
+        .map(|f| index.label(f[0]))
+        .collect();
+    assert!(named.is_empty(), "asked: {named:?}");
+    assert!(grammar::names_answer(&index, "1985 NBA championship", nba));
+    assert!(!grammar::names_answer(&index, "Boston Celtics", nba));
+    // The facts are in the KG: the filter, not the data, keeps them out.
+    let league_facts = index
+        .facts()
+        .iter()
+        .filter(|f| f[2] == nba && index.label(f[0]).contains("NBA championship"))
+        .count();
+    assert!(league_facts > 10, "{league_facts}");
+}

@@ -118,9 +118,12 @@ pub fn audit(
                 .in_alias(alias),
             _ => false,
         };
-        if (q.negative.is_none() && grammar::answer_in_subject(&q.subject_label, &q.object_label))
-            || alias_gives_away
-        {
+        // The object's aliases count too: "NBA" names the National Basketball Association.
+        let names_answer = || match fact_of(q) {
+            Some([_, _, o]) => grammar::names_answer(index, &q.subject_label, o),
+            None => grammar::answer_in_subject(&q.subject_label, &q.object_label),
+        };
+        if (q.negative.is_none() && names_answer()) || alias_gives_away {
             a.gives_answer_away += 1;
             a.note("gives its answer away", &q.prompt);
         }

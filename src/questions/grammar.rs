@@ -75,6 +75,25 @@ pub fn answer_in_subject(subject_label: &str, object_label: &str) -> bool {
     contains_words(&words(s), &words(o))
 }
 
+/// Whether a question about `subject_label` names its answer `object`: the object's label or
+/// any of its aliases and other labels in the subject's, as [`answer_in_subject`] reads it
+/// ("NBA", an alias of National Basketball Association, in "1985 NBA championship"). A name
+/// with no letter, or of one character, is not looked for: "1" or "C" would match subjects
+/// that do not name the answer at all.
+pub fn names_answer(
+    index: &crate::kg::KgIndex,
+    subject_label: &str,
+    object: crate::kg::index::Id,
+) -> bool {
+    answer_in_subject(subject_label, &index.label(object))
+        || index
+            .aliases_of(object)
+            .iter()
+            .chain(index.other_labels_of(object))
+            .filter(|a| a.chars().count() >= 2 && a.chars().any(char::is_alphabetic))
+            .any(|a| answer_in_subject(subject_label, a))
+}
+
 /// Whether `needle` occurs as a contiguous run of `hay`.
 pub fn contains_words(hay: &[String], needle: &[String]) -> bool {
     !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)

@@ -145,13 +145,14 @@ pub fn candidate_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Vec<us
             .collect()
     };
     // A question whose subject names its answer tests reading, not knowledge ("Is Carbon-14
-    // an isotope of carbon?"); KG-FPQ skips these facts too.
+    // an isotope of carbon?", "the 1985 NBA championship" of the National Basketball
+    // Association, alias NBA); KG-FPQ skips these facts too.
     let askable: Vec<usize> = filtered
         .iter()
         .copied()
         .filter(|&i| {
             let f = &index.facts()[i];
-            !grammar::answer_in_subject(&index.label(f[0]), &index.label(f[2]))
+            !grammar::names_answer(index, &index.label(f[0]), f[2])
         })
         .collect();
     if askable.is_empty() {
@@ -161,8 +162,9 @@ pub fn candidate_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Vec<us
             "no fact matches the given --relation / entity filters".into()
         } else {
             format!(
-                "all {} facts that match the filters name their answer in their subject's label \
-                 (like \"Carbon-14\" isotope of \"Carbon\"), so none makes a question",
+                "all {} facts that match the filters name their answer (its label or an alias) \
+                 in their subject's label (like \"Carbon-14\" isotope of \"Carbon\"), so none \
+                 makes a question",
                 filtered.len()
             )
         }));

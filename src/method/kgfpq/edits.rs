@@ -11,7 +11,7 @@ use rand::Rng;
 
 use crate::kg::index::{Fact, Id, KgIndex};
 use crate::kg::neighbourhood::{self, is_entity_node};
-use crate::questions::grammar::answer_in_subject;
+use crate::questions::grammar::names_answer;
 use crate::sampling::SeededRng;
 
 pub use crate::core::question::{Edit, UnknownEdit};
@@ -128,7 +128,7 @@ impl<'a> Editor<'a> {
             return None;
         }
         let subject_label = ix.label(s);
-        if answer_in_subject(&subject_label, &ix.label(o)) {
+        if names_answer(ix, &subject_label, o) {
             return None;
         }
         let concept = self.concept(o);
@@ -173,9 +173,8 @@ impl<'a> Editor<'a> {
             if !kin || ix.contains(&[s, p, c]) {
                 return false;
             }
-            let label = ix.label(c);
-            !true_labels.contains(&label.to_lowercase())
-                && !answer_in_subject(&subject_label, &label)
+            !true_labels.contains(&ix.label(c).to_lowercase())
+                && !names_answer(ix, &subject_label, c)
         };
         let object = draw(pool, rng, accept)?;
         Some(Edited {
