@@ -336,3 +336,50 @@ fn bench_llama_measures_both_sides_on_the_same_questions() {
         assert!(p["kgscope_vs_server"].as_f64().unwrap() > 0.0, "{p}");
     }
 }
+
+/// A server that fails a likelihood request many times before answering: every retry notice
+/// is read while the request runs (none is lost or blocks it), and the answer's logprobs are
+/// read whatever came first. One that answers without logprobs stops the run, saying why.
+#[test]
+fn likelihood_over_http_survives_retries_and_refuses_a_server_without_logprobs() {
+    use kgscope::backends::ScoreRequest;
+    const RETRIES: usize = 12;
+    let answer = r#"{"choices":[{"text":" No","logprobs":{"content":[{"token":" No","logprob":-0.2,"top_logprobs":[{"token":" No","logprob":-0.2},{"token":" Yes","logprob":-1.8}]}]},"finish_reason":"length"}],"usage":{"prompt_tokens":9,"completion_tokens":1}}"#;
+    let (base, seen) = common::scripted_server(move |n| {
+        if n < RETRIES {
+            common::http("503 Service Unavailable", "", "busy")
+        } else {
+            common::http("200 OK", "Content-Type: application/json\r\n", answer)
+        }
+    });
+    let mut o = OpenAiOptions::new(base, "m");
+    o.endpoint = Endpoint::Completions;
+    o.max_retries = RETRIES as u32;
+    o.backoff_base = std::time::Duration::from_millis(1);
+    o.backoff_max = std::time::Duration::from_millis(5);
+    let backend = OpenAiBackend::new(o).unwrap();
+    let req = ScoreRequest {
+        id: "q1".into(),
+        prompt: kgscope::backends::Prompt {
+            instruction: "Answer yes or no.".into(),
+            shots: vec![],
+            input: "Is Paris in Spain?".into(),
+        },
+        options: vec!["Yes".into(), "No".into()],
+    };
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let scored = rt.block_on(backend.score(req.clone())).unwrap();
+    assert_eq!(scored.logprobs, [-1.8, -0.2]);
+    assert_eq!(scored.prompt_tokens, 9);
+    assert_eq!(seen.load(std::sync::atomic::Ordering::SeqCst), RETRIES + 1);
+    assert_eq!(backend.retries(), RETRIES as u64);
+
+    let plain = r#"{"choices":[{"text":" No","finish_reason":"length"}]}"#;
+    let (base, _) = common::scripted_server(move |_| {
+        common::http("200 OK", "Content-Type: application/json\r\n", plain)
+    });
+    let backend = OpenAiBackend::new(OpenAiOptions::new(base, "m")).unwrap();
+    let err = rt.block_on(backend.score(req)).unwrap_err().to_string();
+    assert!(err.contains("returned no log-probabilities"), "{err}");
+    assert!(err.contains("--scoring generate"), "{err}");
+}

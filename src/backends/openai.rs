@@ -409,16 +409,25 @@ impl Backend for OpenAiBackend {
             };
             let body = inner.score_body(&request);
             let (mut tx, mut rx) = mpsc::channel(8);
-            inner.run(&request, body, &mut tx).await?;
-            drop(tx);
-            let (mut top, mut prompt_tokens) = (None, 0);
-            while let Some(chunk) = rx.next().await {
-                match chunk? {
-                    Chunk::TopLogprobs(t) => top = Some(t),
-                    Chunk::Done(c) => prompt_tokens = c.prompt_tokens,
-                    _ => {}
+            // The chunks are read while the request runs: retry notices may come first.
+            let send = async {
+                let sent = inner.run(&request, body, &mut tx).await;
+                drop(tx);
+                sent
+            };
+            let read = async {
+                let (mut top, mut prompt_tokens) = (None, 0);
+                while let Some(chunk) = rx.next().await {
+                    match chunk {
+                        Ok(Chunk::TopLogprobs(t)) => top = Some(t),
+                        Ok(Chunk::Done(c)) => prompt_tokens = c.prompt_tokens,
+                        _ => {}
+                    }
                 }
-            }
+                (top, prompt_tokens)
+            };
+            let (sent, (top, prompt_tokens)) = futures::join!(send, read);
+            sent?;
             let top = top.filter(|t| !t.is_empty()).ok_or_else(|| {
                 BackendError::Unusable(format!(
                     "{} returned no log-probabilities for request {}; the server does not \

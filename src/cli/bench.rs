@@ -19,7 +19,8 @@ pub enum BenchCommand {
     Kg(KgBenchArgs),
     /// Edits/s of KG-FPQ's six false-premise edits on a KG, against building its index.
     Fpq(super::bench_fpq::FpqBenchArgs),
-    /// Questions/s of the llama backend: --parallel N vs 1, and vs llama.cpp's server.
+    /// Questions/s of the llama backend at 1/8/16/32 sequences: generating, scoring by
+    /// likelihood, and llama.cpp's server on identical work.
     Llama(super::bench_llama::LlamaBenchArgs),
     /// Frame time and memory of the terminal UI at 2,000 outcomes/s.
     Tui(super::bench_tui::TuiBenchArgs),

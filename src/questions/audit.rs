@@ -120,7 +120,7 @@ pub fn audit(
         };
         // The object's aliases count too: "NBA" names the National Basketball Association.
         let names_answer = || match fact_of(q) {
-            Some([_, _, o]) => grammar::names_answer(index, &q.subject_label, o),
+            Some([s, _, o]) => grammar::names_answer(index, s, o),
             None => grammar::answer_in_subject(&q.subject_label, &q.object_label),
         };
         if (q.negative.is_none() && names_answer()) || alias_gives_away {

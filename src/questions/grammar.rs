@@ -75,23 +75,45 @@ pub fn answer_in_subject(subject_label: &str, object_label: &str) -> bool {
     contains_words(&words(s), &words(o))
 }
 
-/// Whether a question about `subject_label` names its answer `object`: the object's label or
-/// any of its aliases and other labels in the subject's, as [`answer_in_subject`] reads it
-/// ("NBA", an alias of National Basketball Association, in "1985 NBA championship"). A name
-/// with no letter, or of one character, is not looked for: "1" or "C" would match subjects
-/// that do not name the answer at all.
+/// Whether a question about `subject` names its answer `object` in the subject's label: the
+/// object's label, as [`answer_in_subject`] reads it, or one of its aliases or other labels
+/// ("NBA", an alias of National Basketball Association, in "1985 NBA championship"). An alias
+/// counts only when it names the object alone: not one of the subject's own names ("Saint-Martin"
+/// for both Saint Martin and Sint Maarten), not a single ordinary word, which several things
+/// share ("Congo" in "DR Congo" for the Republic of the Congo) unless it is an acronym, and not
+/// a name of one character or without a letter ("C", "1"), which would match anything.
 pub fn names_answer(
     index: &crate::kg::KgIndex,
-    subject_label: &str,
+    subject: crate::kg::index::Id,
     object: crate::kg::index::Id,
 ) -> bool {
-    answer_in_subject(subject_label, &index.label(object))
-        || index
-            .aliases_of(object)
+    let subject_label = index.label(subject);
+    if answer_in_subject(&subject_label, &index.label(object)) {
+        return true;
+    }
+    let names = |e| {
+        index
+            .aliases_of(e)
             .iter()
-            .chain(index.other_labels_of(object))
-            .filter(|a| a.chars().count() >= 2 && a.chars().any(char::is_alphabetic))
-            .any(|a| answer_in_subject(subject_label, a))
+            .chain(index.other_labels_of(e))
+            .map(String::as_str)
+    };
+    let subject_names: Vec<Vec<String>> = std::iter::once(subject_label.as_str())
+        .chain(names(subject))
+        .map(words)
+        .collect();
+    names(object).any(|alias| {
+        let w = words(alias);
+        let acronym = alias.chars().filter(|c| c.is_alphabetic()).count() >= 2
+            && alias
+                .chars()
+                .all(|c| !c.is_alphabetic() || c.is_uppercase());
+        alias.chars().count() >= 2
+            && alias.chars().any(char::is_alphabetic)
+            && (w.len() > 1 || acronym)
+            && !subject_names.contains(&w)
+            && answer_in_subject(&subject_label, alias)
+    })
 }
 
 /// Whether `needle` occurs as a contiguous run of `hay`.

@@ -152,7 +152,7 @@ pub fn candidate_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Vec<us
         .copied()
         .filter(|&i| {
             let f = &index.facts()[i];
-            !grammar::names_answer(index, &index.label(f[0]), f[2])
+            !grammar::names_answer(index, f[0], f[2])
         })
         .collect();
     if askable.is_empty() {

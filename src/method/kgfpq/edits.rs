@@ -127,8 +127,7 @@ impl<'a> Editor<'a> {
         if !is_entity_node(ix, o) {
             return None;
         }
-        let subject_label = ix.label(s);
-        if names_answer(ix, &subject_label, o) {
+        if names_answer(ix, s, o) {
             return None;
         }
         let concept = self.concept(o);
@@ -173,8 +172,7 @@ impl<'a> Editor<'a> {
             if !kin || ix.contains(&[s, p, c]) {
                 return false;
             }
-            !true_labels.contains(&ix.label(c).to_lowercase())
-                && !names_answer(ix, &subject_label, c)
+            !true_labels.contains(&ix.label(c).to_lowercase()) && !names_answer(ix, s, c)
         };
         let object = draw(pool, rng, accept)?;
         Some(Edited {
