@@ -392,15 +392,8 @@ impl Backend for LlamaCppBackend {
     /// several tokens is decoded after the prompt, token by token log-probabilities summed,
     /// and its cells dropped before the next option.
     fn score(&self, req: ScoreRequest) -> BoxFuture<'static, Result<Scored, BackendError>> {
-        let req_options = req.options;
-        let queued = self.queue(
-            Request {
-                id: req.id,
-                prompt: req.prompt,
-                params: crate::backends::GenParams::default(),
-            },
-            JobKind::Score(req_options),
-        );
+        let (request, options) = req.into_parts();
+        let queued = self.queue(request, JobKind::Score(options));
         Box::pin(async move {
             match one_chunk(queued?).await? {
                 Chunk::Scored(s) => Ok(s),

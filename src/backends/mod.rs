@@ -83,6 +83,18 @@ pub struct ScoreRequest {
     pub options: Vec<String>,
 }
 
+impl ScoreRequest {
+    /// The request for the prompt (as a generation would send it) and the options.
+    pub fn into_parts(self) -> (Request, Vec<String>) {
+        let request = Request {
+            id: self.id,
+            prompt: self.prompt,
+            params: GenParams::default(),
+        };
+        (request, self.options)
+    }
+}
+
 /// The log-probabilities of a [`ScoreRequest`]'s options.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Scored {

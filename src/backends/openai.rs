@@ -402,11 +402,7 @@ impl Backend for OpenAiBackend {
         let inner = self.inner.clone();
         Box::pin(async move {
             let start = Instant::now();
-            let request = Request {
-                id: req.id.clone(),
-                prompt: req.prompt,
-                params: super::GenParams::default(),
-            };
+            let (request, options) = req.into_parts();
             let body = inner.score_body(&request);
             let (mut tx, mut rx) = mpsc::channel(8);
             // The chunks are read while the request runs: retry notices may come first.
@@ -433,12 +429,12 @@ impl Backend for OpenAiBackend {
                     "{} returned no log-probabilities for request {}; the server does not \
                      support `logprobs`: use --scoring generate",
                     inner.shown_url(inner.opts.endpoint.path()),
-                    req.id
+                    request.id
                 ))
             })?;
             Ok(Scored {
-                logprobs: option_logprobs(&top, &req.options),
-                tokens: vec![1; req.options.len()],
+                logprobs: option_logprobs(&top, &options),
+                tokens: vec![1; options.len()],
                 prompt_tokens,
                 total_ms: start.elapsed().as_millis() as u64,
             })

@@ -49,42 +49,44 @@ pub fn point(r: &ResultRecord) -> Option<Confident> {
     })
 }
 
-/// What the confidences are, in a few words (figure titles).
-pub fn source_name(run: &LoadedRun) -> &'static str {
+/// What the confidences are: in a few words (figure titles), and in full (reports).
+fn sources(run: &LoadedRun) -> (&'static str, &'static str) {
     if run.manifest.config.scoring.is_generate() {
-        "self-consistency"
+        (
+            "self-consistency",
+            "self-consistency over repeated attempts",
+        )
     } else {
-        "token probabilities"
+        (
+            "token probabilities",
+            "token probabilities of the answers chosen by likelihood",
+        )
     }
 }
 
-/// What the confidences are.
+/// What the confidences are, in a few words (figure titles).
+pub fn source_name(run: &LoadedRun) -> &'static str {
+    sources(run).0
+}
+
 fn source(run: &LoadedRun) -> &'static str {
-    if run.manifest.config.scoring.is_generate() {
-        "self-consistency over repeated attempts"
-    } else {
-        "token probabilities of the answers chosen by likelihood"
-    }
+    sources(run).1
 }
 
 /// The whole run's calibration and each relation's with enough answers.
 pub fn of(run: &LoadedRun) -> Option<(Calibration, Vec<(String, Calibration)>)> {
     let all = calibration::of(run.confidences.iter().map(|c| (c.p, c.correct)), BINS)?;
-    let mut relations: Vec<&str> = run
-        .confidences
-        .iter()
-        .map(|c| c.relation.as_str())
-        .collect();
-    relations.sort_unstable();
-    relations.dedup();
-    let per = relations
+    // One pass: a run may hold a million answers.
+    let mut by_relation: std::collections::BTreeMap<&str, Vec<(f64, bool)>> = Default::default();
+    for c in &run.confidences {
+        by_relation
+            .entry(c.relation.as_str())
+            .or_default()
+            .push((c.p, c.correct));
+    }
+    let per = by_relation
         .into_iter()
-        .filter_map(|rel| {
-            let items = run
-                .confidences
-                .iter()
-                .filter(|c| c.relation == rel)
-                .map(|c| (c.p, c.correct));
+        .filter_map(|(rel, items)| {
             let c = calibration::of(items, BINS)?;
             (c.n >= MIN_PER_RELATION).then(|| (rel.to_string(), c))
         })
