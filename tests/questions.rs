@@ -395,3 +395,66 @@ fn a_subject_naming_its_answer_by_an_alias_is_not_asked() {
         .count();
     assert!(league_facts > 10, "{league_facts}");
 }
+
+/// A selection smaller than asked says why, in numbers that add up: every matching fact is
+/// either askable or skipped for a stated reason, and a run short of `--limit` names the
+/// skipped facts (with an example), the askable ones left, or the whole groups, whichever
+/// applies.
+#[test]
+fn a_run_smaller_than_its_limit_says_why() {
+    for spec in SAMPLES {
+        let (_kg, index) = indexed(spec);
+        let templates = TemplateSet::builtin();
+        let mut some_skipped = false;
+        for r in index.relations() {
+            let opts = GenerateOptions {
+                relations: vec![kgscope::kg::term_str(index.term(r.predicate)).to_string()],
+                limit: 21,
+                ..GenerateOptions::default()
+            };
+            let Ok((qs, report)) = kgscope::method::generate(&index, &templates, &opts) else {
+                continue;
+            };
+            let skipped: usize = report.skipped.iter().map(|s| s.facts).sum();
+            assert_eq!(
+                report.matching,
+                report.candidates + skipped,
+                "{spec} {}",
+                index.label(r.predicate)
+            );
+            assert_eq!(report.questions, qs.len());
+            let why = report.shortfall(21);
+            assert_eq!(
+                why.is_some(),
+                qs.len() < 21,
+                "{spec} {}: {why:?}",
+                index.label(r.predicate)
+            );
+            let Some(why) = why else { continue };
+            // Statements come in pairs: 21 asks 10 facts and their negatives at most.
+            assert!(
+                why.contains("whole groups")
+                    || report.candidates * 2 < 21
+                    || report.negatives_missing > 0,
+                "{why}"
+            );
+            for s in &report.skipped {
+                some_skipped = true;
+                assert!(
+                    why.contains(&format!(
+                        "{} of the {} matching facts skipped",
+                        s.facts, report.matching
+                    )),
+                    "{why}"
+                );
+                assert!(
+                    s.example.as_deref().is_some_and(|e| e.contains(" → ")),
+                    "{s:?}"
+                );
+            }
+        }
+        if spec == "sample:nba" {
+            assert!(some_skipped, "nba's teams are named after their cities");
+        }
+    }
+}

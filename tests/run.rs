@@ -240,6 +240,10 @@ fn run_entity_asks_about_that_entity_only_and_resume_asks_the_same_questions() {
     let manifest: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["config"]["entities"], serde_json::json!([france]));
+    // The manifest says how the questions were drawn: facts matched, askable, made.
+    let selection = &manifest["selection"];
+    assert_eq!(selection["questions"], 8);
+    assert!(selection["matching"].as_u64() >= selection["candidates"].as_u64());
     let recs = results(&dir);
     assert_eq!(recs.len(), 8);
     // A negative has its subject or object replaced: it is about France through the true
@@ -284,6 +288,55 @@ fn run_entity_asks_about_that_entity_only_and_resume_asks_the_same_questions() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
+}
+
+/// A run smaller than its limit says so and why, on the terminal and in its manifest: most of
+/// nba's home cities are named by their teams ("Boston Celtics" → Boston).
+#[test]
+fn a_run_short_of_its_limit_says_which_facts_were_skipped() {
+    common::default_model();
+    let runs = tempfile::tempdir().unwrap();
+    let out = common::run(&[
+        "run",
+        "--kg",
+        "sample:nba",
+        "--relation",
+        "home city or area",
+        "--limit",
+        "20",
+        "--runs-dir",
+        runs.path().to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    let note = err
+        .lines()
+        .find(|l| l.starts_with("note: "))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(
+        note.contains("matching facts skipped, whose subject's name states the answer"),
+        "{note}"
+    );
+    assert!(note.contains(" → "), "{note}");
+    let run = std::fs::read_dir(runs.path())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
+    let skipped = manifest["selection"]["skipped"][0]["facts"]
+        .as_u64()
+        .unwrap();
+    assert!(
+        skipped > manifest["selection"]["candidates"].as_u64().unwrap(),
+        "{manifest}"
+    );
 }
 
 /// Waits until the only run under `runs` has `n` answers on disk; returns its directory.

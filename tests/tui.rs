@@ -1566,6 +1566,29 @@ fn a_default_model_run_keeps_the_aggregates_up_to_date() {
     );
 }
 
+/// The run dialog counts its scope's facts before the run starts, and says which are skipped
+/// and why: nba's teams mostly name their home cities.
+#[test]
+fn the_run_dialog_says_which_facts_make_no_question() {
+    let index = Arc::new(load_index("sample:nba").unwrap());
+    let mut app = App::new(Theme::default(), "sample:nba", Some(index));
+    app.can_run = true;
+    search(&mut app, "home city or area");
+    assert_eq!(app.selected_entry().unwrap().label, "home city or area");
+    key(&mut app, KeyCode::Char('r'));
+    let dialog = render(&app, 120, 30);
+    let p = app.explore.dialog.as_ref().unwrap().facts.clone().unwrap();
+    assert!(p.askable < p.matching, "{p:?}");
+    assert!(
+        dialog.contains(&format!("{} match · {} askable", p.matching, p.askable)),
+        "{dialog}"
+    );
+    assert!(
+        dialog.contains("skipped, whose subject's name states"),
+        "{dialog}"
+    );
+}
+
 /// Space marks several relations (and entities); a run from Explore then covers them all, and
 /// the dialog says so. Without marks it covers the selection.
 #[test]
@@ -1589,6 +1612,7 @@ fn marked_relations_and_entities_make_one_run() {
         dialog.contains("relations capital, currency around France"),
         "{dialog}"
     );
+    assert!(dialog.contains("2 match · 2 askable"), "{dialog}");
     key(&mut app, KeyCode::Enter);
     let Some(Command::StartRun(req)) = app.commands.pop() else {
         panic!("no run was requested")

@@ -169,6 +169,9 @@ pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
     }
     super::write_output(&a.out, &buf)?;
     let wanted = a.gen.limit;
+    let shortfall = (wanted != kgscope::run::sweep::ALL)
+        .then(|| report.shortfall(wanted))
+        .flatten();
     eprintln!(
         "{} {} questions from {} candidate facts{}{}",
         report.questions,
@@ -179,18 +182,20 @@ pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
         } else {
             format!(" → {}", a.out)
         },
-        if report.questions < wanted && wanted != kgscope::run::sweep::ALL {
-            format!(
-                " (fewer than --limit {wanted}: the KG has only {} matching facts)",
-                report.candidates
-            )
-        } else {
-            String::new()
-        }
+        shortfall
+            .as_deref()
+            .map(|s| format!(" ({s})"))
+            .unwrap_or_default()
     );
-    if report.negatives_missing > 0 {
-        let why = kgscope::method::of(a.gen.task).unmade();
-        eprintln!("note: {} {why}", report.negatives_missing);
+    if report.negatives_missing > 0 && shortfall.is_none() {
+        eprintln!("note: {} {}", report.negatives_missing, report.unmade);
+    } else if shortfall.is_none() {
+        for s in &report.skipped {
+            eprintln!(
+                "note: {} of the {} matching facts skipped, {}",
+                s.facts, report.matching, s.why
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

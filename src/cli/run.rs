@@ -438,6 +438,10 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(plan) = &prepared.plan {
         eprintln!("{}", plan.describe());
     }
+    let short = prepared.manifest.selection.as_ref();
+    if let Some(why) = short.and_then(|s| s.shortfall(cfg.limit)) {
+        eprintln!("note: {}", clean(&why));
+    }
     let outcome = rt.block_on(drive(&mut prepared, backend, opts))?;
     let snapshot = outcome.tally.snapshot();
     if a.json {

@@ -135,17 +135,26 @@ pub fn generate(
     templates: &TemplateSet,
     opts: &GenerateOptions,
 ) -> Result<(Vec<Question>, GenerateReport), KgError> {
-    let candidates = crate::questions::candidate_facts(index, opts)?;
+    let selection = crate::questions::select_facts(index, opts)?;
     let renderer = Renderer {
         index,
         templates,
         seed: opts.seed,
     };
-    let (questions, missing) = of(opts.task).generate(&renderer, &candidates, opts);
+    let method = of(opts.task);
+    let (questions, missing) = method.generate(&renderer, &selection.facts, opts);
     let report = GenerateReport {
-        candidates: candidates.len(),
+        matching: selection.matching,
+        candidates: selection.facts.len(),
+        skipped: selection.skipped,
         questions: questions.len(),
+        group_size: questions.iter().map(|q| q.group_size).max().unwrap_or(1),
         negatives_missing: missing,
+        unmade: if missing > 0 {
+            method.unmade().to_string()
+        } else {
+            String::new()
+        },
     };
     Ok((questions, report))
 }

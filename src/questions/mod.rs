@@ -85,12 +85,85 @@ impl Default for GenerateOptions {
     }
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct GenerateReport {
+    /// Facts that match the selection (relations, entities) before any is skipped.
+    #[serde(default)]
+    pub matching: usize,
+    /// Facts questions may be drawn from: the matching ones less the skipped ones.
     pub candidates: usize,
+    /// Matching facts that make no question, and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<Skipped>,
     pub questions: usize,
+    /// Questions asked per fact drawn (a statement and its negatives); 1 for most methods.
+    #[serde(default = "one")]
+    pub group_size: usize,
     /// Negatives that could not be made (every corruption tried was a KG triple).
     pub negatives_missing: usize,
+    /// What [`Self::negatives_missing`] counts, in the method's words.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub unmade: String,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Facts of a selection that make no question, for one reason.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct Skipped {
+    pub facts: usize,
+    /// Why, in words a user reads after the count ("whose subject's name states the answer").
+    pub why: String,
+    /// One such fact, as "subject → object".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example: Option<String>,
+}
+
+impl GenerateReport {
+    /// Why fewer than `wanted` questions were made, as one clause for the CLI, the run dialog
+    /// and the manifest; `None` when `wanted` were made.
+    pub fn shortfall(&self, wanted: usize) -> Option<String> {
+        if self.questions >= wanted {
+            return None;
+        }
+        let mut why = Vec::new();
+        for s in &self.skipped {
+            let eg = s
+                .example
+                .as_deref()
+                .map(|e| format!(", e.g. {e}"))
+                .unwrap_or_default();
+            why.push(format!(
+                "{} of the {} matching facts skipped, {}{eg}",
+                s.facts, self.matching, s.why
+            ));
+        }
+        let per = self.group_size.max(1);
+        if self.candidates * per < wanted {
+            why.push(plural(self.candidates, "askable fact", "askable facts") + " left");
+        } else if per > 1 && wanted % per != 0 {
+            why.push(format!(
+                "questions come in whole groups of {per} (a fact and its negatives)"
+            ));
+        }
+        if self.negatives_missing > 0 && !self.unmade.is_empty() {
+            why.push(format!("{} {}", self.negatives_missing, self.unmade));
+        }
+        if why.is_empty() {
+            why.push(plural(self.candidates, "askable fact", "askable facts"));
+        }
+        Some(format!(
+            "{} of --limit {wanted}: {}",
+            self.questions,
+            why.join("; ")
+        ))
+    }
 }
 
 /// Stable question id.
@@ -121,6 +194,18 @@ pub fn question_id(
 
 /// The facts questions may be drawn from, after the relation and entity filters.
 pub fn candidate_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Vec<usize>, KgError> {
+    select_facts(index, opts).map(|s| s.facts)
+}
+
+/// The facts a selection matches, those questions may be drawn from, and those skipped.
+pub struct Selection {
+    pub facts: Vec<usize>,
+    pub matching: usize,
+    pub skipped: Vec<Skipped>,
+}
+
+/// [`candidate_facts`], with what was skipped and why.
+pub fn select_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Selection, KgError> {
     let mut preds = Vec::new();
     for r in &opts.relations {
         preds.push(index.resolve_relation(r)?);
@@ -147,14 +232,10 @@ pub fn candidate_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Vec<us
     // A question whose subject names its answer tests reading, not knowledge ("Is Carbon-14
     // an isotope of carbon?", "the 1985 NBA championship" of the National Basketball
     // Association, alias NBA); KG-FPQ skips these facts too.
-    let askable: Vec<usize> = filtered
-        .iter()
-        .copied()
-        .filter(|&i| {
-            let f = &index.facts()[i];
-            !grammar::names_answer(index, f[0], f[2])
-        })
-        .collect();
+    let (askable, named): (Vec<usize>, Vec<usize>) = filtered.iter().partition(|&&i| {
+        let f = &index.facts()[i];
+        !grammar::names_answer(index, f[0], f[2])
+    });
     if askable.is_empty() {
         return Err(KgError::NotFound(if index.facts().is_empty() {
             "the KG has no facts to ask about (only labels, types or nothing at all)".into()
@@ -169,7 +250,27 @@ pub fn candidate_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Vec<us
             )
         }));
     }
-    Ok(askable)
+    let skipped = named
+        .first()
+        .map(|&i| {
+            let f = &index.facts()[i];
+            Skipped {
+                facts: named.len(),
+                why: "whose subject's name states the answer".into(),
+                example: Some(format!(
+                    "\"{}\" → {}",
+                    crate::sanitize::line(&index.label(f[0])),
+                    crate::sanitize::line(&index.label(f[2]))
+                )),
+            }
+        })
+        .into_iter()
+        .collect();
+    Ok(Selection {
+        facts: askable,
+        matching: filtered.len(),
+        skipped,
+    })
 }
 
 /// The facts a question set asks about, `n` of `candidates` drawn as `how` says.

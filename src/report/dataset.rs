@@ -309,6 +309,7 @@ mod tests {
             kg_fingerprint: "f".into(),
             model_id: "m".into(),
             questions: 3,
+            selection: None,
             finished_at: None,
             extra: Default::default(),
         }

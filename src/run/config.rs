@@ -224,6 +224,11 @@ pub struct Manifest {
     pub questions: usize,
     #[serde(default)]
     pub finished_at: Option<String>,
+    /// How the questions were drawn: facts matched, skipped and why (see
+    /// [`crate::questions::GenerateReport::shortfall`]); for a run that makes its questions up
+    /// front.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selection: Option<crate::questions::GenerateReport>,
     /// Fields this build does not know (written by a newer kgscope), kept as they were so a
     /// manifest written again loses nothing.
     #[serde(flatten)]

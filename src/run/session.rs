@@ -14,7 +14,7 @@ use super::events::RunEvent;
 use crate::backends::Backend;
 use crate::kg::{self, KgIndex, KnowledgeGraph};
 use crate::method::plan::PlanInput;
-use crate::questions::{GenerateOptions, Question, TemplateSet};
+use crate::questions::{GenerateOptions, GenerateReport, Question, TemplateSet};
 use crate::record::ResultRecord;
 use crate::store::{RunDir, WriterLock};
 
@@ -100,10 +100,10 @@ fn questions_for(
     kg: Option<&dyn KnowledgeGraph>,
     index: &KgIndex,
     progress: &dyn Fn(&str),
-) -> Result<Vec<Question>, SessionError> {
+) -> Result<(Vec<Question>, GenerateReport), SessionError> {
     let templates = load_templates(&config.templates)?;
     progress("generating questions");
-    let (mut qs, _) = crate::method::generate(index, &templates, &generate_options(config))?;
+    let (mut qs, report) = crate::method::generate(index, &templates, &generate_options(config))?;
     if let Some(kg) = kg {
         let r = crate::questions::Renderer {
             index,
@@ -112,7 +112,7 @@ fn questions_for(
         };
         crate::method::of(config.task).complete(kg, &r, &mut qs)?;
     }
-    Ok(qs)
+    Ok((qs, report))
 }
 
 /// What a run's configuration asks the question generators for.
@@ -234,8 +234,8 @@ pub fn first_questions(
     progress: &dyn Fn(&str),
 ) -> Result<Vec<Question>, SessionError> {
     match questions_and_plan(config, None, index, None, progress)? {
-        (questions, None) => Ok(questions),
-        (_, Some(mut plan)) => {
+        (questions, None, _) => Ok(questions),
+        (_, Some(mut plan), _) => {
             let templates = load_templates(&config.templates)?;
             Ok(plan
                 .next_batch(index, &templates, &Default::default())
@@ -245,8 +245,9 @@ pub fn first_questions(
     }
 }
 
-/// The questions made up front, or the plan that makes them batch by batch.
-type QuestionsOrPlan = (Vec<Question>, Option<Box<dyn Plan>>);
+/// The questions made up front (and how they were drawn), or the plan that makes them batch by
+/// batch.
+type QuestionsOrPlan = (Vec<Question>, Option<Box<dyn Plan>>, Option<GenerateReport>);
 
 /// The questions made up front and the plan of a run: one or the other.
 fn questions_and_plan(
@@ -257,11 +258,14 @@ fn questions_and_plan(
     progress: &dyn Fn(&str),
 ) -> Result<QuestionsOrPlan, SessionError> {
     let plan = plan_for(config, index, resume, progress)?;
-    let questions = match plan {
-        Some(_) => vec![],
-        None => questions_for(config, kg, index, progress)?,
+    let (questions, report) = match plan {
+        Some(_) => (vec![], None),
+        None => {
+            let (qs, report) = questions_for(config, kg, index, progress)?;
+            (qs, Some(report))
+        }
     };
-    Ok((questions, plan))
+    Ok((questions, plan, report))
 }
 
 /// Prepares a new run in a fresh directory under `runs_dir`.
@@ -291,7 +295,8 @@ pub fn prepare_new_on(
         h.learnt_from = ids;
         h.relation_scores = scores;
     }
-    let (questions, plan) = questions_and_plan(&config, Some(kg.as_ref()), &index, None, progress)?;
+    let (questions, plan, selection) =
+        questions_and_plan(&config, Some(kg.as_ref()), &index, None, progress)?;
     let run = RunDir::create(runs_dir, config.task.as_str())?;
     let lock = Arc::new(run.lock_for_writing()?);
     let manifest = Manifest {
@@ -307,6 +312,7 @@ pub fn prepare_new_on(
             .map_or(questions.len(), |p| p.most_questions()),
         config,
         finished_at: None,
+        selection,
         extra: Default::default(),
     };
     run.write_manifest(&manifest)?;
@@ -348,7 +354,7 @@ pub fn prepare_resume(
             manifest.kg_fingerprint
         )));
     }
-    let (questions, plan) = questions_and_plan(
+    let (questions, plan, _) = questions_and_plan(
         &manifest.config,
         Some(kg.as_ref()),
         &index,

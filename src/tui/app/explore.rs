@@ -227,6 +227,24 @@ impl App {
         })
     }
 
+    /// How many of the scope's facts make questions, counted once when the dialog opens (a
+    /// relation of a large KG is too many facts to count each frame).
+    fn facts_preview(&self, d: &RunDialog) -> Result<FactsPreview, String> {
+        let index = self.index.as_deref().ok_or("no KG loaded")?;
+        let req = self.run_request(d).ok_or("nothing marked")?;
+        let opts = crate::questions::GenerateOptions {
+            relations: req.relations,
+            entities: req.entities,
+            ..Default::default()
+        };
+        let s = crate::questions::select_facts(index, &opts).map_err(|e| e.to_string())?;
+        Ok(FactsPreview {
+            matching: s.matching,
+            askable: s.facts.len(),
+            skipped: s.skipped,
+        })
+    }
+
     /// What a run from the dialog would be, as `kgscope run` would make it: the dialog shows
     /// its model, negatives, seed and repeats.
     pub fn dialog_config(&self) -> Option<crate::run::RunConfig> {
@@ -370,12 +388,15 @@ impl App {
                 } else if self.live.active && self.live.finished.is_none() {
                     self.status = "a run is already going (Live: c cancels it)".into();
                 } else if !self.run_targets().is_empty() {
-                    self.explore.dialog = Some(RunDialog {
+                    let mut dialog = RunDialog {
                         task: Task::Statement,
                         context: None,
                         limit: 20,
                         typed: false,
-                    });
+                        facts: Err(String::new()),
+                    };
+                    dialog.facts = self.facts_preview(&dialog);
+                    self.explore.dialog = Some(dialog);
                 }
             }
             _ => {}

@@ -153,6 +153,17 @@ pub struct RunDialog {
     /// Whether a digit was typed: the first digit replaces the proposed limit, the next ones
     /// append to it.
     pub typed: bool,
+    /// The facts the scope matches, those a question can be made from and those skipped, as
+    /// the question generator counts them when the dialog opens; the error when none can.
+    pub facts: Result<FactsPreview, String>,
+}
+
+/// What the run dialog says of its scope's facts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FactsPreview {
+    pub matching: usize,
+    pub askable: usize,
+    pub skipped: Vec<crate::questions::Skipped>,
 }
 
 /// The largest limit the dialog takes: more digits are ignored, not overflowed.

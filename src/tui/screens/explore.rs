@@ -151,6 +151,32 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
             &format!("   {}", keymap::hint(Mode::RunDialog, Action::NextContext)),
         ));
     }
+    match &d.facts {
+        Ok(p) => {
+            lines.push(kv(
+                "facts",
+                format!("{} match · {} askable", p.matching, p.askable),
+                "",
+            ));
+            for s in &p.skipped {
+                let eg = s
+                    .example
+                    .as_deref()
+                    .map(|e| format!(" (e.g. {e})"))
+                    .unwrap_or_default();
+                lines.push(kv(
+                    "",
+                    crate::sanitize::line(&format!("{} skipped, {}{eg}", s.facts, s.why)),
+                    "",
+                ));
+            }
+        }
+        Err(e) if !e.is_empty() => lines.push(Line::from(Span::styled(
+            crate::sanitize::line(e),
+            Style::default().fg(t.incorrect),
+        ))),
+        Err(_) => {}
+    }
     let cursor = if d.typed { "▏" } else { "" };
     lines.push(kv(
         "limit",
