@@ -458,3 +458,53 @@ fn a_run_smaller_than_its_limit_says_why() {
         }
     }
 }
+
+/// A name several entities go by is never left bare as a question's subject ("Washington"
+/// the city and the state: "Washington (city or area)"), and no question repeats another's
+/// text, in every method that makes its questions up front, on every sample KG.
+#[test]
+fn subjects_that_share_a_name_get_their_context_and_no_question_repeats() {
+    for spec in SAMPLES {
+        let (_kg, index) = indexed(spec);
+        let templates = TemplateSet::builtin();
+        let r = Renderer {
+            index: &index,
+            templates: &templates,
+            seed: 0,
+        };
+        let corrupter = Corrupter::new(&r, NegativesFrom::Typed);
+        let shared = index
+            .entities()
+            .iter()
+            .filter(|&&e| index.shares_name(e))
+            .count();
+        assert!(shared > 0, "{spec}: every sample KG has shared names");
+        for task in [Task::Statement, Task::Yesno, Task::Tfq, Task::Saq] {
+            let opts = GenerateOptions {
+                task,
+                limit: 2000,
+                seed: 7,
+                ..GenerateOptions::default()
+            };
+            let (qs, _) = kgscope::method::generate(&index, &templates, &opts).unwrap();
+            let audit = questions::audit::audit(&r, &corrupter, &qs, &|_| false);
+            assert_eq!(
+                audit.ambiguous_subjects, 0,
+                "{spec} {task:?}: {:?}",
+                audit.examples
+            );
+            assert_eq!(audit.duplicates, 0, "{spec} {task:?}: {:?}", audit.examples);
+            let with_context = qs
+                .iter()
+                .filter(|q| {
+                    index
+                        .iri_id(&q.subject)
+                        .is_some_and(|s| index.shares_name(s))
+                })
+                .count();
+            if spec == "sample:countries" {
+                assert!(with_context > 0, "{task:?}: no shared name drawn");
+            }
+        }
+    }
+}

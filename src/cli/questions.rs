@@ -278,6 +278,19 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
         "  questions with a grammar problem   {} of {}",
         report.grammar, report.questions
     );
+    for (what, n) in [
+        (
+            "ambiguous subjects (a shared name without context)",
+            report.ambiguous_subjects,
+        ),
+        (
+            "ambiguous objects (another object of the relation has the name)",
+            report.ambiguous_objects,
+        ),
+        ("duplicate questions", report.duplicates),
+    ] {
+        println!("  {what}   {n} of {}", report.questions);
+    }
     let mut kinds: Vec<_> = report.examples.iter().collect();
     kinds.sort();
     for (what, examples) in kinds {

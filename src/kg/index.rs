@@ -61,6 +61,9 @@ pub struct KgIndex {
     /// For an index of a sample of the KG ([`super::bounded`]): the entities whose every fact
     /// over the index's relations is in the index, sorted. `None` for the whole KG.
     closed: Option<Vec<Id>>,
+    /// Entities whose label another entity has as its label or an alias, found on first use
+    /// ([`Self::shares_name`]).
+    shared_names: std::sync::OnceLock<std::collections::HashSet<Id>>,
 }
 
 /// What an index is built from, row by row, as the queries of [`KgIndex::build_by_queries`]
@@ -455,6 +458,7 @@ impl KgIndex {
             objects,
             fingerprint,
             closed: None,
+            shared_names: Default::default(),
         }
     }
 
@@ -590,6 +594,40 @@ impl KgIndex {
             t => super::term_str(t).to_string(),
         }
     }
+    /// Whether another entity goes by `e`'s label, as its own label or an alias (case and
+    /// surrounding space aside): "Washington" the city and "Washington" the state. A question
+    /// that names such an entity by its label alone may mean either.
+    pub fn shares_name(&self, e: Id) -> bool {
+        self.shared_names
+            .get_or_init(|| {
+                let mut by_name: HashMap<String, Vec<Id>> = HashMap::new();
+                let named = self.entities.iter().chain(self.objects.iter());
+                let mut seen = std::collections::HashSet::new();
+                for &x in named {
+                    if !seen.insert(x) || !matches!(self.term(x), Term::NamedNode(_)) {
+                        continue;
+                    }
+                    let names = self.labels.get(&x).into_iter().chain(self.aliases_of(x));
+                    for n in names {
+                        let ids = by_name.entry(n.trim().to_lowercase()).or_default();
+                        if !ids.contains(&x) {
+                            ids.push(x);
+                        }
+                    }
+                }
+                seen.into_iter()
+                    .filter(|x| {
+                        self.labels.get(x).is_some_and(|l| {
+                            by_name
+                                .get(&l.trim().to_lowercase())
+                                .is_some_and(|ids| ids.iter().any(|y| y != x))
+                        })
+                    })
+                    .collect()
+            })
+            .contains(&e)
+    }
+
     /// Content hash of everything questions are made of (facts, labels, aliases, types).
     pub fn fingerprint(&self) -> &str {
         &self.fingerprint

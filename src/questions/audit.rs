@@ -33,6 +33,15 @@ pub struct Audit {
     pub gives_answer_away: usize,
     /// Questions whose text breaks a rule of [`grammar::problems`].
     pub grammar: usize,
+    /// Questions that name their subject by a label other entities go by too, without the
+    /// context that tells them apart ([`super::names::shown`]).
+    pub ambiguous_subjects: usize,
+    /// Questions whose object shares its label with another object of the same relation: a
+    /// reader cannot tell which is meant (the generator leaves these to the relation's
+    /// context; counted, not fixed).
+    pub ambiguous_objects: usize,
+    /// Questions whose text (prompt and context) an earlier question of the set already has.
+    pub duplicates: usize,
     pub examples: HashMap<&'static str, Vec<String>>,
 }
 
@@ -90,6 +99,15 @@ fn triple_of(index: &KgIndex, ids: &HashMap<&str, Vec<Id>>, q: &Question) -> Opt
     Some([s, p, o])
 }
 
+/// Whether another object of relation `p` has `o`'s label.
+fn shares_name_among_objects(index: &KgIndex, o: Id, p: Id) -> bool {
+    let label = index.label(o).trim().to_lowercase();
+    index
+        .objects_of_predicate(p)
+        .iter()
+        .any(|&x| x != o && index.label(x).trim().to_lowercase() == label)
+}
+
 /// `is_statement(q)` says whether `q`'s text is its fact's statement word for word (a method's
 /// `Method::asks_statements`, in the layer above): only then does a negative that reads true
 /// in words make a bad question.
@@ -109,7 +127,23 @@ pub fn audit(
         ..Audit::default()
     };
     let mut answers: HashMap<Id, Answers> = HashMap::new();
+    let mut seen = std::collections::HashSet::new();
     for q in questions {
+        if !seen.insert((q.prompt.as_str(), q.context.as_deref())) {
+            a.duplicates += 1;
+            a.note("duplicate", &q.prompt);
+        }
+        if let Some([s, p, o]) = fact_of(q) {
+            let shown = super::names::shown(index, s, p);
+            if shown != index.label(s) && !q.prompt.contains(&shown) {
+                a.ambiguous_subjects += 1;
+                a.note("ambiguous subject", &q.prompt);
+            }
+            if index.shares_name(o) && shares_name_among_objects(index, o, p) {
+                a.ambiguous_objects += 1;
+                a.note("ambiguous object", &q.prompt);
+            }
+        }
         let predicate = ids.get(q.predicate.as_str()).and_then(|c| c.first());
         let alias_gives_away = match (alias_in(&q.prompt), predicate) {
             (Some(alias), Some(&p)) => answers

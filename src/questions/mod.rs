@@ -8,6 +8,7 @@ pub mod aliases;
 pub mod audit;
 pub mod context;
 pub mod grammar;
+pub mod names;
 pub mod negatives;
 pub mod signature;
 pub mod templates;
@@ -318,6 +319,35 @@ pub fn draw_facts(
             sampling::round_robin(groups.into_values().collect(), n, &mut rng)
         }
     }
+}
+
+/// [`draw_facts`], at most one fact per `key`: for a question that names only the subject and
+/// the relation (a Wh-question), the facts of one subject and relation are one question. The
+/// draw is [`draw_facts`]' own when it has no repeated key, so seeds keep their questions;
+/// otherwise the repeats give way to the next facts of the whole draw's order.
+pub fn draw_distinct<K: std::hash::Hash + Eq>(
+    index: &KgIndex,
+    candidates: &[usize],
+    n: usize,
+    how: Sampling,
+    seed: u64,
+    key: impl Fn(&Fact) -> K,
+) -> Vec<usize> {
+    let mut seen = std::collections::HashSet::new();
+    let mut keep = |i: &usize| seen.insert(key(&index.facts()[*i]));
+    let first = draw_facts(index, candidates, n, how, seed);
+    let mut out: Vec<usize> = first.iter().copied().filter(&mut keep).collect();
+    if out.len() < first.len() {
+        let taken: std::collections::HashSet<usize> = first.iter().copied().collect();
+        let rest = draw_facts(index, candidates, candidates.len(), how, seed);
+        out.extend(
+            rest.into_iter()
+                .filter(|i| !taken.contains(i))
+                .filter(&mut keep)
+                .take(n - out.len()),
+        );
+    }
+    out
 }
 
 /// Shared context for rendering a fact into a question.

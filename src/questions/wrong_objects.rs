@@ -44,3 +44,25 @@ impl<'a> WrongObjects<'a> {
             .collect()
     }
 }
+
+/// A wrong object for `fact` drawn from `pool` with `rng`; when that one was asked already
+/// about the same subject and relation (two true facts of a subject, two neighbours, drawing
+/// the same wrong one: one question twice), the next one in the pool not asked yet. Records
+/// the one returned in `asked`; `None` when the pool is empty or all of it was asked.
+pub fn draw_fresh(
+    pool: &[Id],
+    fact: &Fact,
+    rng: &mut crate::sampling::SeededRng,
+    asked: &mut std::collections::HashSet<Fact>,
+) -> Option<Id> {
+    use rand::Rng;
+    if pool.is_empty() {
+        return None;
+    }
+    let start = rng.random_range(0..pool.len());
+    let o = (0..pool.len())
+        .map(|k| pool[(start + k) % pool.len()])
+        .find(|&o| !asked.contains(&[fact[0], fact[1], o]))?;
+    asked.insert([fact[0], fact[1], o]);
+    Some(o)
+}

@@ -6,69 +6,16 @@
 //! their labels, as a list, since a relation's label is not always a noun: "shares a land
 //! border with").
 //!
-//! The context tells apart entities that share a name without giving away an answer: a
-//! person's lifespan, "(1934-2023)" or "(1968-)" while alive; for anything else, a person
-//! whose birth year the KG lacks, or a question that asks for a birth or death date, the
-//! entity's type (its most specific one: the type with the fewest members).
+//! The context tells apart entities that share a name without giving away an answer
+//! ([`crate::questions::names::context`]).
 
 use rand::seq::SliceRandom;
 
 use crate::kg::index::{Id, KgIndex};
+use crate::questions::names::context;
 use crate::sampling::SeededRng;
 
 use super::focal::{Focal, RELATIONS_PER_QUESTION};
-
-/// Whether a type is "a person" (Wikidata's human, schema.org's and FOAF's Person).
-fn is_person_type(index: &KgIndex, t: Id) -> bool {
-    let iri = crate::kg::term_str(index.term(t));
-    let local = crate::kg::vocab::local_name(iri).to_lowercase();
-    let label = index.label(t).to_lowercase();
-    iri == "http://www.wikidata.org/entity/Q5"
-        || ["person", "human"].contains(&local.as_str())
-        || ["person", "human"].contains(&label.as_str())
-}
-
-const BIRTH: [&str; 2] = ["birth", "born"];
-const DEATH: [&str; 2] = ["death", "died"];
-
-/// Whether the relation's local name or label names one of `words`.
-fn names(index: &KgIndex, p: Id, words: &[&str]) -> bool {
-    let iri = crate::kg::term_str(index.term(p));
-    let text = format!("{} {}", crate::kg::vocab::local_name(iri), index.label(p)).to_lowercase();
-    words.iter().any(|w| text.contains(w))
-}
-
-/// The year of the entity's fact whose relation names birth or death (`words`).
-fn year_of_relation(index: &KgIndex, e: Id, words: &[&str]) -> Option<i32> {
-    index
-        .facts_from(e)
-        .iter()
-        .filter(|f| names(index, f[1], words))
-        .filter_map(|f| crate::kg::index::date_year(index.term(f[2])))
-        .min()
-}
-
-/// The disambiguating context, without its parentheses. A lifespan would give away the
-/// answer when a birth or death relation is among those `asked`: the type is given then.
-pub fn context(index: &KgIndex, e: Id, asked: &[Id]) -> Option<String> {
-    let types = index.types_of(e);
-    let gives_away = asked
-        .iter()
-        .any(|p| names(index, *p, &BIRTH) || names(index, *p, &DEATH));
-    if !gives_away && types.iter().any(|&t| is_person_type(index, t)) {
-        if let Some(born) = year_of_relation(index, e, &BIRTH) {
-            return Some(match year_of_relation(index, e, &DEATH) {
-                Some(died) => format!("{born}-{died}"),
-                None => format!("{born}-"),
-            });
-        }
-    }
-    types
-        .iter()
-        .copied()
-        .min_by_key(|t| (index.members_of(*t).len(), *t))
-        .map(|t| index.label(t))
-}
 
 /// Three of the entity's valid relations, drawn with `rng`, in the order drawn.
 pub fn draw_relations(focal: &Focal, rng: &mut SeededRng) -> Vec<Id> {
@@ -114,24 +61,6 @@ mod tests {
         )
         .unwrap();
         KgIndex::build(&kg, &|_| {}).unwrap()
-    }
-
-    #[test]
-    fn people_get_their_lifespan_everything_else_its_type() {
-        let ix = small();
-        let e = |local: &str| ix.iri_id(&format!("http://ex.org/{local}")).unwrap();
-        assert_eq!(context(&ix, e("knuth"), &[]).as_deref(), Some("1938-"));
-        assert_eq!(
-            context(&ix, e("dijkstra"), &[]).as_deref(),
-            Some("1930-2002")
-        );
-        // Asked for the date of birth, the question must not hold it.
-        let born = ix.iri_id("http://ex.org/dateOfBirth").unwrap();
-        assert_eq!(context(&ix, e("knuth"), &[born]).as_deref(), Some("person"));
-        // A person without a birth year is named by type.
-        assert_eq!(context(&ix, e("anon"), &[]).as_deref(), Some("person"));
-        // The most specific type: fewer cities than places.
-        assert_eq!(context(&ix, e("lima"), &[]).as_deref(), Some("city"));
     }
 
     #[test]

@@ -15,8 +15,15 @@ pub fn generate(
     candidates: &[usize],
     opts: &GenerateOptions,
 ) -> (Vec<Question>, usize) {
-    let picked =
-        crate::questions::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
+    // Every object of (subject, relation) is a right answer: one question per pair.
+    let picked = crate::questions::draw_distinct(
+        r.index,
+        candidates,
+        opts.limit,
+        opts.sampling,
+        opts.seed,
+        |f| (f[0], f[1]),
+    );
     let mut wrong = WrongObjects::new(r.index);
     let mut out = Vec::with_capacity(picked.len());
     let tag = context_tag(opts);

@@ -3,6 +3,9 @@
 use crate::questions::{negatives, GenerateOptions, Question, Renderer, Task};
 use crate::sampling;
 
+/// Negatives drawn beyond those wanted, to replace one that repeats another positive's.
+const SPARE_NEGATIVES: usize = 2;
+
 /// Returns the questions and the number of negatives that could not be made.
 pub fn generate(
     r: &Renderer<'_>,
@@ -19,6 +22,7 @@ pub fn generate(
     let corrupter = (opts.negatives > 0).then(|| negatives::Corrupter::new(r, opts.negatives_from));
     let mut out = Vec::with_capacity(picked.len() * per_positive);
     let mut missing = 0;
+    let mut made = std::collections::HashSet::new();
     for fi in picked {
         let fact = r.index.facts()[fi];
         let mut pos = r.base(&fact, Task::Statement);
@@ -28,9 +32,17 @@ pub fn generate(
         pos.positive_id = pos.id.clone();
         // Negatives depend only on the seed and this fact, not on what was drawn before.
         let mut rng = sampling::item_rng(opts.seed, &pos.id);
-        let negs = corrupter
+        // A negative another positive made already would be the same question twice: a few
+        // spare draws stand in for it.
+        let negs: Vec<_> = corrupter
             .as_ref()
-            .map_or_else(Vec::new, |c| c.corrupt(&fact, opts.negatives, &mut rng));
+            .map_or_else(Vec::new, |c| {
+                c.corrupt(&fact, opts.negatives + SPARE_NEGATIVES, &mut rng)
+            })
+            .into_iter()
+            .filter(|(nf, _)| made.insert(*nf))
+            .take(opts.negatives)
+            .collect();
         missing += opts.negatives - negs.len();
         pos.group_size = 1 + negs.len();
         let group_size = pos.group_size;

@@ -2,8 +2,6 @@
 //! and a false one, 1:1; the false object is another object of the same relation that is not
 //! an object of the fact's subject (see [`WrongObjects`]).
 
-use rand::Rng;
-
 use crate::kg::term_str;
 use crate::questions::context::{context_of, context_tag};
 use crate::questions::wrong_objects::WrongObjects;
@@ -22,13 +20,15 @@ pub fn generate(
     let mut wrong = WrongObjects::new(r.index);
     let mut out = Vec::with_capacity(2 * picked.len());
     let mut missing = 0;
+    let mut asked = std::collections::HashSet::new();
     let tag = context_tag(opts);
     for fi in picked {
         let fact = r.index.facts()[fi];
         let true_id = r.id(&fact, Task::Tfq, "tfq", &format!("true{tag}"));
         let mut rng = sampling::item_rng(opts.seed, &true_id);
         let pool = wrong.of(&fact);
-        let false_object = (!pool.is_empty()).then(|| pool[rng.random_range(0..pool.len())]);
+        let false_object =
+            crate::questions::wrong_objects::draw_fresh(&pool, &fact, &mut rng, &mut asked);
         let context = context_of(r, opts, &fact, false_object, &mut rng);
         let mut t = r.base(&fact, Task::Tfq);
         t.id = true_id.clone();

@@ -44,6 +44,9 @@ pub struct Asker<'r, 'a> {
     r: &'r Renderer<'a>,
     answers: HashMap<u32, Answers>,
     wrong: WrongObjects<'a>,
+    /// The wrong-object facts asked so far: two true facts of one subject and relation (two
+    /// neighbours) must not draw the same wrong object, one question asked twice.
+    asked_no: std::collections::HashSet<Fact>,
 }
 
 impl<'r, 'a> Asker<'r, 'a> {
@@ -52,6 +55,7 @@ impl<'r, 'a> Asker<'r, 'a> {
             r,
             answers: HashMap::new(),
             wrong: WrongObjects::new(r.index),
+            asked_no: Default::default(),
         }
     }
 
@@ -68,9 +72,14 @@ impl<'r, 'a> Asker<'r, 'a> {
         let r = self.r;
         let pool = self.wrong.of(fact);
         let ask_no = rng.random_bool(0.5) && !pool.is_empty();
-        let (asked, id, gold, negative) = if ask_no {
+        let wrong = ask_no
+            .then(|| {
+                crate::questions::wrong_objects::draw_fresh(&pool, fact, rng, &mut self.asked_no)
+            })
+            .flatten();
+        let (asked, id, gold, negative) = if let Some(o) = wrong {
             let mut f = *fact;
-            f[2] = pool[rng.random_range(0..pool.len())];
+            f[2] = o;
             (
                 f,
                 r.id(&f, task, "yesno", &format!("no:{true_id}")),
@@ -97,9 +106,13 @@ impl<'r, 'a> Asker<'r, 'a> {
         q
     }
 
-    /// The subject as a question names it: its label, with an alias that names no candidate
-    /// answer of the relation when it has one.
+    /// The subject as a question names it: a name other entities go by with its context
+    /// ([`crate::questions::names::shown`]), else its label with an alias that names no
+    /// candidate answer of the relation when it has one.
     pub fn head(&mut self, fact: &Fact, q: &Question) -> String {
+        if self.r.index.shares_name(fact[0]) {
+            return crate::questions::names::shown(self.r.index, fact[0], fact[1]);
+        }
         let answers = self
             .answers
             .entry(fact[1])

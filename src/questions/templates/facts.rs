@@ -39,7 +39,11 @@ pub fn render_fact(
     head: Option<&str>,
 ) -> String {
     let t = template_for(index, set, fact);
-    let head_label = head.map_or_else(|| index.label(fact[0]), str::to_string);
+    // A name several entities go by gets its context ("Washington (city or area)").
+    let head_label = head.map_or_else(
+        || crate::questions::names::shown(index, fact[0], fact[1]),
+        str::to_string,
+    );
     let head = decorate(
         &Value {
             text: &head_label,

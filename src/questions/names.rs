@@ -1,0 +1,149 @@
+//! Names that mean one thing. A label several entities go by ("Washington", the city and the
+//! state; "Kingston" of Jamaica and of Norfolk Island) makes a question ambiguous: such a name
+//! is written with the disambiguating context KGHaluBench gives its focal entities, a person's
+//! lifespan, "(1934-2023)" or "(1968-)" while alive; for anything else, a person whose birth
+//! year the KG lacks, or a question that asks for a birth or death date, the entity's type
+//! (its most specific one: the type with the fewest members): "Washington (city or area)".
+
+use crate::kg::index::{Id, KgIndex};
+
+/// Whether a type is "a person" (Wikidata's human, schema.org's and FOAF's Person).
+fn is_person_type(index: &KgIndex, t: Id) -> bool {
+    let iri = crate::kg::term_str(index.term(t));
+    let local = crate::kg::vocab::local_name(iri).to_lowercase();
+    let label = index.label(t).to_lowercase();
+    iri == "http://www.wikidata.org/entity/Q5"
+        || ["person", "human"].contains(&local.as_str())
+        || ["person", "human"].contains(&label.as_str())
+}
+
+const BIRTH: [&str; 2] = ["birth", "born"];
+const DEATH: [&str; 2] = ["death", "died"];
+
+/// Whether the relation's local name or label names one of `words`.
+fn names(index: &KgIndex, p: Id, words: &[&str]) -> bool {
+    let iri = crate::kg::term_str(index.term(p));
+    let text = format!("{} {}", crate::kg::vocab::local_name(iri), index.label(p)).to_lowercase();
+    words.iter().any(|w| text.contains(w))
+}
+
+/// The year of the entity's fact whose relation names birth or death (`words`).
+fn year_of_relation(index: &KgIndex, e: Id, words: &[&str]) -> Option<i32> {
+    index
+        .facts_from(e)
+        .iter()
+        .filter(|f| names(index, f[1], words))
+        .filter_map(|f| crate::kg::index::date_year(index.term(f[2])))
+        .min()
+}
+
+/// The disambiguating context, without its parentheses. A lifespan would give away the
+/// answer when a birth or death relation is among those `asked`: the type is given then.
+pub fn context(index: &KgIndex, e: Id, asked: &[Id]) -> Option<String> {
+    let types = index.types_of(e);
+    let gives_away = asked
+        .iter()
+        .any(|p| names(index, *p, &BIRTH) || names(index, *p, &DEATH));
+    if !gives_away && types.iter().any(|&t| is_person_type(index, t)) {
+        if let Some(born) = year_of_relation(index, e, &BIRTH) {
+            return Some(match year_of_relation(index, e, &DEATH) {
+                Some(died) => format!("{born}-{died}"),
+                None => format!("{born}-"),
+            });
+        }
+    }
+    types
+        .iter()
+        .copied()
+        .min_by_key(|t| (index.members_of(*t).len(), *t))
+        .map(|t| index.label(t))
+}
+
+/// How a question names entity `e` about relation `asked`: its label, with its context in
+/// parentheses when another entity goes by the same name ([`KgIndex::shares_name`]).
+pub fn shown(index: &KgIndex, e: Id, asked: Id) -> String {
+    let label = index.label(e);
+    if !index.shares_name(e) {
+        return label;
+    }
+    match context(index, e, &[asked]) {
+        Some(c) if !c.trim().eq_ignore_ascii_case(label.trim()) => format!("{label} ({c})"),
+        _ => label,
+    }
+}
+
+/// Whether `shown` writes `e` with a context.
+pub fn needs_context(index: &KgIndex, e: Id) -> bool {
+    index.shares_name(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> KgIndex {
+        let kg = crate::kg::local::LocalKg::from_turtle(
+            r#"@prefix ex: <http://ex.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+            @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+            ex:Person rdfs:label "person" . ex:City rdfs:label "city" . ex:Place rdfs:label "place" .
+            ex:knuth a ex:Person ; rdfs:label "Donald Knuth" ; ex:dateOfBirth "1938-01-10"^^xsd:date ;
+              ex:employer ex:stanford ; ex:award ex:turing ; ex:fieldOfWork ex:cs .
+            ex:dijkstra a ex:Person ; rdfs:label "Edsger Dijkstra" ; ex:dateOfBirth "1930-05-11"^^xsd:date ;
+              ex:dateOfDeath "2002-08-06"^^xsd:date ; ex:award ex:turing .
+            ex:anon a ex:Person ; rdfs:label "Someone" ; ex:award ex:turing .
+            ex:lima a ex:City , ex:Place ; rdfs:label "Lima" ; ex:country ex:peru .
+            ex:cusco a ex:Place ; rdfs:label "Cusco" .
+            ex:employer rdfs:label "employer" . ex:award rdfs:label "award received" .
+            ex:fieldOfWork rdfs:label "field of work" ."#,
+            "test",
+        )
+        .unwrap();
+        KgIndex::build(&kg, &|_| {}).unwrap()
+    }
+
+    #[test]
+    fn people_get_their_lifespan_everything_else_its_type() {
+        let ix = small();
+        let e = |local: &str| ix.iri_id(&format!("http://ex.org/{local}")).unwrap();
+        assert_eq!(context(&ix, e("knuth"), &[]).as_deref(), Some("1938-"));
+        assert_eq!(
+            context(&ix, e("dijkstra"), &[]).as_deref(),
+            Some("1930-2002")
+        );
+        // Asked for the date of birth, the question must not hold it.
+        let born = ix.iri_id("http://ex.org/dateOfBirth").unwrap();
+        assert_eq!(context(&ix, e("knuth"), &[born]).as_deref(), Some("person"));
+        // A person without a birth year is named by type.
+        assert_eq!(context(&ix, e("anon"), &[]).as_deref(), Some("person"));
+        // The most specific type: fewer cities than places.
+        assert_eq!(context(&ix, e("lima"), &[]).as_deref(), Some("city"));
+    }
+
+    #[test]
+    fn a_shared_name_gets_its_type_and_a_unique_one_nothing() {
+        let ix = small();
+        let e = |local: &str| ix.iri_id(&format!("http://ex.org/{local}")).unwrap();
+        let p = ix.iri_id("http://ex.org/country").unwrap();
+        assert_eq!(shown(&ix, e("lima"), p), "Lima");
+        let kg = crate::kg::local::LocalKg::from_turtle(
+            r#"@prefix ex: <http://ex.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+            @prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+            ex:City rdfs:label "city" . ex:State rdfs:label "state" .
+            ex:wc a ex:City ; rdfs:label "Washington" ; ex:in ex:dc .
+            ex:ws a ex:State ; rdfs:label "Washington" ; ex:in ex:us .
+            ex:dc rdfs:label "District of Columbia" . ex:us rdfs:label "United States" .
+            ex:team rdfs:label "Wizards" ; skos:altLabel "United States" ; ex:home ex:wc ."#,
+            "test",
+        )
+        .unwrap();
+        let ix = KgIndex::build(&kg, &|_| {}).unwrap();
+        let e = |local: &str| ix.iri_id(&format!("http://ex.org/{local}")).unwrap();
+        let p = ix.iri_id("http://ex.org/in").unwrap();
+        assert_eq!(shown(&ix, e("wc"), p), "Washington (city)");
+        assert_eq!(shown(&ix, e("ws"), p), "Washington (state)");
+        // Another entity's alias shares the name too; an untyped entity has no context.
+        assert!(ix.shares_name(e("us")));
+        assert_eq!(shown(&ix, e("us"), p), "United States");
+        assert!(!ix.shares_name(e("dc")));
+    }
+}
