@@ -91,6 +91,9 @@ pub struct GenerateReport {
     pub questions: usize,
     /// Negatives that could not be made (every corruption tried was a KG triple).
     pub negatives_missing: usize,
+    /// `negatives_missing` by reason, where the method tells (KG-FPQ: per edit).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unmade_why: Vec<(String, usize)>,
 }
 
 /// Stable question id.
