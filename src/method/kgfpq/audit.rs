@@ -6,8 +6,8 @@
 //!   point in time?");
 //! - a premise the KG itself states true, under the edited relation or another one whose
 //!   objects are of the same type ("Is it true that Malawi is a sovereign state?");
-//! - an object of a kind the KG never gives subjects like this one ("won by the franchise now
-//!   known as the Ron Bonham");
+//! - an object of a kind the KG never relates to the replaced object's kind ("won by the
+//!   franchise now known as the Ron Bonham");
 //! - a question whose text another question of the set already has.
 //!
 //! The rules are the generator's own ([`super::edits`]), so a set made now has none of them.
@@ -35,7 +35,7 @@ pub struct FpqAudit {
     /// The edited premise is a KG fact, or stated for the subject under a relation with
     /// objects of the same type.
     pub true_premise: usize,
-    /// The edited object is of no kind the KG gives subjects of this kind as objects.
+    /// The edited object is of a kind the KG never relates to the true object's kind.
     pub slot_misfit: usize,
     /// Questions (any, true premises included) whose prompt an earlier one has.
     pub duplicates: usize,
@@ -76,7 +76,7 @@ impl FpqAudit {
 
 const META: &str = "KG-FPQ meta property in an edit";
 const TRUE: &str = "KG-FPQ premise the KG states true";
-const SLOT: &str = "KG-FPQ object the relation's slot does not take";
+const SLOT: &str = "KG-FPQ object of a sort the slot does not take";
 const DUP: &str = "KG-FPQ duplicate prompt";
 
 /// The term of a question's IRI field: an entity's IRI names exactly one term.
@@ -122,7 +122,7 @@ pub fn audit(index: &KgIndex, questions: &[Question]) -> FpqAudit {
             a.true_premise += 1;
             a.note(TRUE, &q.prompt);
         }
-        if !slots.fits(index, s, c) {
+        if !slots.fits(index, o, c) {
             a.slot_misfit += 1;
             a.note(SLOT, &q.prompt);
         }

@@ -133,35 +133,38 @@ pub fn premise_stated(index: &KgIndex, [s, p, o]: Fact, c: Id) -> bool {
     })
 }
 
-/// The kinds of object each kind of subject has in the KG: for each relation's head type, the
-/// tail types of its relations. A relation's slot takes what the KG puts after subjects of
-/// that kind, so a different-concept edit draws a league or a state for a team's home city,
-/// never a player ("the franchise now known as the Ron Bonham").
-pub struct SlotKinds(HashMap<Id, HashSet<Id>>);
+/// Which kinds of thing can stand in for one another in a relation's slot: a kind and the
+/// kinds the KG links it to by some relation (a city and its state, a country and its
+/// continent, a subregion and its region). A different-concept edit puts a state where a
+/// city was ("based in the state of Seattle"), never a player where a team was ("won by the
+/// franchise now known as the Ron Bonham"), a person where a periodic-table group was, or a
+/// language where a status was ("Is Norway Nepali?"): kinds the KG never relates to the
+/// replaced object's kind are of another sort, and the slot's wording does not take them.
+pub struct SlotKinds(HashSet<(Id, Id)>);
 
 impl SlotKinds {
     pub fn new(index: &KgIndex) -> Self {
-        let mut kinds: HashMap<Id, HashSet<Id>> = HashMap::new();
+        let mut links = HashSet::new();
         for r in index.relations() {
             if let (Some(h), Some(t)) = (r.head_type, r.tail_type) {
-                kinds.entry(h).or_default().insert(t);
+                links.insert((h, t));
+                links.insert((t, h));
             }
         }
-        Self(kinds)
+        Self(links)
     }
 
-    /// Whether `c` is of a kind the KG gives subjects like `s` as objects. A subject of no
-    /// relation's head type, or an untyped `c`, says nothing against it.
-    pub fn fits(&self, index: &KgIndex, s: Id, c: Id) -> bool {
-        let takes: Vec<&HashSet<Id>> = index
-            .types_of(s)
-            .iter()
-            .filter_map(|t| self.0.get(t))
-            .collect();
-        let c_types = index.types_of(c);
-        takes.is_empty()
+    /// Whether `c` can take the place of `o`: of one of `o`'s types, or of a type the KG
+    /// links to one of them. An untyped `o` or `c` says nothing against it.
+    pub fn fits(&self, index: &KgIndex, o: Id, c: Id) -> bool {
+        let (o_types, c_types) = (index.types_of(o), index.types_of(c));
+        o_types.is_empty()
             || c_types.is_empty()
-            || takes.iter().any(|k| c_types.iter().any(|t| k.contains(t)))
+            || o_types.iter().any(|ot| {
+                c_types
+                    .iter()
+                    .any(|ct| ot == ct || self.0.contains(&(*ot, *ct)))
+            })
     }
 }
 
@@ -312,7 +315,7 @@ impl<'a> Editor<'a> {
     /// subject too), nor, for the concept edits, for an untyped object.
     ///
     /// A candidate o' is an entity other than s and o, not a schema node ([`Meta`]), of a kind
-    /// the KG gives subjects like s ([`SlotKinds`]), and the premise (s, p, o') is not true by
+    /// that can take o's place ([`SlotKinds`]), and the premise (s, p, o') is not true by
     /// the KG ([`premise_stated`]), does not read as right (its label is not that of one of
     /// s's true objects for p, nor named inside the subject's label), and was not asked
     /// already. The same-concept edits prefer the members of o's concept that are objects of
@@ -389,7 +392,7 @@ impl<'a> Editor<'a> {
                 }),
                 Edit::Nndr => ix.objects_of_predicate(p).binary_search(&c).is_err(),
             };
-            if !kin || self.meta.is_meta(ix, c) || !self.slots.fits(ix, s, c) {
+            if !kin || self.meta.is_meta(ix, c) || !self.slots.fits(ix, o, c) {
                 return Err(false);
             }
             let label = ix.label(c).to_lowercase();
