@@ -122,7 +122,7 @@ pub fn audit(index: &KgIndex, questions: &[Question]) -> FpqAudit {
             a.true_premise += 1;
             a.note(TRUE, &q.prompt);
         }
-        if !slots.fits(index, o, c) {
+        if !slots.fits(index, s, o, c) {
             a.slot_misfit += 1;
             a.note(SLOT, &q.prompt);
         }

@@ -154,17 +154,23 @@ impl SlotKinds {
         Self(links)
     }
 
-    /// Whether `c` can take the place of `o`: of one of `o`'s types, or of a type the KG
-    /// links to one of them. An untyped `o` or `c` says nothing against it.
-    pub fn fits(&self, index: &KgIndex, o: Id, c: Id) -> bool {
+    /// Whether `c` can take the place of `o` as the object of `s`: of one of `o`'s types, or
+    /// of a type the KG links to one of them that is not the subject's own (the link from a
+    /// player's league to players is the relation itself: "Has X played in Pete Chilcutt?").
+    /// An untyped `o` or `c` says nothing against it.
+    pub fn fits(&self, index: &KgIndex, s: Id, o: Id, c: Id) -> bool {
         let (o_types, c_types) = (index.types_of(o), index.types_of(c));
-        o_types.is_empty()
-            || c_types.is_empty()
-            || o_types.iter().any(|ot| {
-                c_types
-                    .iter()
-                    .any(|ct| ot == ct || self.0.contains(&(*ot, *ct)))
-            })
+        if o_types.is_empty() || c_types.is_empty() {
+            return true;
+        }
+        if o_types.iter().any(|t| c_types.contains(t)) {
+            return true;
+        }
+        let s_types = index.types_of(s);
+        !c_types.iter().any(|t| s_types.contains(t))
+            && o_types
+                .iter()
+                .any(|ot| c_types.iter().any(|ct| self.0.contains(&(*ot, *ct))))
     }
 }
 
@@ -392,7 +398,7 @@ impl<'a> Editor<'a> {
                 }),
                 Edit::Nndr => ix.objects_of_predicate(p).binary_search(&c).is_err(),
             };
-            if !kin || self.meta.is_meta(ix, c) || !self.slots.fits(ix, o, c) {
+            if !kin || self.meta.is_meta(ix, c) || !self.slots.fits(ix, s, o, c) {
                 return Err(false);
             }
             let label = ix.label(c).to_lowercase();
