@@ -141,7 +141,10 @@ pub fn all() -> impl Iterator<Item = &'static dyn Maker> {
 
 /// What `kgscope audit` checks beyond the checks common to every method: each method's own
 /// (KG-FPQ's premises), over the questions that method made.
-pub fn audit_checks(index: &KgIndex, questions: &[Question]) -> Vec<crate::questions::audit::Check> {
+pub fn audit_checks(
+    index: &KgIndex,
+    questions: &[Question],
+) -> Vec<crate::questions::audit::Check> {
     kgfpq::audit::audit(index, questions).checks()
 }
 

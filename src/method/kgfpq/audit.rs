@@ -65,7 +65,12 @@ impl FpqAudit {
         };
         let of = self.checked;
         vec![
-            Check::new("KG-FPQ premises checked", self.checked, self.negatives, vec![]),
+            Check::new(
+                "KG-FPQ premises checked",
+                self.checked,
+                self.negatives,
+                vec![],
+            ),
             Check::new(META, self.meta, of, examples(META)),
             Check::new(TRUE, self.true_premise, of, examples(TRUE)),
             Check::new(SLOT, self.slot_misfit, of, examples(SLOT)),
@@ -188,15 +193,39 @@ mod tests {
         let ix = index();
         let qs = vec![
             // Fine: another capital, a city, not Malawi's.
-            fpq("Is Paris the capital of Malawi?", "mw", "capital", "paris", "lilongwe"),
+            fpq(
+                "Is Paris the capital of Malawi?",
+                "mw",
+                "capital",
+                "paris",
+                "lilongwe",
+            ),
             // The KG says Malawi is sovereign (its other status relation).
-            fpq("Is Malawi a sovereign state?", "mw", "un", "sovereign", "member"),
+            fpq(
+                "Is Malawi a sovereign state?",
+                "mw",
+                "un",
+                "sovereign",
+                "member",
+            ),
             // Same text again.
-            fpq("Is Malawi a sovereign state?", "mw", "un", "sovereign", "member"),
+            fpq(
+                "Is Malawi a sovereign state?",
+                "mw",
+                "un",
+                "sovereign",
+                "member",
+            ),
             // A qualifier property as the object.
             fpq("Is Malawi point in time?", "mw", "un", "when", "member"),
             // A player for a capital: countries never have players as objects.
-            fpq("Is Bob the capital of Malawi?", "mw", "capital", "bob", "lilongwe"),
+            fpq(
+                "Is Bob the capital of Malawi?",
+                "mw",
+                "capital",
+                "bob",
+                "lilongwe",
+            ),
         ];
         let a = audit(&ix, &qs);
         assert_eq!(a.negatives, 5);
@@ -214,7 +243,13 @@ mod tests {
     #[test]
     fn a_set_without_false_premises_has_no_findings() {
         let ix = index();
-        let mut q = fpq("Is Paris the capital of France?", "fr", "capital", "paris", "paris");
+        let mut q = fpq(
+            "Is Paris the capital of France?",
+            "fr",
+            "capital",
+            "paris",
+            "paris",
+        );
         q.premise.as_mut().unwrap().edit = None;
         let a = audit(&ix, &[q]);
         assert_eq!((a.negatives, a.checked), (0, 0));

@@ -139,10 +139,7 @@ pub fn reason_question(statement: &str, template: &str) -> String {
         // template's word ("The Boston Celtics" → "the Boston Celtics").
         for article in ["The ", "A ", "An "] {
             if let Some(rest) = s.strip_prefix(article) {
-                return format!(
-                    "What is the reason that {}{rest}?",
-                    article.to_lowercase()
-                );
+                return format!("What is the reason that {}{rest}?", article.to_lowercase());
             }
         }
         return format!("What is the reason that {s}?");
@@ -219,7 +216,10 @@ mod tests {
             "What is the reason that the capital of France is Lyon?"
         );
         assert_eq!(
-            reason_question("Paris is the capital of Peru.", "{tail} is the capital of {head}."),
+            reason_question(
+                "Paris is the capital of Peru.",
+                "{tail} is the capital of {head}."
+            ),
             "What is the reason that Paris is the capital of Peru?"
         );
         // An article the head slot added is the template's word; a name keeps its capital.
