@@ -315,3 +315,50 @@ fn bench_fpq_reports_edits_per_second_against_the_index_build() {
         .sum();
     assert_eq!(total, 600);
 }
+
+/// Issue 24: on every sample KG at the paper's 5 hops, no edit puts a schema or qualifier node
+/// in a premise, no premise is true by the KG, no object is of a sort its slot does not take,
+/// no prompt repeats, and each of the six edits is either in the set or has a reason in the
+/// generation report.
+#[test]
+fn sample_sets_test_premises_and_say_why_an_edit_is_missing() {
+    use kgscope::questions::{GenerateOptions, Task, TemplateSet};
+    for spec in ["sample:countries", "sample:elements", "sample:nba"] {
+        let (_kg, index) = indexed(spec);
+        let opts = GenerateOptions {
+            task: Task::KgFpq,
+            limit: 400,
+            seed: 7,
+            ..GenerateOptions::default()
+        };
+        let (qs, report) =
+            kgscope::method::generate(&index, &TemplateSet::builtin(), &opts).unwrap();
+        let audit = kgscope::method::kgfpq::audit::audit(&index, &qs);
+        assert!(audit.negatives > 0, "{spec}");
+        assert_eq!(
+            audit.checked, audit.negatives,
+            "{spec}: every premise is checked"
+        );
+        assert_eq!(audit.meta, 0, "{spec}: {:?}", audit.examples);
+        assert_eq!(audit.true_premise, 0, "{spec}: {:?}", audit.examples);
+        assert_eq!(audit.slot_misfit, 0, "{spec}: {:?}", audit.examples);
+        assert_eq!(audit.duplicates, 0, "{spec}: {:?}", audit.examples);
+        let mut prompts: Vec<&str> = qs.iter().map(|q| q.prompt.as_str()).collect();
+        prompts.sort_unstable();
+        let n = prompts.len();
+        prompts.dedup();
+        assert_eq!(prompts.len(), n, "{spec}: a prompt repeats");
+        for edit in Edit::ALL {
+            let made = qs
+                .iter()
+                .any(|q| q.premise.as_ref().is_some_and(|p| p.edit == Some(edit)));
+            let why = report
+                .unmade_why
+                .iter()
+                .any(|(line, n)| *n > 0 && line.starts_with(&format!("{}: ", edit.as_str())));
+            assert!(made || why, "{spec}: {edit} neither made nor explained");
+        }
+        let explained: usize = report.unmade_why.iter().map(|(_, n)| n).sum();
+        assert_eq!(explained, report.negatives_missing, "{spec}");
+    }
+}

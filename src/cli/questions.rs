@@ -197,6 +197,9 @@ pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    for (line, n) in &report.unmade_why {
+        eprintln!("  {n} facts, {line}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -247,9 +250,10 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
         seed: 0,
     };
     let corrupter = questions::negatives::Corrupter::new(&renderer, NegativesFrom::Typed);
-    let report = questions::audit::audit(&renderer, &corrupter, &qs, &|q| {
+    let mut report = questions::audit::audit(&renderer, &corrupter, &qs, &|q| {
         kgscope::method::of(q.task).asks_statements()
     });
+    report.method_checks = kgscope::method::audit_checks(&index, &qs);
     if a.json {
         println!("{}", kgscope::sanitize::json_pretty(&report)?);
         return Ok(ExitCode::SUCCESS);
@@ -291,9 +295,26 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
     ] {
         println!("  {what}   {n} of {}", report.questions);
     }
+    for c in &report.method_checks {
+        let share = if c.of == 0 {
+            0.0
+        } else {
+            100.0 * c.count as f64 / c.of as f64
+        };
+        println!("  {:<48} {} of {} ({share:.1}%)", c.what, c.count, c.of);
+    }
     let mut kinds: Vec<_> = report.examples.iter().collect();
     kinds.sort();
-    for (what, examples) in kinds {
+    let method_examples = report
+        .method_checks
+        .iter()
+        .filter(|c| !c.examples.is_empty())
+        .map(|c| (&c.what, &c.examples));
+    for (what, examples) in kinds
+        .into_iter()
+        .map(|(w, e)| (w.to_string(), e))
+        .chain(method_examples.map(|(w, e)| (w.clone(), e)))
+    {
         println!("\n{what}, e.g.:");
         for e in examples {
             println!("  {}", kgscope::sanitize::clean(e, false));

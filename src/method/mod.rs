@@ -50,6 +50,17 @@ pub trait Maker: Method {
         candidates: &[usize],
         opts: &GenerateOptions,
     ) -> (Vec<Question>, usize);
+    /// [`Maker::generate`], with the unmade items broken down by reason, each as a line and a
+    /// count (KG-FPQ: per edit); most methods give one figure only.
+    fn generate_explained(
+        &self,
+        r: &Renderer<'_>,
+        candidates: &[usize],
+        opts: &GenerateOptions,
+    ) -> (Vec<Question>, usize, Vec<(String, usize)>) {
+        let (qs, missing) = self.generate(r, candidates, opts);
+        (qs, missing, Vec::new())
+    }
     /// The plan of a run whose questions depend on earlier answers (KGLens' iterations,
     /// KG-FPQ's gate); `None` for a method whose questions are all made up front.
     fn plan(
@@ -128,6 +139,15 @@ pub fn all() -> impl Iterator<Item = &'static dyn Maker> {
     Task::ALL.iter().map(|t| of(*t))
 }
 
+/// What `kgscope audit` checks beyond the checks common to every method: each method's own
+/// (KG-FPQ's premises), over the questions that method made.
+pub fn audit_checks(
+    index: &KgIndex,
+    questions: &[Question],
+) -> Vec<crate::questions::audit::Check> {
+    kgfpq::audit::audit(index, questions).checks()
+}
+
 /// Generates questions for `opts.task`: the candidate facts `opts` selects, made into
 /// questions by the task's method.
 pub fn generate(
@@ -142,7 +162,7 @@ pub fn generate(
         seed: opts.seed,
     };
     let method = of(opts.task);
-    let (questions, missing) = method.generate(&renderer, &selection.facts, opts);
+    let (questions, missing, why) = method.generate_explained(&renderer, &selection.facts, opts);
     let report = GenerateReport {
         matching: selection.matching,
         candidates: selection.facts.len(),
@@ -155,6 +175,7 @@ pub fn generate(
         } else {
             String::new()
         },
+        unmade_why: why,
     };
     Ok((questions, report))
 }

@@ -43,6 +43,30 @@ pub struct Audit {
     /// Questions whose text (prompt and context) an earlier question of the set already has.
     pub duplicates: usize,
     pub examples: HashMap<&'static str, Vec<String>>,
+    /// What a method checks on its own questions (KG-FPQ's premises), added by the layer
+    /// that knows the methods.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub method_checks: Vec<Check>,
+}
+
+/// One finding of a method's own audit: how many of how many, with examples.
+#[derive(Debug, Clone, Serialize)]
+pub struct Check {
+    pub what: String,
+    pub count: usize,
+    pub of: usize,
+    pub examples: Vec<String>,
+}
+
+impl Check {
+    pub fn new(what: &str, count: usize, of: usize, examples: Vec<String>) -> Self {
+        Self {
+            what: what.into(),
+            count,
+            of,
+            examples,
+        }
+    }
 }
 
 impl Audit {
@@ -82,9 +106,22 @@ fn term_ids(index: &KgIndex) -> HashMap<&str, Vec<Id>> {
 /// The question's triple: among the terms its object's value may name, a KG triple's first,
 /// then one its relation has as an object, then any.
 fn triple_of(index: &KgIndex, ids: &HashMap<&str, Vec<Id>>, q: &Question) -> Option<Fact> {
-    let one = |v: &str| ids.get(v).and_then(|c| c.first().copied());
+    // An IRI in no fact (a false premise's object may be any entity of the KG) is still one
+    // of the KG's terms.
+    let one = |v: &str| {
+        ids.get(v)
+            .and_then(|c| c.first().copied())
+            .or_else(|| index.iri_id(v))
+    };
     let (s, p) = (one(&q.subject)?, one(&q.predicate)?);
-    let objects = ids.get(q.object.as_str())?;
+    let own;
+    let objects = match ids.get(q.object.as_str()) {
+        Some(o) => o,
+        None => {
+            own = vec![index.iri_id(&q.object)?];
+            &own
+        }
+    };
     let o = objects
         .iter()
         .copied()

@@ -105,6 +105,9 @@ pub struct GenerateReport {
     /// What [`Self::negatives_missing`] counts, in the method's words.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub unmade: String,
+    /// `negatives_missing` by reason, where the method tells (KG-FPQ: per edit).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unmade_why: Vec<(String, usize)>,
 }
 
 fn one() -> usize {

@@ -5,6 +5,7 @@
 //! or corrects its premise, which the judge decides.
 
 pub mod args;
+pub mod audit;
 pub mod edits;
 pub mod panel;
 pub mod questions;
@@ -12,7 +13,7 @@ pub mod report;
 
 pub mod plan;
 
-use self::questions::{self as fpq, FpqOptions};
+use self::questions as fpq;
 use super::{prompts, Maker, Method};
 use crate::backends::Prompt;
 use crate::metrics::{Metric, Scoring};
@@ -116,13 +117,22 @@ impl Maker for KgFpq {
         candidates: &[usize],
         opts: &GenerateOptions,
     ) -> (Vec<Question>, usize) {
+        let (qs, unmade, _) = self.generate_explained(r, candidates, opts);
+        (qs, unmade)
+    }
+    /// The edits that found no candidate, per edit and reason (at the paper's 5 hops a small
+    /// KG has few entities out of reach, so the not-neighbour edits say so).
+    fn generate_explained(
+        &self,
+        r: &Renderer<'_>,
+        candidates: &[usize],
+        opts: &GenerateOptions,
+    ) -> (Vec<Question>, usize, Vec<(String, usize)>) {
         let candidates = fpq::askable(r.index, candidates);
-        fpq::generate(
-            r,
-            &candidates,
-            opts,
-            opts.fpq.as_ref().unwrap_or(&FpqOptions::default()),
-        )
+        let fpq_opts = opts.fpq.clone().unwrap_or_default();
+        let (qs, unmade) = fpq::generate(r, &candidates, opts, &fpq_opts);
+        let total = unmade.values().sum();
+        (qs, total, fpq::explain(&unmade, fpq_opts.max_hops))
     }
     fn plan(
         &self,

@@ -52,8 +52,8 @@ pub struct FpqRun {
     tpq_ids: std::collections::HashSet<String>,
     /// Batches finished in this session: 0, 1 (TPQs) or 2 (FPQs).
     stages_done: u8,
-    /// Edits that found no replacement, in the FPQ batch.
-    pub unmade: usize,
+    /// Edits that found no replacement in the FPQ batch, per edit and reason.
+    pub unmade: fpq::Unmade,
 }
 
 impl FpqRun {
@@ -87,7 +87,7 @@ impl FpqRun {
             facts,
             tpq_ids,
             stages_done: 0,
-            unmade: 0,
+            unmade: fpq::Unmade::new(),
         })
     }
 
@@ -195,9 +195,14 @@ impl Plan for FpqRun {
             0 => Some((1, self.facts.iter().map(|f| fpq::tpq(&r, f)).collect())),
             1 => {
                 let opts = &self.cfg.options;
-                let mut editor = Editor::new(index, opts.max_hops);
+                let mut editor = Editor::new(index, opts.max_hops).with_templates(templates);
                 let mut out = Vec::new();
-                self.unmade = 0;
+                self.unmade.clear();
+                // Every true premise first, as `kgscope questions` does: no false premise
+                // repeats one.
+                for f in &self.facts {
+                    editor.reserve(f);
+                }
                 for f in &self.facts {
                     let knows = done
                         .get(&fpq::tpq_id(&r, f))
@@ -205,9 +210,7 @@ impl Plan for FpqRun {
                     if self.cfg.gate && !knows {
                         continue;
                     }
-                    let (qs, unmade) = fpq::fpqs(&r, &mut editor, f, opts);
-                    out.extend(qs);
-                    self.unmade += unmade;
+                    out.extend(fpq::fpqs(&r, &mut editor, f, opts, &mut self.unmade));
                 }
                 Some((2, out))
             }

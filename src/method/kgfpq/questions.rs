@@ -10,9 +10,11 @@
 //! the relation's statement template. The subject carries no alias: KG-FPQ's questions name
 //! the entities as the KG does.
 
-use super::edits::Editor;
+use std::collections::BTreeMap;
+
+use super::edits::{Edit, Editor, NoEdit};
 use crate::kg::index::Fact;
-use crate::questions::{FpqFormat, Gold, PremiseMeta, Question, Renderer, Task};
+use crate::questions::{templates, FpqFormat, Gold, PremiseMeta, Question, Renderer, Task};
 use crate::sampling;
 
 pub use crate::core::question::FpqOptions;
@@ -39,29 +41,52 @@ pub fn tpq(r: &Renderer<'_>, fact: &Fact) -> Question {
     q
 }
 
+/// Facts with no false premise, per edit and reason: what a run reports so that a set smaller
+/// than six edits per fact says why.
+pub type Unmade = BTreeMap<(Edit, NoEdit), usize>;
+
+/// The lines that explain [`Unmade`], one per edit and reason, most frequent first.
+pub fn explain(unmade: &Unmade, max_hops: u8) -> Vec<(String, usize)> {
+    let mut lines: Vec<(String, usize)> = unmade
+        .iter()
+        .map(|((edit, why), n)| {
+            (
+                format!("{}: {}", edit.as_str(), why.describe(max_hops, *edit)),
+                *n,
+            )
+        })
+        .collect();
+    lines.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    lines
+}
+
 /// The false-premise questions about `fact`, one per edit that finds a replacement and
-/// format; returns them and how many edits found none.
+/// format; returns them, and records in `unmade` each edit that found none and why.
 pub fn fpqs(
     r: &Renderer<'_>,
     editor: &mut Editor<'_>,
     fact: &Fact,
     opts: &FpqOptions,
-) -> (Vec<Question>, usize) {
+    unmade: &mut Unmade,
+) -> Vec<Question> {
     let tpq_id = tpq_id(r, fact);
     let truth = r.statement(fact);
     let true_fact = r.base(fact, Task::KgFpq);
     let mut out = Vec::new();
-    let mut missing = 0;
     for &edit in &opts.edits {
         // One draw per (fact, edit), whatever else is asked: the same seed gives the same o'.
         let mut rng = sampling::item_rng(r.seed, &format!("{tpq_id}:{}", edit.as_str()));
-        let Some(edited) = editor.edit(fact, edit, &mut rng) else {
-            missing += 1;
-            continue;
+        let edited = match editor.try_edit(fact, edit, &mut rng) {
+            Ok(e) => e,
+            Err(why) => {
+                *unmade.entry((edit, why)).or_default() += 1;
+                continue;
+            }
         };
         let mut false_fact = *fact;
         false_fact[2] = edited.object;
         let premise = r.statement(&false_fact);
+        let template = templates::template_for(r.index, r.templates, &false_fact);
         for &format in &opts.formats {
             let mut q = r.base(&false_fact, Task::KgFpq);
             // Grouped by the true fact, as every method's negatives are.
@@ -79,7 +104,7 @@ pub fn fpqs(
                     q.gold = Gold::no();
                 }
                 FpqFormat::Generative => {
-                    q.prompt = reason_question(&premise);
+                    q.prompt = reason_question(&premise, &template.statement);
                     q.gold = Gold::Premise {
                         premise: premise.clone(),
                         truth: truth.clone(),
@@ -98,22 +123,48 @@ pub fn fpqs(
             out.push(q);
         }
     }
-    (out, missing)
+    out
 }
 
 /// "What is the reason that the capital of France is Lyon?" from "The capital of France is
-/// Lyon.": a Wh-question that takes the statement for granted.
-pub fn reason_question(statement: &str) -> String {
-    let s = statement.trim().trim_end_matches('.');
-    let mut chars = s.chars();
-    // Lower-case the first letter unless it starts a name ("The" → "the", "Paris" stays).
-    let body = match chars.next() {
-        Some(c) if s.starts_with("The ") || s.starts_with("A ") || s.starts_with("An ") => {
-            c.to_lowercase().collect::<String>() + chars.as_str()
+/// Lyon.": a Wh-question that takes the statement for granted, built from the statement's
+/// template (`template`) so that its words are cased as inside a sentence. An opening phrase
+/// of the template set off by a comma ("In the Goldschmidt classification, {head} is ...")
+/// moves to the end, where a clause after "that" reads naturally; a name keeps its capital.
+pub fn reason_question(statement: &str, template: &str) -> String {
+    let s = statement.trim().trim_end_matches('.').trim();
+    let template = template.trim_start();
+    if template.starts_with('{') {
+        // The sentence opens with a label: only an article the slot put before it is the
+        // template's word ("The Boston Celtics" → "the Boston Celtics").
+        for article in ["The ", "A ", "An "] {
+            if let Some(rest) = s.strip_prefix(article) {
+                return format!("What is the reason that {}{rest}?", article.to_lowercase());
+            }
         }
-        _ => s.to_string(),
-    };
-    format!("What is the reason that {body}?")
+        return format!("What is the reason that {s}?");
+    }
+    let opening = template.split('{').next().unwrap_or("").trim_end();
+    if let Some(phrase) = opening.strip_suffix(',').filter(|p| s.starts_with(p)) {
+        let rest = s[phrase.len()..].trim_start_matches(',').trim();
+        return format!("What is the reason that {rest} {}?", lower_word(phrase));
+    }
+    format!("What is the reason that {}?", lower_word(s))
+}
+
+/// Lower-cases the first word when it is an ordinary capitalised word ("In", "The"), not an
+/// acronym or a word with capitals inside ("NBA", "iOS").
+fn lower_word(s: &str) -> String {
+    let first = s.split_whitespace().next().unwrap_or("");
+    let mut chars = first.chars();
+    let ordinary = chars.next().is_some_and(char::is_uppercase) && chars.all(char::is_lowercase);
+    if !ordinary {
+        return s.to_string();
+    }
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_lowercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
 }
 
 /// The candidates KG-FPQ can ask about: facts whose object is an entity (an edit replaces
@@ -127,26 +178,28 @@ pub fn askable(index: &crate::kg::KgIndex, candidates: &[usize]) -> Vec<usize> {
 }
 
 /// `kgscope questions --task kg-fpq`: for each drawn fact, its TPQ and every FPQ (no gate:
-/// nothing has been answered).
+/// nothing has been answered); with the edits that found no candidate, per edit and reason.
 pub fn generate(
     r: &Renderer<'_>,
     candidates: &[usize],
     opts: &crate::questions::GenerateOptions,
     fpq: &FpqOptions,
-) -> (Vec<Question>, usize) {
+) -> (Vec<Question>, Unmade) {
     let picked =
         crate::questions::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
-    let mut editor = Editor::new(r.index, fpq.max_hops);
-    let mut out = Vec::new();
-    let mut missing = 0;
-    for fi in picked {
-        let fact = r.index.facts()[fi];
-        out.push(tpq(r, &fact));
-        let (qs, m) = fpqs(r, &mut editor, &fact, fpq);
-        out.extend(qs);
-        missing += m;
+    let mut editor = Editor::new(r.index, fpq.max_hops).with_templates(r.templates);
+    let facts: Vec<Fact> = picked.iter().map(|&fi| r.index.facts()[fi]).collect();
+    // The true premises first: no false one may read like another fact's true one.
+    for f in &facts {
+        editor.reserve(f);
     }
-    (out, missing)
+    let mut out = Vec::new();
+    let mut unmade = Unmade::new();
+    for fact in &facts {
+        out.push(tpq(r, fact));
+        out.extend(fpqs(r, &mut editor, fact, fpq, &mut unmade));
+    }
+    (out, unmade)
 }
 
 #[cfg(test)]
@@ -156,12 +209,42 @@ mod tests {
     #[test]
     fn the_reason_question_takes_the_statement_for_granted() {
         assert_eq!(
-            reason_question("The capital of France is Lyon."),
+            reason_question(
+                "The capital of France is Lyon.",
+                "The capital of {head} is {tail}."
+            ),
             "What is the reason that the capital of France is Lyon?"
         );
         assert_eq!(
-            reason_question("Paris is the capital of Peru."),
+            reason_question(
+                "Paris is the capital of Peru.",
+                "{tail} is the capital of {head}."
+            ),
             "What is the reason that Paris is the capital of Peru?"
+        );
+        // An article the head slot added is the template's word; a name keeps its capital.
+        assert_eq!(
+            reason_question(
+                "The Boston Celtics are based in Ohio.",
+                "{head} are based in {tail}."
+            ),
+            "What is the reason that the Boston Celtics are based in Ohio?"
+        );
+        assert_eq!(
+            reason_question("NBA teams play in Ohio.", "NBA teams play in {tail}."),
+            "What is the reason that NBA teams play in Ohio?"
+        );
+    }
+
+    #[test]
+    fn an_opening_phrase_of_the_template_moves_to_the_end() {
+        assert_eq!(
+            reason_question(
+                "In the Goldschmidt classification, Bismuth is classed as siderophile.",
+                "In the Goldschmidt classification, {head} is classed as {tail}."
+            ),
+            "What is the reason that Bismuth is classed as siderophile in the Goldschmidt \
+             classification?"
         );
     }
 }
