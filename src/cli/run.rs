@@ -33,7 +33,8 @@ pub struct RunArgs {
     pub gen: GenArgs,
     #[command(flatten)]
     pub kglens: KglensArgs,
-    /// `default` (the bundled Gemma 3 270M, fetched when missing), a .gguf path, or openai:MODEL.
+    /// `default` (the bundled Gemma 3 270M), a model name from `kgscope model list` (both
+    /// fetched when missing), a .gguf path, or openai:MODEL.
     #[arg(long, default_value = "default")]
     pub model: String,
     /// Ask each question R times and take the majority verdict (GraphEval and KG-FPQ use 3);
