@@ -574,7 +574,7 @@ fn kgscope_demo_in_tmux_moves_through_the_screens_and_stops_on_a_key() {
     let tmp = tempfile::tempdir().unwrap();
     let done = tmp.path().join("exit-code");
     let command = format!(
-        "'{}' demo --model openai:fake --base-url {base_url} --limit 6 --relations 2 \
+        "'{}' demo --model openai:fake --base-url {base_url} --compare-with none --limit 6 --relations 2 \
          --step-secs 1 --runs-dir '{}'; echo $? > '{}'; sleep 5",
         env!("CARGO_BIN_EXE_kgscope"),
         tmp.path().join("runs").display(),
