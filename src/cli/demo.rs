@@ -1,11 +1,13 @@
 //! `kgscope demo`: a short live evaluation that drives the TUI by itself (Explore, Live,
-//! Heatmaps, Errors, Inspect) and starts over with other relations, until a key is pressed.
+//! Heatmaps, Errors, Inspect, then the same questions to a second model and Compare) and
+//! starts over with other relations, until a key is pressed.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use kgscope::run::ModelSpec;
 use kgscope::tui::app::demo::DemoOptions;
 
 #[derive(Args)]
@@ -13,11 +15,17 @@ pub struct DemoArgs {
     /// The KG the demo asks about: a sample (sample:NAME), a file, a store or a SPARQL URL.
     #[arg(long, default_value = "sample:countries")]
     pub kg: String,
-    /// The model asked: `default` (the bundled small model), a .gguf path, or openai:MODEL.
+    /// The model asked: `default` (the bundled small model), a model name from `kgscope model
+    /// list` (fetched when missing), a .gguf path, or openai:MODEL.
     #[arg(long, default_value = "default")]
     pub model: String,
     #[command(flatten)]
     pub openai: super::openai_args::OpenAiArgs,
+    /// A second model asked each round's questions too, the round ending on Compare with
+    /// --model as the baseline: a model name (`kgscope model list`), a .gguf path, openai:MODEL,
+    /// or `none` [default: qwen2.5-coder-0.5b-instruct when it has been fetched, else none].
+    #[arg(long, value_name = "MODEL")]
+    pub compare_with: Option<String>,
     /// Questions per round (each round is one short run).
     #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub limit: u64,
@@ -47,14 +55,43 @@ fn parse_secs(s: &str) -> Result<f64, String> {
     }
 }
 
+/// The model a demo compares with when none is named: instruction-tuned, so the comparison
+/// shows what a base model's "yes to everything" costs.
+const SECOND_MODEL: &str = "qwen2.5-coder-0.5b-instruct";
+
+/// The second model: the one named, or [`SECOND_MODEL`] if it is here. Without one, says how
+/// to get it (before the TUI takes the screen).
+fn second_model(a: &DemoArgs) -> anyhow::Result<Option<ModelSpec>> {
+    match a.compare_with.as_deref() {
+        Some("none") => Ok(None),
+        Some(spec) => Ok(Some(a.openai.model_spec(spec)?)),
+        None => {
+            let known = kgscope::models::registry::find(SECOND_MODEL).expect("in the registry");
+            let path = kgscope::backends::spec::known_model_path(known);
+            if std::fs::metadata(&path).is_ok_and(|m| m.len() == known.size) {
+                return Ok(Some(ModelSpec::Llama { path }));
+            }
+            eprintln!(
+                "kgscope: each round ends on Compare with a second model once one is here: \
+                 `kgscope model fetch {SECOND_MODEL}` ({:.0} MB), or name one with --compare-with",
+                known.size as f64 / 1e6
+            );
+            Ok(None)
+        }
+    }
+}
+
 pub fn run(a: DemoArgs) -> anyhow::Result<ExitCode> {
     let runs_dir = a
         .runs_dir
+        .clone()
         .unwrap_or_else(|| std::env::temp_dir().join("kgscope-demo"));
+    let second = second_model(&a)?;
     let options = DemoOptions {
         limit: a.limit as usize,
         relations: a.relations as usize,
         step: Duration::from_secs_f64(a.step_secs),
+        second,
         ..DemoOptions::default()
     };
     let tui = super::tui::TuiArgs {

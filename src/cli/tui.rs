@@ -12,7 +12,8 @@ pub struct TuiArgs {
     /// The KG to explore: file, store directory, SPARQL endpoint URL, or sample:NAME.
     #[arg(long, default_value = "sample:countries")]
     pub kg: String,
-    /// The model runs started from the TUI use: `default`, a .gguf path, or openai:MODEL.
+    /// The model runs started from the TUI use: `default`, a model name from `kgscope model
+    /// list`, a .gguf path, or openai:MODEL.
     #[arg(long, default_value = "default")]
     pub model: String,
     #[command(flatten)]

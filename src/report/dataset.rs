@@ -308,6 +308,7 @@ mod tests {
             kg_source: "sample:countries".into(),
             kg_fingerprint: "f".into(),
             model_id: "m".into(),
+            prompt: None,
             questions: 3,
             selection: None,
             finished_at: None,

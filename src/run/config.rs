@@ -221,6 +221,11 @@ pub struct Manifest {
     pub kg_source: String,
     pub kg_fingerprint: String,
     pub model_id: String,
+    /// How the prompts were laid out for a local model: chat (with which template) or
+    /// completion. `None`: a server's model (its template is the server's), or a run made
+    /// before this was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<crate::backends::llama::PromptFormat>,
     pub questions: usize,
     #[serde(default)]
     pub finished_at: Option<String>,

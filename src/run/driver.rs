@@ -10,11 +10,12 @@ use tokio::sync::mpsc;
 use super::engine::{Control, EngineOptions};
 use super::events::RunEvent;
 use super::session::{self, Batch, Prepared};
-use super::{adaptive, config, judge::Judge, writer::Writer, ModelSpec, RunConfig};
+use super::{adaptive, judge::Judge, writer::Writer, ModelSpec, RunConfig};
 use crate::backends::{self, Backend};
 
-/// Checks that a model file is there, fetching the default model when it is the one missing;
-/// `say` gets the download's progress.
+/// Checks that a model file is there, fetching it when it is a model kgscope fetches (the
+/// default one, or one named by `--model NAME`) that is not here yet; `say` gets the
+/// download's progress.
 pub fn ensure_model(spec: &ModelSpec, say: &dyn Fn(&str)) -> Result<(), String> {
     let ModelSpec::Llama { path } = spec else {
         return Ok(());
@@ -22,10 +23,19 @@ pub fn ensure_model(spec: &ModelSpec, say: &dyn Fn(&str)) -> Result<(), String> 
     if path.is_file() {
         return Ok(());
     }
-    if *path == config::default_model_path() {
-        say("the default model is not here yet; fetching it (about 240 MB)");
-        crate::models::fetch_default(path, &|m| say(&format!("model: {m}")))
-            .map_err(|e| format!("fetching the default model: {e}"))?;
+    if let Some(known) = crate::backends::spec::known_model_at(path) {
+        say(&format!(
+            "the model {} is not here yet; fetching it (about {:.0} MB)",
+            known.name,
+            known.size as f64 / 1e6
+        ));
+        crate::models::fetch(
+            known,
+            path,
+            &|m| say(&format!("model: {m}")),
+            &Default::default(),
+        )
+        .map_err(|e| format!("fetching the model {}: {e}", known.name))?;
         return Ok(());
     }
     Err(format!("model file {} does not exist", path.display()))

@@ -268,6 +268,16 @@ fn questions_and_plan(
     Ok((questions, plan, report))
 }
 
+/// How a local model's prompts will be laid out, from its file's metadata (see
+/// [`crate::backends::llama::prompt_format`]); `None` for a server's model or an unreadable file
+/// (the model's load then says what is wrong with it).
+fn prompt_format(model: &super::ModelSpec) -> Option<crate::backends::llama::PromptFormat> {
+    match model {
+        super::ModelSpec::Llama { path } => crate::backends::llama::prompt_format(path).ok(),
+        super::ModelSpec::Openai { .. } => None,
+    }
+}
+
 /// Prepares a new run in a fresh directory under `runs_dir`.
 pub fn prepare_new(
     config: RunConfig,
@@ -307,6 +317,7 @@ pub fn prepare_new_on(
         kg_source: kg.source(),
         kg_fingerprint: index.fingerprint().into(),
         model_id: model_id.into(),
+        prompt: prompt_format(&config.model),
         questions: plan
             .as_ref()
             .map_or(questions.len(), |p| p.most_questions()),

@@ -269,6 +269,13 @@ fn main_loop(
                     Some(b) => runner::start(rt.handle(), b, &req, tx.clone()),
                     None => app.status = "no model configured".into(),
                 },
+                Command::StartRunWith(req, model) => match base {
+                    Some(b) => {
+                        let base = RunBase { model, ..b.clone() };
+                        runner::start(rt.handle(), &base, &req, tx.clone())
+                    }
+                    None => app.status = "no model configured".into(),
+                },
                 Command::Continue(run) => match base {
                     Some(b) => {
                         runner::resume(rt.handle(), &b.runs_dir, &run.to_string_lossy(), tx.clone())

@@ -495,6 +495,77 @@ fn the_demo_walks_through_the_screens_and_stops_on_a_key() {
     assert!(render(&app, 80, 24).contains("demo stopped"));
 }
 
+/// With a second model the round goes on after Inspect: the same request to the second model
+/// (Live), then Compare with the round's two runs marked, the first as the baseline; then
+/// round two. Without one (the test above) the round ends on Inspect.
+#[test]
+fn the_demo_asks_a_second_model_the_same_questions_and_ends_on_compare() {
+    let tmp = tempfile::tempdir().unwrap();
+    let first = fixture(tmp.path());
+    let mut app = open_app(tmp.path(), &first);
+    app.can_run = true;
+    app.model = Some(no_model());
+    let second_model = ModelSpec::Llama {
+        path: PathBuf::from("second-model.gguf"),
+    };
+    let t0 = Instant::now();
+    let step = Duration::from_secs(2);
+    app.start_demo(
+        DemoOptions {
+            limit: 12,
+            relations: 2,
+            step,
+            second: Some(second_model.clone()),
+            ..DemoOptions::default()
+        },
+        t0,
+    );
+    let mut now = t0;
+    let mut tick = |app: &mut App| {
+        app.demo_tick(now);
+        now += step;
+    };
+    tick(&mut app); // Mark
+    tick(&mut app); // Dialog
+    tick(&mut app); // Start
+    let Some(Command::StartRun(req)) = app.commands.last().cloned() else {
+        panic!("the demo did not start a run")
+    };
+    app.live.finished = Some(false);
+    tick(&mut app); // Watch: the first run (the fixture) is over
+    for _ in 0..6 {
+        tick(&mut app); // Heatmap … NextError
+    }
+    assert_eq!(app.screen, Screen::Inspect);
+    tick(&mut app); // Second
+    assert_eq!(app.screen, Screen::Live);
+    assert_eq!(
+        app.commands.last(),
+        Some(&Command::StartRunWith(req, second_model)),
+        "the same questions, to the second model"
+    );
+    // The second run starts and ends, as the event loop would report it.
+    let second = fixture(tmp.path());
+    assert_ne!(second.id, first.id);
+    let manifest = second.read_manifest().unwrap();
+    app.run_prepared(
+        kgscope::tui::app::RunData::open(second.clone(), manifest).unwrap(),
+        &[],
+    );
+    app.live.finished = Some(false);
+    tick(&mut app); // WatchSecond
+    tick(&mut app); // Compare
+    assert_eq!(app.screen, Screen::Compare);
+    assert_eq!(app.compare.marked, [first.id.clone(), second.id.clone()]);
+    app.wait_for_compare();
+    let compared = app.compare.result.as_ref().expect("compared").as_ref();
+    assert!(compared.is_ok(), "{compared:?}");
+    let s = render(&app, 120, 40);
+    assert!(s.contains("any key stops it"), "{s}");
+    tick(&mut app);
+    assert_eq!(app.screen, Screen::Explore, "round two");
+}
+
 /// The real `kgscope demo` in tmux against a model server that says "True." to everything:
 /// it moves through the screens by itself, starts a second round, and stops on a key.
 #[test]
@@ -503,7 +574,7 @@ fn kgscope_demo_in_tmux_moves_through_the_screens_and_stops_on_a_key() {
     let tmp = tempfile::tempdir().unwrap();
     let done = tmp.path().join("exit-code");
     let command = format!(
-        "'{}' demo --model openai:fake --base-url {base_url} --limit 6 --relations 2 \
+        "'{}' demo --model openai:fake --base-url {base_url} --compare-with none --limit 6 --relations 2 \
          --step-secs 1 --runs-dir '{}'; echo $? > '{}'; sleep 5",
         env!("CARGO_BIN_EXE_kgscope"),
         tmp.path().join("runs").display(),

@@ -91,6 +91,79 @@ pub(crate) fn resolve_style(
     }
 }
 
+/// How a run's prompts were laid out for a local model, as its manifest records it: the style
+/// [`resolve_style`] chose, and the chat template applied (from the GGUF's
+/// `tokenizer.chat_template`), so two runs of one model file can be told apart by prompt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PromptFormat {
+    /// `chat` (the model's chat template) or `completion` (kgscope's few-shot layout).
+    pub style: PromptStyle,
+    /// The chat template's family when recognised ([`template_family`]); `None` when no
+    /// template was applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
+    /// sha256 of the model's chat template (hex), whether applied or not; `None`: it has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template_sha256: Option<String>,
+    /// The model's `general.name`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub general_name: Option<String>,
+}
+
+impl PromptFormat {
+    /// The format of a model from its metadata, as the llama backend will lay its prompts out
+    /// (the same [`resolve_style`] decides both).
+    pub fn of(
+        general_name: Option<&str>,
+        file_name: &str,
+        chat_template: Option<&str>,
+    ) -> PromptFormat {
+        let style = resolve_style(
+            PromptStyle::Auto,
+            general_name,
+            file_name,
+            chat_template.is_some(),
+        );
+        PromptFormat {
+            style,
+            template: chat_template
+                .filter(|_| style == PromptStyle::Chat)
+                .map(|t| template_family(t).to_string()),
+            template_sha256: chat_template.map(|t| {
+                use sha2::{Digest, Sha256};
+                hex::encode(Sha256::digest(t.as_bytes()))
+            }),
+            general_name: general_name.map(str::to_string),
+        }
+    }
+
+    /// One line for people: `chat (chatml template, sha256 1d96…)` or `completion`.
+    pub fn describe(&self) -> String {
+        match (&self.template, &self.template_sha256) {
+            (Some(t), Some(h)) => format!("{} ({t} template, sha256 {})", self.style, &h[..12]),
+            _ => format!("{} (kgscope's few-shot layout)", self.style),
+        }
+    }
+}
+
+/// The family of a chat template, named by the turn markers it writes (llama.cpp recognises
+/// templates by the same markers); `custom` for any other. A label for people: the sha256
+/// next to it is what identifies the template.
+pub fn template_family(template: &str) -> &'static str {
+    const MARKERS: [(&str, &str); 6] = [
+        ("<|im_start|>", "chatml"),
+        ("<start_of_turn>", "gemma"),
+        ("<|start_header_id|>", "llama3"),
+        ("[INST]", "llama2/mistral"),
+        ("<|assistant|>", "phi/zephyr"),
+        ("<|Assistant|>", "deepseek"),
+    ];
+    MARKERS
+        .iter()
+        .find(|(m, _)| template.contains(m))
+        .map_or("custom", |(_, name)| name)
+}
+
 /// The shared part of the completion layout: instruction and shots.
 pub(crate) fn completion_prefix(instruction: &str, shots: &[Shot]) -> String {
     let mut out = String::new();
@@ -167,6 +240,39 @@ mod tests {
         assert_eq!(resolve_style(Auto, None, "m-it.gguf", false), Completion);
         assert_eq!(resolve_style(Chat, None, "m.gguf", false), Chat);
         assert_eq!("Completion".parse::<PromptStyle>(), Ok(Completion));
+    }
+
+    /// An instruction-tuned model with a template is asked in chat style, and the record says
+    /// which template; a base model without one is asked in the completion layout.
+    #[test]
+    fn the_recorded_format_follows_the_style_chosen() {
+        let chatml = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>{% endfor %}";
+        let qwen = PromptFormat::of(
+            Some("Qwen2.5 Coder 0.5B Instruct"),
+            "qwen.gguf",
+            Some(chatml),
+        );
+        assert_eq!(qwen.style, PromptStyle::Chat);
+        assert_eq!(qwen.template.as_deref(), Some("chatml"));
+        assert_eq!(qwen.template_sha256.as_ref().map(String::len), Some(64));
+        assert!(
+            qwen.describe()
+                .starts_with("chat (chatml template, sha256 "),
+            "{}",
+            qwen.describe()
+        );
+        let gemma = PromptFormat::of(Some("Gemma 3 270m"), "gemma-3-270m-q4_k_m.gguf", None);
+        assert_eq!(gemma.style, PromptStyle::Completion);
+        assert_eq!((gemma.template, gemma.template_sha256), (None, None));
+        // A template the model has but that is not used is hashed, not named.
+        let base = PromptFormat::of(Some("Base"), "base.gguf", Some(chatml));
+        assert_eq!(base.style, PromptStyle::Completion);
+        assert!(base.template.is_none() && base.template_sha256.is_some());
+        assert_eq!(template_family("<start_of_turn>user"), "gemma");
+        assert_eq!(template_family("{{ messages }}"), "custom");
+        let json = serde_json::to_value(&qwen).unwrap();
+        assert_eq!(json["style"], "chat");
+        assert_eq!(serde_json::from_value::<PromptFormat>(json).unwrap(), qwen);
     }
 
     #[test]

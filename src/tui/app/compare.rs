@@ -227,6 +227,20 @@ impl App {
             .collect()
     }
 
+    /// Marks these runs (the first the baseline) and compares them, the cursor on the first.
+    pub(super) fn compare_runs(&mut self, ids: Vec<String>) {
+        if let Some(i) = self
+            .compare
+            .runs
+            .iter()
+            .position(|r| Some(&r.id) == ids.first())
+        {
+            self.compare.cursor = i;
+        }
+        self.compare.marked = ids;
+        self.recompute();
+    }
+
     pub(super) fn compare_key(&mut self, k: KeyEvent) {
         let Some(action) = keymap::bound(Scope::On(Screen::Compare), k.code) else {
             return;

@@ -1,8 +1,10 @@
 //! `kgscope demo`: the TUI drives itself, for a booth or a talk. Each round marks a few
 //! relations in Explore, starts a short run, watches it in Live, ranks the relations in
 //! Heatmaps (worst first, each view in turn), opens the worst cell's errors and inspects two
-//! of them; then the next round takes the next relations. It presses the same keys a person
-//! would, so what it shows is what a person gets. Any key stops it and hands the TUI over.
+//! of them; then, with a second model, it asks that model the same questions and ends the round
+//! on Compare, the two runs side by side. The next round takes the next relations. It presses
+//! the same keys a person would, so what it shows is what a person gets. Any key stops it and
+//! hands the TUI over.
 
 use std::time::{Duration, Instant};
 
@@ -19,6 +21,9 @@ pub struct DemoOptions {
     pub step: Duration,
     /// The longest a round's run may take before the demo moves on without it.
     pub run_timeout: Duration,
+    /// A second model asked the round's questions too, the round ending on Compare: the first
+    /// run is the baseline. `None`: rounds end on Inspect.
+    pub second: Option<crate::run::ModelSpec>,
 }
 
 impl Default for DemoOptions {
@@ -28,6 +33,7 @@ impl Default for DemoOptions {
             relations: 4,
             step: Duration::from_secs(3),
             run_timeout: Duration::from_secs(600),
+            second: None,
         }
     }
 }
@@ -54,9 +60,25 @@ pub enum DemoStep {
     Inspect,
     /// n: the next one.
     NextError,
+    /// The same questions to the second model: Live again.
+    Second,
+    /// Wait for the second run to end.
+    WatchSecond,
+    /// Compare: the round's two runs marked, the first as the baseline.
+    Compare,
 }
 
-const ROUND: [DemoStep; 10] = [
+impl DemoStep {
+    /// Steps taken only with a second model.
+    fn needs_second(self) -> bool {
+        matches!(
+            self,
+            DemoStep::Second | DemoStep::WatchSecond | DemoStep::Compare
+        )
+    }
+}
+
+const ROUND: [DemoStep; 13] = [
     DemoStep::Mark,
     DemoStep::Dialog,
     DemoStep::Start,
@@ -67,6 +89,9 @@ const ROUND: [DemoStep; 10] = [
     DemoStep::Errors,
     DemoStep::Inspect,
     DemoStep::NextError,
+    DemoStep::Second,
+    DemoStep::WatchSecond,
+    DemoStep::Compare,
 ];
 
 pub struct Demo {
@@ -75,12 +100,32 @@ pub struct Demo {
     step: usize,
     next_at: Instant,
     watch_since: Option<Instant>,
+    /// The round's run request as the dialog made it, for the second model.
+    request: Option<RunRequest>,
+    /// The round's first run, the comparison's baseline.
+    first_run: Option<String>,
 }
 
 impl Demo {
     /// The step the demo takes next.
     pub fn step(&self) -> DemoStep {
         ROUND[self.step]
+    }
+
+    /// Moves on a step, to the next round after the last.
+    fn advance(&mut self) {
+        self.step += 1;
+        if self.step == ROUND.len() {
+            self.step = 0;
+            self.round += 1;
+        }
+    }
+
+    /// Passes over the second model's steps when there is none.
+    fn skip_unused(&mut self) {
+        while self.options.second.is_none() && self.step().needs_second() {
+            self.advance();
+        }
     }
 }
 
@@ -93,6 +138,8 @@ impl App {
             step: 0,
             next_at: now,
             watch_since: None,
+            request: None,
+            first_run: None,
         });
         self.status = DEMO_STATUS.into();
     }
@@ -106,10 +153,13 @@ impl App {
 
     /// Takes the demo's next step when its time has come. Called once per frame.
     pub fn demo_tick(&mut self, now: Instant) {
-        let Some(demo) = &self.demo else { return };
+        let Some(demo) = self.demo.as_mut() else {
+            return;
+        };
         if now < demo.next_at {
             return;
         }
+        demo.skip_unused();
         let step = demo.step();
         let (pause, round, relations, limit) = (
             demo.options.step,
@@ -145,14 +195,45 @@ impl App {
                     press(self, KeyCode::Char(c));
                 }
             }
-            DemoStep::Start => press(self, KeyCode::Enter),
-            DemoStep::Watch => {
+            DemoStep::Start => {
+                press(self, KeyCode::Enter);
+                let request = match self.commands.last() {
+                    Some(Command::StartRun(req)) => Some(req.clone()),
+                    _ => None,
+                };
                 let d = self.demo.as_mut().expect("checked");
-                let since = *d.watch_since.get_or_insert(now);
-                let over = self.live.finished.is_some() || !self.live.active;
-                advance = over || now.duration_since(since) >= d.options.run_timeout;
-                if advance {
-                    d.watch_since = None;
+                d.request = request;
+                d.first_run = None;
+            }
+            DemoStep::Watch | DemoStep::WatchSecond => {
+                advance = self.run_over(now);
+                if advance && step == DemoStep::Watch {
+                    let first = self.data.as_ref().map(|d| d.run.id.clone());
+                    self.demo.as_mut().expect("checked").first_run = first;
+                }
+            }
+            DemoStep::Second => {
+                let d = self.demo.as_ref().expect("checked");
+                if let (Some(req), Some(model)) = (d.request.clone(), d.options.second.clone()) {
+                    self.commands.push(Command::StartRunWith(req, model));
+                    self.live = Live {
+                        active: true,
+                        status: "preparing the run with the second model".into(),
+                        ..Live::default()
+                    };
+                    self.screen = Screen::Live;
+                }
+            }
+            DemoStep::Compare => {
+                let first = self.demo.as_ref().and_then(|d| d.first_run.clone());
+                let second = self.data.as_ref().map(|d| d.run.id.clone());
+                match (first, second) {
+                    (Some(a), Some(b)) if a != b => {
+                        self.go_to(Screen::Compare);
+                        self.compare_runs(vec![a, b]);
+                    }
+                    // The second run did not start (Live says why): no comparison this round.
+                    _ => {}
                 }
             }
             DemoStep::Heatmap => {
@@ -177,12 +258,20 @@ impl App {
             return;
         }
         d.next_at = now + pause;
-        d.step += 1;
-        if d.step == ROUND.len() {
-            d.step = 0;
-            d.round += 1;
-        }
+        d.advance();
         self.status = DEMO_STATUS.into();
+    }
+
+    /// Whether the run being watched is over, or has taken longer than the demo waits.
+    fn run_over(&mut self, now: Instant) -> bool {
+        let d = self.demo.as_mut().expect("checked");
+        let since = *d.watch_since.get_or_insert(now);
+        let over = self.live.finished.is_some() || !self.live.active;
+        let advance = over || now.duration_since(since) >= d.options.run_timeout;
+        if advance {
+            d.watch_since = None;
+        }
+        advance
     }
 
     /// Relations come first among the entries (see [`kgview::entries`]).

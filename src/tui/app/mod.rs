@@ -83,6 +83,9 @@ impl Screen {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
     StartRun(RunRequest),
+    /// A run as [`Command::StartRun`], with another model than the session's (the demo's
+    /// second model).
+    StartRunWith(RunRequest, crate::run::ModelSpec),
     /// Continue the interrupted run in this directory.
     Continue(std::path::PathBuf),
     Pause,
