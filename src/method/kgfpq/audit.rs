@@ -12,7 +12,6 @@
 //!
 //! The rules are the generator's own ([`super::edits`]), so a set made now has none of them.
 
-use std::collections::HashSet;
 
 use serde::Serialize;
 
@@ -37,8 +36,6 @@ pub struct FpqAudit {
     pub true_premise: usize,
     /// The edited object is of a kind the KG never relates to the true object's kind.
     pub slot_misfit: usize,
-    /// Questions (any, true premises included) whose prompt an earlier one has.
-    pub duplicates: usize,
     pub examples: Vec<(&'static str, Vec<String>)>,
 }
 
@@ -74,7 +71,6 @@ impl FpqAudit {
             Check::new(META, self.meta, of, examples(META)),
             Check::new(TRUE, self.true_premise, of, examples(TRUE)),
             Check::new(SLOT, self.slot_misfit, of, examples(SLOT)),
-            Check::new(DUP, self.duplicates, of, examples(DUP)),
         ]
     }
 }
@@ -82,7 +78,6 @@ impl FpqAudit {
 const META: &str = "KG-FPQ meta property in an edit";
 const TRUE: &str = "KG-FPQ premise the KG states true";
 const SLOT: &str = "KG-FPQ object of a sort the slot does not take";
-const DUP: &str = "KG-FPQ duplicate prompt";
 
 /// The term of a question's IRI field: an entity's IRI names exactly one term.
 fn iri(index: &KgIndex, value: &str) -> Option<Id> {
@@ -90,20 +85,15 @@ fn iri(index: &KgIndex, value: &str) -> Option<Id> {
 }
 
 /// Checks every KG-FPQ false-premise question of `questions` against `index`. Questions of
-/// other methods are left alone, except that duplicates count among all questions.
+/// other methods are left alone; repeated prompts are the common audit's ([`crate::questions::audit`]).
 pub fn audit(index: &KgIndex, questions: &[Question]) -> FpqAudit {
     let meta = Meta::new(index);
     let slots = SlotKinds::new(index);
     let mut a = FpqAudit::default();
-    let mut prompts: HashSet<&str> = HashSet::new();
     for q in questions {
         let Some(premise) = &q.premise else {
             continue;
         };
-        if !prompts.insert(q.prompt.as_str()) {
-            a.duplicates += 1;
-            a.note(DUP, &q.prompt);
-        }
         if premise.edit.is_none() {
             continue;
         }
@@ -231,13 +221,11 @@ mod tests {
         assert_eq!(a.negatives, 5);
         assert_eq!(a.checked, 5, "every premise is found, the meta node too");
         assert_eq!(a.true_premise, 2);
-        assert_eq!(a.duplicates, 1);
         assert_eq!(a.meta, 1);
         // The meta node and the player are of no kind a country has as an object.
         assert_eq!(a.slot_misfit, 2);
         let checks = a.checks();
-        assert_eq!(checks.len(), 5);
-        assert!(checks.iter().any(|c| c.what == DUP && c.count == 1));
+        assert_eq!(checks.len(), 4);
     }
 
     #[test]
