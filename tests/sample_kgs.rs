@@ -245,7 +245,11 @@ fn top_level_domains_are_country_code_ones_only() {
     // ("network") for China, and .みんな ("everyone") for Japan.
     for generic in [".公司", ".网络", ".みんな"] {
         assert!(
-            !ask(k, "countries", &format!("?c prop:topLevelDomain \"{generic}\"")),
+            !ask(
+                k,
+                "countries",
+                &format!("?c prop:topLevelDomain \"{generic}\"")
+            ),
             "{generic}"
         );
     }
@@ -284,8 +288,15 @@ fn official_languages_are_official_not_national() {
     // DR Congo: French only (Kikongo, Lingala, Tshiluba and Swahili are national languages).
     assert_eq!(langs("DR_Congo"), ["French"]);
     // Switzerland: German, not the spoken "Swiss German".
-    assert_eq!(langs("Switzerland"), ["French", "German", "Italian", "Romansh"]);
-    assert!(!ask(k, "countries", "?c prop:officialLanguage ?l . ?l rdfs:label \"Swiss German\"@en"));
+    assert_eq!(
+        langs("Switzerland"),
+        ["French", "German", "Italian", "Romansh"]
+    );
+    assert!(!ask(
+        k,
+        "countries",
+        "?c prop:officialLanguage ?l . ?l rdfs:label \"Swiss German\"@en"
+    ));
 }
 
 #[test]
@@ -310,12 +321,19 @@ fn calling_codes_are_e164_country_codes() {
         );
         // E.164 codes are prefix-free: "+1849" (an area code after +1) is not a code.
         for other in &codes {
-            assert!(other == c || !other.starts_with(c.as_str()), "{c} is a prefix of {other}");
+            assert!(
+                other == c || !other.starts_with(c.as_str()),
+                "{c} is a prefix of {other}"
+            );
         }
     }
     // The Dominican Republic is in the North American Numbering Plan (809, 829 and 849 are its
     // area codes); Kosovo's own code is +383.
-    for (country, code) in [("Dominican_Republic", "+1"), ("Jamaica", "+1"), ("Kosovo", "+383")] {
+    for (country, code) in [
+        ("Dominican_Republic", "+1"),
+        ("Jamaica", "+1"),
+        ("Kosovo", "+383"),
+    ] {
         let got = rows(
             k,
             "countries",
@@ -349,9 +367,21 @@ fn aliases_read_as_english() {
     }
     let kg = open("countries");
     let k = kg.as_ref();
-    assert!(ask(k, "countries", "ent:Malta skos:altLabel \"Repubblika ta' Malta\"@en"));
-    assert!(ask(k, "countries", "ent:DR_Congo skos:altLabel \"Democratic Republic of the Congo\"@en"));
-    assert!(ask(k, "countries", "ent:South_Korea skos:altLabel \"Republic of Korea\"@en"));
+    assert!(ask(
+        k,
+        "countries",
+        "ent:Malta skos:altLabel \"Repubblika ta' Malta\"@en"
+    ));
+    assert!(ask(
+        k,
+        "countries",
+        "ent:DR_Congo skos:altLabel \"Democratic Republic of the Congo\"@en"
+    ));
+    assert!(ask(
+        k,
+        "countries",
+        "ent:South_Korea skos:altLabel \"Republic of Korea\"@en"
+    ));
 }
 
 #[test]
@@ -403,7 +433,10 @@ fn no_naturally_occurring_element_is_classed_synthetic() {
     );
     assert!(wrong.is_empty(), "{wrong:?}");
     for e in ["Radon", "Polonium", "Actinium", "Francium", "Astatine"] {
-        assert!(!ask(k, "elements", &format!("ent:{e} prop:goldschmidtClass ?g")), "{e}");
+        assert!(
+            !ask(k, "elements", &format!("ent:{e} prop:goldschmidtClass ?g")),
+            "{e}"
+        );
     }
     // Americium and beyond are synthetic.
     assert!(ask(
@@ -434,9 +467,17 @@ fn electron_configurations_give_every_subshell_its_count() {
             assert!(core || subshell, "{r:?}: {part:?}");
         }
     }
-    for (e, c) in [("Cerium", "[Xe] 4f1 5d1 6s2"), ("Francium", "[Rn] 7s1"), ("Hydrogen", "1s1")] {
+    for (e, c) in [
+        ("Cerium", "[Xe] 4f1 5d1 6s2"),
+        ("Francium", "[Rn] 7s1"),
+        ("Hydrogen", "1s1"),
+    ] {
         assert!(
-            ask(k, "elements", &format!("ent:{e} prop:electronConfiguration \"{c}\"")),
+            ask(
+                k,
+                "elements",
+                &format!("ent:{e} prop:electronConfiguration \"{c}\"")
+            ),
             "{e}"
         );
     }

@@ -986,7 +986,8 @@ def build_nba() -> KG:
         "Player active/inactive status is as of that snapshot.",
     ], primary=["BasketballTeam"])
     for c, l in [("BasketballTeam", "basketball team"), ("BasketballPlayer", "basketball player"),
-                 ("League", "basketball league"), ("City", "city or area"), ("State", "state or province"),
+                 ("League", "basketball league"), ("City", "city or area"), ("State", "U.S. state"),
+                 ("Province", "Canadian province or territory"), ("FederalDistrict", "federal district"),
                  ("Championship", "league championship"), ("Status", "status value")]:
         kg.cls(c, l)
     for p, l in [("league", "league"), ("homeCity", "home city or area"), ("homeState", "home state or province"),
@@ -1011,7 +1012,7 @@ def build_nba() -> KG:
             team = kg.ent(("team", t[idx["id"]]), "BasketballTeam", full, [abbr, nick])
             kg.fact(team, "league", leagues[lg])
             kg.fact(team, "teamAbbreviation", s_(abbr))
-            state = kg.ent(("state", t[idx["state"]]), "State", t[idx["state"]])
+            state = kg.ent(("state", t[idx["state"]]), state_class(t[idx["state"]]), t[idx["state"]])
             city = kg.ent(("city", t[idx["city"]]), "City", t[idx["city"]])
             kg.fact(team, "homeCity", city)
             kg.fact(team, "homeState", state)
@@ -1035,6 +1036,25 @@ def build_nba() -> KG:
             kg.fact(pl, "league", leagues[lg])
             kg.fact(pl, "playerStatus", active if p[pidx["is_active"]] else inactive)
     return kg
+
+
+# nba_api's "state" is the state, province or district of a team in the United States or Canada,
+# with nothing to tell them apart. English names the kind ("in the state of Oregon", "in the
+# province of Ontario"), so each gets its class: Canada's provinces and territories (a closed list
+# of thirteen, Constitution Act and federal statutes), the District of Columbia (the one federal
+# district of the United States), and otherwise a U.S. state.
+CANADIAN_PROVINCES = {
+    "Alberta", "British Columbia", "Manitoba", "New Brunswick", "Newfoundland and Labrador", "Nova Scotia",
+    "Ontario", "Prince Edward Island", "Quebec", "Saskatchewan",
+    "Northwest Territories", "Nunavut", "Yukon",
+}
+US_FEDERAL_DISTRICT = "District of Columbia"
+
+
+def state_class(name: str) -> str:
+    if name in CANADIAN_PROVINCES:
+        return "Province"
+    return "FederalDistrict" if name == US_FEDERAL_DISTRICT else "State"
 
 
 # nba_api's year_founded is the year of a franchise's first season in the BAA/NBA (or WNBA), not
@@ -1236,9 +1256,9 @@ def cmd_check(args):
         rels = tdoc.get("relation", [])
         by_iri = {}
         for r in rels:
-            # A subject-type entry (head_type) refines its relation's plain entry: it needs no
+            # A subject- or object-type entry (head_type, tail_type) refines its relation's plain entry: it needs no
             # label of its own and repeats the IRI.
-            typed = "head_type" in r
+            typed = "head_type" in r or "tail_type" in r
             for k in ("iri", "statement", "question", "yesno") + (() if typed else ("label",)):
                 if not isinstance(r.get(k), str) or not r[k].strip():
                     fail(f"{tpath}: relation {r.get('iri')} lacks {k}")

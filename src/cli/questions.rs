@@ -273,6 +273,14 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
         "  questions with a grammar problem   {} of {}",
         report.grammar, report.questions
     );
+    println!(
+        "  names without their article        {} of {}",
+        report.article_errors, report.questions
+    );
+    println!(
+        "  questions with unnatural wording   {} of {}",
+        report.unnatural_wording, report.questions
+    );
     let mut kinds: Vec<_> = report.examples.iter().collect();
     kinds.sort();
     for (what, examples) in kinds {

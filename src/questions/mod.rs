@@ -11,6 +11,7 @@ pub mod grammar;
 pub mod negatives;
 pub mod signature;
 pub mod templates;
+pub mod wording;
 pub mod wrong_objects;
 
 use std::collections::BTreeMap;
