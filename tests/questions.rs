@@ -508,3 +508,59 @@ fn subjects_that_share_a_name_get_their_context_and_no_question_repeats() {
         }
     }
 }
+
+/// `audit` reads wording as a reader does: a name English writes with "the" written bare, and
+/// template phrasing English does not use, are counted in sets made by any generator; the
+/// built-in templates make none of either.
+#[test]
+fn audit_counts_bare_names_and_unnatural_wording() {
+    let templates = TemplateSet::builtin();
+    let (_kg, index) = indexed("sample:countries");
+    let qs = statements(
+        &index,
+        &templates,
+        GenerateOptions {
+            limit: 2000,
+            seed: 7,
+            ..GenerateOptions::default()
+        },
+    );
+    let renderer = Renderer {
+        index: &index,
+        templates: &templates,
+        seed: 7,
+    };
+    let corrupter = Corrupter::new(&renderer, NegativesFrom::Typed);
+    let audit = |qs: &[Question]| {
+        questions::audit::audit(&renderer, &corrupter, qs, &|q| {
+            kgscope::method::of(q.task).asks_statements()
+        })
+    };
+    let clean = audit(&qs);
+    assert_eq!(clean.article_errors, 0, "{:?}", clean.examples);
+    assert_eq!(clean.unnatural_wording, 0, "{:?}", clean.examples);
+    // The same questions as the previous generator wrote them: bare names, and a kind of place
+    // named as "state or province".
+    let with_the: Vec<Question> = qs
+        .iter()
+        .filter(|q| q.prompt.contains("the United States") || q.prompt.contains("the Bahamas"))
+        .cloned()
+        .collect();
+    assert!(with_the.len() > 3, "{}", with_the.len());
+    let bare: Vec<Question> = with_the
+        .iter()
+        .map(|q| Question {
+            prompt: q
+                .prompt
+                .replace("The United States", "United States")
+                .replace("the United States", "United States")
+                .replace("The Bahamas", "Bahamas")
+                .replace("the Bahamas", "Bahamas"),
+            ..q.clone()
+        })
+        .collect();
+    assert_eq!(audit(&bare).article_errors, bare.len());
+    let mut odd = qs[0].clone();
+    odd.prompt = "Washington is in the state or province of District of Columbia.".into();
+    assert_eq!(audit(&[odd]).unnatural_wording, 1);
+}

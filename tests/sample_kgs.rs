@@ -238,6 +238,153 @@ fn currency_codes_are_iso_4217_only() {
 }
 
 #[test]
+fn top_level_domains_are_country_code_ones_only() {
+    let kg = open("countries");
+    let k = kg.as_ref();
+    // world-countries lists the generic internationalised TLDs .公司 ("company") and .网络
+    // ("network") for China, and .みんな ("everyone") for Japan.
+    for generic in [".公司", ".网络", ".みんな"] {
+        assert!(
+            !ask(
+                k,
+                "countries",
+                &format!("?c prop:topLevelDomain \"{generic}\"")
+            ),
+            "{generic}"
+        );
+    }
+    let mut china: Vec<String> = rows(
+        k,
+        "countries",
+        "SELECT ?t WHERE { ent:China prop:topLevelDomain ?t }",
+        &["t"],
+    )
+    .into_iter()
+    .map(|r| r[0].clone())
+    .collect();
+    china.sort();
+    assert_eq!(china, [".cn", ".中国", ".中國"]);
+}
+
+#[test]
+fn official_languages_are_official_not_national() {
+    let kg = open("countries");
+    let k = kg.as_ref();
+    let langs = |c: &str| {
+        let mut v: Vec<String> = rows(
+            k,
+            "countries",
+            &format!("SELECT ?l WHERE {{ ent:{c} prop:officialLanguage ?x . ?x rdfs:label ?l }}"),
+            &["l"],
+        )
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
+        v.sort();
+        v
+    };
+    // Namibia: English only (the source adds eight recognised national languages).
+    assert_eq!(langs("Namibia"), ["English"]);
+    // DR Congo: French only (Kikongo, Lingala, Tshiluba and Swahili are national languages).
+    assert_eq!(langs("DR_Congo"), ["French"]);
+    // Switzerland: German, not the spoken "Swiss German".
+    assert_eq!(
+        langs("Switzerland"),
+        ["French", "German", "Italian", "Romansh"]
+    );
+    assert!(!ask(
+        k,
+        "countries",
+        "?c prop:officialLanguage ?l . ?l rdfs:label \"Swiss German\"@en"
+    ));
+}
+
+#[test]
+fn calling_codes_are_e164_country_codes() {
+    let kg = open("countries");
+    let k = kg.as_ref();
+    let codes: Vec<String> = rows(
+        k,
+        "countries",
+        "SELECT DISTINCT ?c WHERE { ?x prop:callingCode ?c }",
+        &["c"],
+    )
+    .into_iter()
+    .map(|r| r[0].clone())
+    .collect();
+    assert!(codes.len() > 200, "{}", codes.len());
+    for c in &codes {
+        let digits = c.strip_prefix('+').unwrap_or_else(|| panic!("{c}"));
+        assert!(
+            (1..=3).contains(&digits.len()) && digits.chars().all(|d| d.is_ascii_digit()),
+            "{c}"
+        );
+        // E.164 codes are prefix-free: "+1849" (an area code after +1) is not a code.
+        for other in &codes {
+            assert!(
+                other == c || !other.starts_with(c.as_str()),
+                "{c} is a prefix of {other}"
+            );
+        }
+    }
+    // The Dominican Republic is in the North American Numbering Plan (809, 829 and 849 are its
+    // area codes); Kosovo's own code is +383.
+    for (country, code) in [
+        ("Dominican_Republic", "+1"),
+        ("Jamaica", "+1"),
+        ("Kosovo", "+383"),
+    ] {
+        let got = rows(
+            k,
+            "countries",
+            &format!("SELECT ?c WHERE {{ ent:{country} prop:callingCode ?c }}"),
+            &["c"],
+        );
+        assert_eq!(got, [[code.to_string()]], "{country}");
+    }
+}
+
+#[test]
+fn aliases_read_as_english() {
+    for name in ["countries", "elements", "nba"] {
+        let kg = open(name);
+        let aliases = rows(
+            kg.as_ref(),
+            name,
+            "SELECT ?s ?a WHERE { ?s skos:altLabel ?a }",
+            &["s", "a"],
+        );
+        for r in &aliases {
+            let a = &r[1];
+            // A tokenised apostrophe ("Repubblika ta ' Malta").
+            assert!(!a.contains(" ' "), "{r:?}");
+            // An inverted ISO 3166 name ("Congo, the Democratic Republic of the").
+            assert!(
+                !(a.contains(", ") && (a.ends_with(" of") || a.ends_with(" of the"))),
+                "{r:?}"
+            );
+        }
+    }
+    let kg = open("countries");
+    let k = kg.as_ref();
+    assert!(ask(
+        k,
+        "countries",
+        "ent:Malta skos:altLabel \"Repubblika ta' Malta\"@en"
+    ));
+    assert!(ask(
+        k,
+        "countries",
+        "ent:DR_Congo skos:altLabel \"Democratic Republic of the Congo\"@en"
+    ));
+    assert!(ask(
+        k,
+        "countries",
+        "ent:South_Korea skos:altLabel \"Republic of Korea\"@en"
+    ));
+}
+
+#[test]
 fn un_members_are_the_193_member_states() {
     let kg = open("countries");
     let k = kg.as_ref();
@@ -272,6 +419,80 @@ fn decay_modes(kg: &dyn KnowledgeGraph) -> Vec<(String, Vec<String>)> {
         }
     }
     out
+}
+
+#[test]
+fn no_naturally_occurring_element_is_classed_synthetic() {
+    let kg = open("elements");
+    let k = kg.as_ref();
+    let wrong = rows(
+        k,
+        "elements",
+        "SELECT ?e WHERE { ?e prop:goldschmidtClass ?g ; prop:atomicNumber ?z . ?g rdfs:label \"synthetic\"@en . FILTER(?z <= 94) }",
+        &["e"],
+    );
+    assert!(wrong.is_empty(), "{wrong:?}");
+    for e in ["Radon", "Polonium", "Actinium", "Francium", "Astatine"] {
+        assert!(
+            !ask(k, "elements", &format!("ent:{e} prop:goldschmidtClass ?g")),
+            "{e}"
+        );
+    }
+    // Americium and beyond are synthetic.
+    assert!(ask(
+        k,
+        "elements",
+        "ent:Americium prop:goldschmidtClass ?g . ?g rdfs:label \"synthetic\"@en"
+    ));
+}
+
+#[test]
+fn electron_configurations_give_every_subshell_its_count() {
+    let kg = open("elements");
+    let k = kg.as_ref();
+    let configs = rows(
+        k,
+        "elements",
+        "SELECT ?e ?c WHERE { ?e prop:electronConfiguration ?c }",
+        &["e", "c"],
+    );
+    assert_eq!(configs.len(), 118);
+    for r in &configs {
+        for part in r[1].split(' ') {
+            let core = part.starts_with('[') && part.ends_with(']');
+            let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+            let subshell = part
+                .find(['s', 'p', 'd', 'f', 'g'])
+                .is_some_and(|i| digits(&part[..i]) && digits(&part[i + 1..]));
+            assert!(core || subshell, "{r:?}: {part:?}");
+        }
+    }
+    for (e, c) in [
+        ("Cerium", "[Xe] 4f1 5d1 6s2"),
+        ("Francium", "[Rn] 7s1"),
+        ("Hydrogen", "1s1"),
+    ] {
+        assert!(
+            ask(
+                k,
+                "elements",
+                &format!("ent:{e} prop:electronConfiguration \"{c}\"")
+            ),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn tungsten_melts_at_3695_kelvin() {
+    let kg = open("elements");
+    let got = rows(
+        kg.as_ref(),
+        "elements",
+        "SELECT ?m WHERE { ent:Tungsten prop:meltingPointK ?m }",
+        &["m"],
+    );
+    assert_eq!(got, [["3695".to_string()]]);
 }
 
 #[test]

@@ -193,3 +193,92 @@ fn yesno_aliases_never_contain_a_candidate_answer() {
         assert!(with_alias > 0, "{name}: no question shows an alias");
     }
 }
+
+/// Every country label of sample:countries, as English writes it in running text: these take
+/// "the" (from their official names in the KG, or by their head noun); every other one is bare.
+/// The list was made from the data and reviewed by eye: "the Sudan" and "the Gambia" follow their
+/// official names ("Republic of the Sudan"), as the UN's short names do; Czechia, DR Congo,
+/// Seychelles and Heard Island and McDonald Islands are bare, as English writes them.
+const COUNTRIES_WITH_THE: &[&str] = &[
+    "Bahamas",
+    "British Indian Ocean Territory",
+    "British Virgin Islands",
+    "Cayman Islands",
+    "Central African Republic",
+    "Cocos (Keeling) Islands",
+    "Comoros",
+    "Cook Islands",
+    "Dominican Republic",
+    "Falkland Islands",
+    "Faroe Islands",
+    "French Southern and Antarctic Lands",
+    "Gambia",
+    "Isle of Man",
+    "Maldives",
+    "Marshall Islands",
+    "Netherlands",
+    "Northern Mariana Islands",
+    "Philippines",
+    "Pitcairn Islands",
+    "Republic of the Congo",
+    "Solomon Islands",
+    "Sudan",
+    "Turks and Caicos Islands",
+    "United Arab Emirates",
+    "United Kingdom",
+    "United States",
+    "United States Minor Outlying Islands",
+    "United States Virgin Islands",
+    "Åland Islands",
+];
+
+#[test]
+fn every_country_label_of_sample_countries_has_its_article() {
+    use kgscope::questions::templates::articles;
+    let (_kg, ix) = indexed("sample:countries");
+    let country = ix
+        .iri_id("https://kgscope.dev/kg/countries/class/Country")
+        .unwrap();
+    let mut with_the: Vec<String> = ix
+        .members_of(country)
+        .iter()
+        .filter(|&&c| articles::definite(&ix, c))
+        .map(|&c| ix.label(c))
+        .collect();
+    with_the.sort();
+    assert_eq!(ix.members_of(country).len(), 250);
+    assert_eq!(with_the, COUNTRIES_WITH_THE, "{with_the:#?}");
+    // And the sentences carry it, capitalised at the start, wherever a slot declares no article.
+    let set = TemplateSet::builtin();
+    let fact = |s: &str, p: &str| {
+        let (s, p) = (
+            ix.iri_id(&format!("https://kgscope.dev/kg/countries/entity/{s}"))
+                .unwrap(),
+            ix.iri_id(&format!("https://kgscope.dev/kg/countries/prop/{p}"))
+                .unwrap(),
+        );
+        *ix.facts().iter().find(|f| f[0] == s && f[1] == p).unwrap()
+    };
+    let say = |f: &[u32; 3], form| render_fact(&ix, &set, f, form, None);
+    assert_eq!(
+        say(&fact("Bahamas", "capital"), Form::Statement),
+        "The capital of the Bahamas is Nassau."
+    );
+    assert_eq!(
+        say(&fact("Nassau", "locatedIn"), Form::YesNo),
+        "Is the city of Nassau in the Bahamas?"
+    );
+    assert_eq!(
+        say(&fact("United_States", "landlockedStatus"), Form::Statement),
+        "The United States is not landlocked."
+    );
+    assert_eq!(
+        say(&fact("Czechia", "capital"), Form::Question),
+        "What is the capital of Czechia?"
+    );
+    // A blank stands for the bare name.
+    assert_eq!(
+        say(&fact("Nassau", "locatedIn"), Form::Blank),
+        "Nassau is a city in [MASK]."
+    );
+}

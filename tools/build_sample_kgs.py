@@ -169,7 +169,7 @@ class KG:
         for a in alts:
             if a is None:
                 continue
-            a = str(a).strip()
+            a = clean_alias(str(a))
             if a and a != label:
                 e["alts"].add(a)
         return Ent(key)
@@ -322,6 +322,7 @@ def build_countries(npm_root: Path) -> KG:
     cl = json.loads((npm_root / "countries-list" / "countries.min.json").read_text("utf-8"))
     cl_cont = json.loads((npm_root / "countries-list" / "continents.min.json").read_text("utf-8"))
     wc.sort(key=lambda x: x["cca3"])
+    correct_countries(wc, cl)
 
     kg = KG("countries", "countries and territories of the world", [
         f"npm world-countries {wc_pkg['version']} (countries.json; ODbL-1.0, mledoze/countries)",
@@ -444,9 +445,9 @@ def build_countries(npm_root: Path) -> KG:
         for dem in demonyms(x):
             kg.fact(country, "demonym", s_(dem))
         for tld in x.get("tld", []):
-            kg.fact(country, "topLevelDomain", s_(normalise_tld(tld)))
-        for ph in clx.get("phone", []):
-            kg.fact(country, "callingCode", s_(f"+{ph}"))
+            kg.fact(country, "topLevelDomain", s_(tld))
+        for code in x["callingCodes"]:
+            kg.fact(country, "callingCode", s_(f"+{code}"))
         kg.fact(country, "isoAlpha2Code", s_(cca2))
         kg.fact(country, "isoAlpha3Code", s_(cca3))
         if x.get("ccn3"):
@@ -504,6 +505,74 @@ DEMONYM_FIX = {
 }
 
 
+OFFICIAL_LANGUAGE_FIX = {
+    # world-countries lists a country's national or recognised languages as its official ones here.
+    # Namibia: English is the only official language (Constitution of Namibia, art. 3); Afrikaans,
+    # German, Herero, Khoekhoe, Kwangali, Lozi, Ndonga and Tswana are recognised national languages.
+    "NAM": {"eng": "English"},
+    # DR Congo: French is the official language; Kikongo, Lingala, Tshiluba and Swahili are its
+    # national languages (Constitution of 2006, art. 1).
+    "COD": {"fra": "French"},
+    # Switzerland: the official languages are German, French, Italian and Romansh (Federal
+    # Constitution, art. 4 and 70); world-countries gives "Swiss German" (gsw), a group of spoken
+    # dialects, in place of (Standard) German.
+    "CHE": {"deu": "German", "fra": "French", "ita": "Italian", "roh": "Romansh"},
+}
+GENERIC_TLDS = {
+    # world-countries lists generic internationalised TLDs among a country's country-code TLDs;
+    # the IANA root zone database delegates them as generic, not country-code, TLDs.
+    ".公司",  # "company" (China's row): generic TLD
+    ".网络",  # "network" (China's row): generic TLD
+    ".みんな",  # "everyone" (Japan's row): generic TLD
+}
+CALLING_CODE_FIX = {
+    # Kosovo's calling code is +383 (assigned by the ITU in 2016); countries-list also gives +377,
+    # +381 and +386, the codes of Monaco, Serbia and Slovenia that Kosovo's networks used before.
+    "UNK": ["383"],
+}
+
+
+def correct_countries(wc: list, cl: dict):
+    """Corrects the rows of world-countries and countries-list in place where the sources are
+    wrong (each fix is commented where its table is defined)."""
+    for x in wc:
+        if x["cca3"] in OFFICIAL_LANGUAGE_FIX:
+            x["languages"] = dict(OFFICIAL_LANGUAGE_FIX[x["cca3"]])
+        x["tld"] = [t for t in map(normalise_tld, x.get("tld", [])) if t not in GENERIC_TLDS]
+    codes = {str(ph) for c in cl.values() for ph in c.get("phone", [])}
+    for x in wc:
+        phones = [str(ph) for ph in cl.get(x["cca2"], {}).get("phone", [])]
+        x["callingCodes"] = CALLING_CODE_FIX.get(x["cca3"]) or sorted(
+            {calling_code(ph, codes) for ph in phones}, key=lambda c: (len(c), c))
+
+
+def calling_code(phone: str, codes: set[str]) -> str:
+    """The E.164 country calling code of a countries-list "phone" value. countries-list writes the
+    members of the North American Numbering Plan as 1 + area code ("1809", "1829" and "1849" for
+    the Dominican Republic, "1876" for Jamaica) and a few others as country code + trunk prefix
+    ("4779" for Svalbard, "5999" for Curaçao), but E.164 country codes have at most three digits
+    and none is the prefix of another: the code is the value's shortest prefix that the data
+    gives as a code of its own ("1", "47"), else its first three digits ("599")."""
+    for n in range(1, min(len(phone), 3) + 1):
+        if phone[:n] in codes:
+            return phone[:n]
+    return phone[:3]
+
+
+def clean_alias(alias: str) -> str:
+    """An alias as English writes it. Sources copy two machine forms: ISO 3166's inverted names
+    ("Congo, the Democratic Republic of the", "Korea, Republic of"), which are turned back
+    ("Democratic Republic of the Congo", "Republic of Korea"; a leading "the" goes, as in the
+    labels), and apostrophes split off as tokens ("Repubblika ta ' Malta"), which are rejoined
+    ("Repubblika ta' Malta"). An apostrophe that starts a word ("Kūki 'Āirani", the Māori
+    ʻokina) is kept."""
+    a = re.sub(r"(\w) ' (?=\w)", r"\1' ", alias.strip())
+    m = re.fullmatch(r"(.+?), (?:[Tt]he )?(\S.* of(?: the)?)", a)
+    if m:
+        a = f"{m.group(2)} {m.group(1)}"
+    return a
+
+
 def label_by_reference(spellings: collections.Counter, reference: set[str]) -> str:
     """Label of a currency or language that the data spells several ways.
 
@@ -541,7 +610,26 @@ LATTICE = {
     "CUB": "cubic", "DIA": "diamond cubic", "ORC": "orthorhombic", "MCL": "monoclinic",
     "TET": "tetragonal", "RHL": "rhombohedral", "SC": "simple cubic",
 }
-GOLDSCHMIDT = {"litophile": "lithophile"}  # source spelling -> usual spelling (source kept as alias)
+GOLDSCHMIDT = {"litophile": "lithophile"}
+# mendeleev classes technetium, polonium, astatine, radon, francium, actinium, neptunium and
+# plutonium as Goldschmidt class "synthetic", but every element up to plutonium (Z = 94) occurs in
+# nature: polonium, astatine, radon, francium and actinium in the uranium and thorium decay
+# chains, technetium, neptunium and plutonium in traces in uranium ores. Goldschmidt's scheme
+# gives these trace radioelements no class, so the KG states none rather than a wrong one;
+# "synthetic" stays for americium (95) and beyond.
+LAST_NATURAL_ELEMENT = 94
+MELTING_POINT_FIX = {
+    # Tungsten melts at 3695 K (3422 °C; CRC Handbook of Chemistry and Physics); mendeleev 1.3.0
+    # has 3687.15 K.
+    74: 3695,
+}
+
+
+def electron_configuration(raw: str) -> str:
+    """mendeleev writes a subshell holding one electron without its count ("[Xe] 4f 5d 6s2" for
+    cerium, "[Rn] 7s" for francium), which reads as if digits were lost: each subshell gets its
+    count ("[Xe] 4f1 5d1 6s2", "[Rn] 7s1")."""
+    return " ".join(p + "1" if re.fullmatch(r"\d+[spdfg]", p) else p for p in raw.split())  # source spelling -> usual spelling (source kept as alias)
 
 HALF_LIFE_UNITS = {
     "ysec": "yoctoseconds", "zsec": "zeptoseconds", "asec": "attoseconds", "psec": "picoseconds",
@@ -752,17 +840,17 @@ def build_elements() -> KG:
         rows = phase.get(z, [])
         if len(rows) == 1 and not rows[0]["allotrope"]:
             if rows[0]["melting_point"] is not None:
-                kg.fact(el, "meltingPointK", dec_(rows[0]["melting_point"]))
+                kg.fact(el, "meltingPointK", dec_(MELTING_POINT_FIX.get(z, rows[0]["melting_point"])))
             if rows[0]["boiling_point"] is not None and not rows[0]["is_sublimation_point"]:
                 kg.fact(el, "boilingPointK", dec_(rows[0]["boiling_point"]))
         if r["en_pauling"] is not None:
             kg.fact(el, "paulingElectronegativity", dec_(r["en_pauling"]))
         if r["electronic_configuration"]:
-            kg.fact(el, "electronConfiguration", s_(r["electronic_configuration"]))
+            kg.fact(el, "electronConfiguration", s_(electron_configuration(r["electronic_configuration"])))
         if r["lattice_structure"] in LATTICE:
             code = r["lattice_structure"]
             kg.fact(el, "crystalStructure", kg.ent(("lattice", code), "CrystalStructure", LATTICE[code], [code]))
-        if r["goldschmidt_class"]:
+        if r["goldschmidt_class"] and not (r["goldschmidt_class"] == "synthetic" and z <= LAST_NATURAL_ELEMENT):
             raw = r["goldschmidt_class"]
             kg.fact(el, "goldschmidtClass",
                     kg.ent(("goldschmidt", raw), "GoldschmidtClass", GOLDSCHMIDT.get(raw, raw), [raw]))
@@ -898,7 +986,8 @@ def build_nba() -> KG:
         "Player active/inactive status is as of that snapshot.",
     ], primary=["BasketballTeam"])
     for c, l in [("BasketballTeam", "basketball team"), ("BasketballPlayer", "basketball player"),
-                 ("League", "basketball league"), ("City", "city or area"), ("State", "state or province"),
+                 ("League", "basketball league"), ("City", "city or area"), ("State", "U.S. state"),
+                 ("Province", "Canadian province or territory"), ("FederalDistrict", "federal district"),
                  ("Championship", "league championship"), ("Status", "status value")]:
         kg.cls(c, l)
     for p, l in [("league", "league"), ("homeCity", "home city or area"), ("homeState", "home state or province"),
@@ -923,7 +1012,7 @@ def build_nba() -> KG:
             team = kg.ent(("team", t[idx["id"]]), "BasketballTeam", full, [abbr, nick])
             kg.fact(team, "league", leagues[lg])
             kg.fact(team, "teamAbbreviation", s_(abbr))
-            state = kg.ent(("state", t[idx["state"]]), "State", t[idx["state"]])
+            state = kg.ent(("state", t[idx["state"]]), state_class(t[idx["state"]]), t[idx["state"]])
             city = kg.ent(("city", t[idx["city"]]), "City", t[idx["city"]])
             kg.fact(team, "homeCity", city)
             kg.fact(team, "homeState", state)
@@ -947,6 +1036,25 @@ def build_nba() -> KG:
             kg.fact(pl, "league", leagues[lg])
             kg.fact(pl, "playerStatus", active if p[pidx["is_active"]] else inactive)
     return kg
+
+
+# nba_api's "state" is the state, province or district of a team in the United States or Canada,
+# with nothing to tell them apart. English names the kind ("in the state of Oregon", "in the
+# province of Ontario"), so each gets its class: Canada's provinces and territories (a closed list
+# of thirteen, Constitution Act and federal statutes), the District of Columbia (the one federal
+# district of the United States), and otherwise a U.S. state.
+CANADIAN_PROVINCES = {
+    "Alberta", "British Columbia", "Manitoba", "New Brunswick", "Newfoundland and Labrador", "Nova Scotia",
+    "Ontario", "Prince Edward Island", "Quebec", "Saskatchewan",
+    "Northwest Territories", "Nunavut", "Yukon",
+}
+US_FEDERAL_DISTRICT = "District of Columbia"
+
+
+def state_class(name: str) -> str:
+    if name in CANADIAN_PROVINCES:
+        return "Province"
+    return "FederalDistrict" if name == US_FEDERAL_DISTRICT else "State"
 
 
 # nba_api's year_founded is the year of a franchise's first season in the BAA/NBA (or WNBA), not
@@ -1148,12 +1256,16 @@ def cmd_check(args):
         rels = tdoc.get("relation", [])
         by_iri = {}
         for r in rels:
-            for k in ("iri", "label", "statement", "question", "yesno"):
+            # A subject- or object-type entry (head_type, tail_type) refines its relation's plain entry: it needs no
+            # label of its own and repeats the IRI.
+            typed = "head_type" in r or "tail_type" in r
+            for k in ("iri", "statement", "question", "yesno") + (() if typed else ("label",)):
                 if not isinstance(r.get(k), str) or not r[k].strip():
                     fail(f"{tpath}: relation {r.get('iri')} lacks {k}")
-            if r.get("iri") in by_iri:
-                fail(f"{tpath}: duplicate relation {r['iri']}")
-            by_iri[r.get("iri")] = r
+            if not typed:
+                if r.get("iri") in by_iri:
+                    fail(f"{tpath}: duplicate relation {r['iri']}")
+                by_iri[r.get("iri")] = r
             want = {"statement": {"{head}", "{tail}"}, "question": {"{head}"}, "yesno": {"{head}", "{tail}"}}
             for k, ph in want.items():
                 got = set(re.findall(r"\{[^}]*\}", r.get(k, "")))

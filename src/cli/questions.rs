@@ -282,6 +282,14 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
         "  questions with a grammar problem   {} of {}",
         report.grammar, report.questions
     );
+    println!(
+        "  names without their article        {} of {}",
+        report.article_errors, report.questions
+    );
+    println!(
+        "  questions with unnatural wording   {} of {}",
+        report.unnatural_wording, report.questions
+    );
     for (what, n) in [
         (
             "ambiguous subjects (a shared name without context)",

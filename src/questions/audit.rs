@@ -10,6 +10,8 @@ use serde::Serialize;
 use super::aliases::{alias_in, Answers};
 use super::grammar;
 use super::negatives::Corrupter;
+use super::templates::articles;
+use super::wording;
 use super::{Corruption, Question, Renderer};
 use crate::kg::index::{Fact, Id, KgIndex};
 use crate::kg::term_str;
@@ -42,6 +44,11 @@ pub struct Audit {
     pub ambiguous_objects: usize,
     /// Questions whose text (prompt and context) an earlier question of the set already has.
     pub duplicates: usize,
+    /// Questions that write a name English writes with "the" ("the United States") bare
+    /// ([`wording::missing_article`]).
+    pub article_errors: usize,
+    /// Questions with a phrasing a reader rejects ([`wording::unnatural`]).
+    pub unnatural_wording: usize,
     pub examples: HashMap<&'static str, Vec<String>>,
     /// What a method checks on its own questions (KG-FPQ's premises), added by the layer
     /// that knows the methods.
@@ -202,6 +209,14 @@ pub fn audit(
             a.grammar += 1;
             a.note("grammar problem", &q.prompt);
         }
+        if misses_article(index, fact_of(q), q) {
+            a.article_errors += 1;
+            a.note("name without its article", &q.prompt);
+        }
+        if !wording::unnatural(&q.prompt, &q.relation).is_empty() {
+            a.unnatural_wording += 1;
+            a.note("unnatural wording", &q.prompt);
+        }
         let Some(how) = q.negative else {
             continue;
         };
@@ -242,4 +257,21 @@ pub fn audit(
         }
     }
     a
+}
+
+/// Whether `q` writes its subject or its object bare where English writes "the" before it:
+/// which names take it is decided from the KG's names for the entity when the question's triple
+/// is found, else from the label alone.
+fn misses_article(index: &KgIndex, fact: Option<Fact>, q: &Question) -> bool {
+    let ends = [
+        (fact.map(|f| f[0]), &q.subject_label, &q.object_label),
+        (fact.map(|f| f[2]), &q.object_label, &q.subject_label),
+    ];
+    ends.into_iter().any(|(id, label, other)| {
+        let definite = match id {
+            Some(id) => articles::definite(index, id),
+            None => articles::takes_the(label, []),
+        };
+        definite && wording::missing_article(&q.prompt, label, other)
+    })
 }

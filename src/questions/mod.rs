@@ -12,6 +12,7 @@ pub mod names;
 pub mod negatives;
 pub mod signature;
 pub mod templates;
+pub mod wording;
 pub mod wrong_objects;
 
 use std::collections::BTreeMap;

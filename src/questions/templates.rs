@@ -1,6 +1,7 @@
 //! Relation templates: the project's own TOML files, plus importers for the GraphEval TSV
 //! layout and the LAMA JSONL layout, and a fallback built from the relation's label.
 
+pub mod articles;
 mod facts;
 pub mod slots;
 
@@ -114,6 +115,9 @@ struct TomlRelation {
     /// Makes this a template for the subjects of this type only (type IRI, label or local
     /// name), tried before the relation's general template.
     head_type: Option<String>,
+    /// Makes this a template for the objects of this type only ("in the province of {tail}"
+    /// for a province); with `head_type`, both must fit.
+    tail_type: Option<String>,
     #[serde(flatten)]
     template: Template,
 }
@@ -124,7 +128,8 @@ struct Typed {
     /// The relation's IRI, and its lower-cased local name or label.
     iri: Option<String>,
     names: Vec<String>,
-    head_type: String,
+    head_type: Option<String>,
+    tail_type: Option<String>,
     template: Template,
 }
 
@@ -192,7 +197,7 @@ impl TemplateSet {
                     i + 1
                 ));
             }
-            if let Some(head_type) = r.head_type {
+            if r.head_type.is_some() || r.tail_type.is_some() {
                 let names = r
                     .iri
                     .iter()
@@ -202,7 +207,8 @@ impl TemplateSet {
                 self.typed.push(Typed {
                     iri: r.iri,
                     names,
-                    head_type,
+                    head_type: r.head_type,
+                    tail_type: r.tail_type,
                     template: r.template,
                 });
                 continue;
@@ -311,17 +317,34 @@ impl TemplateSet {
     /// types, else [`TemplateSet::get`]. File order and exact matches keep the choice
     /// deterministic.
     pub fn get_for(&self, iri: &str, label: &str, types: &[(String, String)]) -> Template {
+        self.get_for_ends(iri, label, types, &[])
+    }
+
+    /// [`TemplateSet::get_for`] with the object's types too: the first typed template (in file
+    /// order) whose subject type and object type, where it declares them, are among `head_types`
+    /// and `tail_types`.
+    pub fn get_for_ends(
+        &self,
+        iri: &str,
+        label: &str,
+        head_types: &[(String, String)],
+        tail_types: &[(String, String)],
+    ) -> Template {
         let name = vocab::local_name(iri).to_lowercase();
         let lower = label.to_lowercase();
+        let fits = |want: &Option<String>, types: &[(String, String)]| {
+            want.as_ref().is_none_or(|want| {
+                types.iter().any(|(ti, tl)| {
+                    want == ti
+                        || want.eq_ignore_ascii_case(tl)
+                        || want.eq_ignore_ascii_case(&vocab::local_name(ti))
+                })
+            })
+        };
         let typed = self.typed.iter().find(|t| {
             let relation =
                 t.iri.as_deref() == Some(iri) || t.names.iter().any(|n| *n == name || *n == lower);
-            relation
-                && types.iter().any(|(ti, tl)| {
-                    t.head_type == *ti
-                        || t.head_type.eq_ignore_ascii_case(tl)
-                        || t.head_type.eq_ignore_ascii_case(&vocab::local_name(ti))
-                })
+            relation && fits(&t.head_type, head_types) && fits(&t.tail_type, tail_types)
         });
         match typed {
             Some(t) => t.template.clone(),
@@ -415,6 +438,42 @@ question = "In which league has {head} played?"
         let other = set.get_for("http://x/league", "league", &ty("http://x/Cup", "cup"));
         assert_eq!(other.statement, "{head} belongs to {tail}.");
         assert_eq!(set.get_for("http://x/league", "league", &[]), other);
+    }
+
+    #[test]
+    fn object_type_templates_name_the_kind_where_english_does() {
+        let mut set = TemplateSet::default();
+        let toml = r#"
+[[relation]]
+iri = "http://x/state"
+statement = "{head} is in {tail}."
+question = "In which state or province is {head}?"
+
+[[relation]]
+iri = "http://x/state"
+tail_type = "province"
+statement = "{head} is in the province of {tail}."
+question = "In which state or province is {head}?"
+"#;
+        set.add_toml(toml, "t.toml").unwrap();
+        let ty = |iri: &str, label: &str| vec![(iri.to_string(), label.to_string())];
+        let city = ty("http://x/City", "city");
+        let province = set.get_for_ends(
+            "http://x/state",
+            "state",
+            &city,
+            &ty("http://x/P", "Province"),
+        );
+        assert_eq!(province.statement, "{head} is in the province of {tail}.");
+        let other = set.get_for_ends(
+            "http://x/state",
+            "state",
+            &city,
+            &ty("http://x/D", "district"),
+        );
+        assert_eq!(other.statement, "{head} is in {tail}.");
+        // A tail-type template never applies to a fact whose object's type is unknown.
+        assert_eq!(set.get_for("http://x/state", "state", &city), other);
     }
 
     #[test]

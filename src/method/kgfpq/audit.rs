@@ -12,7 +12,6 @@
 //!
 //! The rules are the generator's own ([`super::edits`]), so a set made now has none of them.
 
-
 use serde::Serialize;
 
 use super::edits::{premise_stated, Meta, SlotKinds};

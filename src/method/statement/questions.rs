@@ -3,8 +3,8 @@
 use crate::questions::{negatives, GenerateOptions, Question, Renderer, Task};
 use crate::sampling;
 
-/// Negatives drawn beyond those wanted, to replace one that repeats another positive's.
-const SPARE_NEGATIVES: usize = 2;
+/// Draws after the first, to replace a negative that repeats another positive's.
+const SPARE_DRAWS: usize = 3;
 
 /// Returns the questions and the number of negatives that could not be made.
 pub fn generate(
@@ -32,17 +32,22 @@ pub fn generate(
         pos.positive_id = pos.id.clone();
         // Negatives depend only on the seed and this fact, not on what was drawn before.
         let mut rng = sampling::item_rng(opts.seed, &pos.id);
-        // A negative another positive made already would be the same question twice: a few
-        // spare draws stand in for it.
-        let negs: Vec<_> = corrupter
-            .as_ref()
-            .map_or_else(Vec::new, |c| {
-                c.corrupt(&fact, opts.negatives + SPARE_NEGATIVES, &mut rng)
-            })
-            .into_iter()
-            .filter(|(nf, _)| made.insert(*nf))
-            .take(opts.negatives)
-            .collect();
+        // A negative another positive made already would be the same question twice: it is
+        // drawn again (the draw goes on from where it stopped), a few times at most.
+        let mut negs = Vec::new();
+        if let Some(c) = corrupter.as_ref() {
+            for _ in 0..=SPARE_DRAWS {
+                let wanted = opts.negatives - negs.len();
+                if wanted == 0 {
+                    break;
+                }
+                let drawn = c.corrupt(&fact, wanted, &mut rng);
+                if drawn.is_empty() {
+                    break;
+                }
+                negs.extend(drawn.into_iter().filter(|(nf, _)| made.insert(*nf)));
+            }
+        }
         missing += opts.negatives - negs.len();
         pos.group_size = 1 + negs.len();
         let group_size = pos.group_size;

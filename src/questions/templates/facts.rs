@@ -2,6 +2,7 @@
 //! subject's type, and decides how each end is shown (a literal the KG knows only as another
 //! relation's code or measurement is shown as that).
 
+use super::articles;
 use super::slots::{decorate, fill, Slot, Value};
 use super::{Template, TemplateSet};
 use crate::kg::index::{Fact, Id, KgIndex};
@@ -21,12 +22,15 @@ pub enum Form {
 
 /// The template for a fact: its relation's, specific to the subject's type where one is.
 pub fn template_for(index: &KgIndex, set: &TemplateSet, fact: &Fact) -> Template {
-    let types: Vec<(String, String)> = index
-        .types_of(fact[0])
-        .iter()
-        .map(|&t| (term_str(index.term(t)).to_string(), index.label(t)))
-        .collect();
-    set.get_for(term_str(index.term(fact[1])), &index.label(fact[1]), &types)
+    let types = |e: Id| -> Vec<(String, String)> {
+        index
+            .types_of(e)
+            .iter()
+            .map(|&t| (term_str(index.term(t)).to_string(), index.label(t)))
+            .collect()
+    };
+    let (p, label) = (term_str(index.term(fact[1])), index.label(fact[1]));
+    set.get_for_ends(p, &label, &types(fact[0]), &types(fact[2]))
 }
 
 /// The text of `fact` in the given form; `head` replaces the subject's label (e.g. with a
@@ -39,6 +43,7 @@ pub fn render_fact(
     head: Option<&str>,
 ) -> String {
     let t = template_for(index, set, fact);
+    let label = index.label(fact[0]);
     // A name several entities go by gets its context ("Washington (city or area)").
     let head_label = head.map_or_else(
         || crate::questions::names::shown(index, fact[0], fact[1]),
@@ -48,6 +53,9 @@ pub fn render_fact(
         &Value {
             text: &head_label,
             home: None,
+            // A head given in other words ("France (also known as ...)") keeps the label's
+            // article only when it starts with the label.
+            definite: head_label.starts_with(label.as_str()) && articles::definite(index, fact[0]),
         },
         &t.head,
     );
@@ -57,6 +65,9 @@ pub fn render_fact(
         &Value {
             text: &tail_label,
             home: home.as_ref(),
+            // A blank stands for the bare name: "the [MASK]" would tell that the answer takes
+            // an article.
+            definite: form != Form::Blank && articles::definite(index, fact[2]),
         },
         &t.tail,
     );

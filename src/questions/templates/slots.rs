@@ -38,6 +38,9 @@ pub struct Slot {
 pub struct Value<'a> {
     pub text: &'a str,
     pub home: Option<&'a Slot>,
+    /// The value is a name English writes with "the" ([`super::articles`]): it gets the
+    /// article where the slot declares none.
+    pub definite: bool,
 }
 
 /// The slot's text for a value.
@@ -57,6 +60,9 @@ pub fn decorate(value: &Value<'_>, slot: &Slot) -> String {
         Some(_) if starts_with_article(text) || text.is_empty() => text.to_string(),
         Some(Article::The) => format!("the {text}"),
         Some(Article::A) => format!("{} {text}", indefinite(text)),
+        None if value.definite && !text.is_empty() && !starts_with_article(text) => {
+            format!("the {text}")
+        }
         None => text.to_string(),
     }
 }
@@ -206,7 +212,11 @@ mod tests {
     }
 
     fn plain(text: &str) -> Value<'_> {
-        Value { text, home: None }
+        Value {
+            text,
+            home: None,
+            definite: false,
+        }
     }
 
     #[test]
@@ -227,6 +237,39 @@ mod tests {
         assert_eq!(decorate(&plain("hour"), &a), "an hour");
         assert_eq!(decorate(&plain("18-game season"), &a), "an 18-game season");
         assert_eq!(decorate(&plain("180-game season"), &a), "a 180-game season");
+    }
+
+    #[test]
+    fn names_that_take_the_get_it_where_the_slot_declares_none() {
+        let us = Value {
+            text: "United States",
+            home: None,
+            definite: true,
+        };
+        assert_eq!(decorate(&us, &Slot::default()), "the United States");
+        assert_eq!(decorate(&us, &the()), "the United States");
+        assert_eq!(
+            fill(
+                "{head} shares a land border with {tail}.",
+                &decorate(&us, &Slot::default()),
+                "Canada"
+            ),
+            "The United States shares a land border with Canada."
+        );
+        assert_eq!(
+            fill(
+                "Is {tail} the capital of {head}?",
+                &decorate(&us, &Slot::default()),
+                "Washington, D.C."
+            ),
+            "Is Washington, D.C. the capital of the United States?"
+        );
+        let own = Value {
+            text: "The Gambia",
+            home: None,
+            definite: true,
+        };
+        assert_eq!(decorate(&own, &Slot::default()), "The Gambia");
     }
 
     #[test]
@@ -290,6 +333,7 @@ mod tests {
         let foreign = Value {
             text: "EUR",
             home: Some(&iso),
+            definite: false,
         };
         assert_eq!(decorate(&foreign, &the()), "the ISO 4217 code \"EUR\"");
         assert_eq!(
@@ -303,6 +347,7 @@ mod tests {
         let home_unit = Value {
             text: "90.188",
             home: Some(&kelvin),
+            definite: false,
         };
         assert_eq!(decorate(&home_unit, &Slot::default()), "90.188 kelvin");
         assert!(is_number("-38.83") && is_number("+2") && !is_number("NaN") && !is_number("1e"));

@@ -1,0 +1,168 @@
+//! Which names English writes with "the" in running text: "the United States", "the Bahamas",
+//! "the Czech Republic", "the Isle of Man". Decided at render time, from the KG's own names
+//! first and else from the words of the name, so that it holds for any KG (a Wikidata dump
+//! carries the same official names as aliases) and a KG needs no extra property for it.
+//!
+//! 1. From data: a name takes "the" when one of the entity's other names is "the" + the name
+//!    ("The Netherlands") or a formal name that ends in "of the" + the name ("Commonwealth of the
+//!    Bahamas", "Republic of the Philippines", "Territory of the Cocos (Keeling) Islands").
+//! 2. Else by rule: the name's head noun is one that English uses with the article for a state
+//!    or a place: a form of state ("Republic", "Kingdom", "Federation", "Union", ...) or a plural
+//!    of places ("States", "Islands", "Emirates", "Lands", ...), as its last word ("the Central
+//!    African Republic", "the Cayman Islands") or before "of" ("the Republic of the Congo", "the
+//!    Federated States of Micronesia"); and a few nouns only before "of" ("the Isle of Man",
+//!    "the State of Palestine", "the District of Columbia"), where alone they are part of a
+//!    bare name ("Vatican City", "Golden State"). In a coordinated name ("Heard Island and
+//!    McDonald Islands") the first complete name decides, as English does ("Heard Island and
+//!    McDonald Islands is ..."), unless it is a single word ("the Turks and Caicos Islands").
+//!
+//! A name that already starts with an article, a code or a number never gets one.
+
+use crate::kg::index::{Id, KgIndex};
+use crate::kg::Term;
+
+/// Head nouns that take "the" as a name's last word or before "of".
+const HEAD_NOUNS: [&str; 15] = [
+    "Republic",
+    "Kingdom",
+    "Federation",
+    "Confederation",
+    "Union",
+    "Commonwealth",
+    "Emirates",
+    "States",
+    "Islands",
+    "Isles",
+    "Lands",
+    "Territory",
+    "Territories",
+    "Provinces",
+    "Antilles",
+];
+
+/// Nouns that take "the" only before "of": alone they end bare names ("Vatican City").
+const OF_NOUNS: [&str; 11] = [
+    "Isle",
+    "State",
+    "District",
+    "Principality",
+    "Sultanate",
+    "Duchy",
+    "Bailiwick",
+    "Collectivity",
+    "Department",
+    "Country",
+    "Province",
+];
+
+/// Whether the entity `id` is written "the <label>" in running text.
+pub fn definite(index: &KgIndex, id: Id) -> bool {
+    if !matches!(index.term(id), Term::NamedNode(_)) {
+        return false;
+    }
+    let label = index.label(id);
+    let names = index.aliases_of(id).iter().chain(index.other_labels_of(id));
+    takes_the(&label, names.map(String::as_str))
+}
+
+/// Whether `label`, with the entity's other names `names`, is written "the <label>".
+pub fn takes_the<'a>(label: &str, names: impl IntoIterator<Item = &'a str>) -> bool {
+    let label = label.trim();
+    if label.is_empty()
+        || super::slots::starts_with_article(label)
+        || !label.starts_with(char::is_uppercase)
+    {
+        return false;
+    }
+    let with_the = format!("the {label}");
+    let of_the = format!(" of the {label}");
+    let from_data = names.into_iter().any(|n| {
+        let n = n.trim();
+        n.eq_ignore_ascii_case(&with_the) || (n.len() > of_the.len() && n.ends_with(&of_the))
+    });
+    from_data || by_rule(label)
+}
+
+/// Rule 2 of the module's description, on the name's words.
+fn by_rule(label: &str) -> bool {
+    // A coordinated name: the first complete name decides unless it is one word.
+    let name = match label.split_once(" and ") {
+        Some((first, _)) if first.split_whitespace().count() > 1 => first,
+        _ => label,
+    };
+    let words: Vec<&str> = name
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        let next = words.get(i + 1).copied();
+        let last = next.is_none();
+        let before_of = next == Some("of");
+        (HEAD_NOUNS.contains(w) && (last || before_of)) || (OF_NOUNS.contains(w) && before_of)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bare(label: &str) -> bool {
+        takes_the(label, [])
+    }
+
+    #[test]
+    fn by_the_names_head_noun() {
+        for l in [
+            "United States",
+            "United Kingdom",
+            "Czech Republic",
+            "Central African Republic",
+            "Republic of the Congo",
+            "Cayman Islands",
+            "United Arab Emirates",
+            "Isle of Man",
+            "Federated States of Micronesia",
+            "Russian Federation",
+            "British Indian Ocean Territory",
+            "Turks and Caicos Islands",
+            "District of Columbia",
+            "Soviet Union",
+        ] {
+            assert!(bare(l), "{l}");
+        }
+        for l in [
+            "France",
+            "Bahamas",
+            "United States dollar",
+            "Vatican City",
+            "Golden State",
+            "Heard Island and McDonald Islands",
+            "Christmas Island",
+            "Saint Vincent and the Grenadines",
+            "The Hague",
+            "1954 NBA championship",
+            "republic",
+            "",
+        ] {
+            assert!(!bare(l), "{l}");
+        }
+    }
+
+    #[test]
+    fn from_the_entitys_other_names() {
+        assert!(takes_the("Bahamas", ["BS", "Commonwealth of the Bahamas"]));
+        assert!(takes_the("Netherlands", ["The Netherlands"]));
+        assert!(takes_the("Gambia", ["Republic of the Gambia"]));
+        // The official name must end with the label: "Union of the Comoros" is not Myanmar's.
+        assert!(!takes_the("Myanmar", ["Republic of the Union of Myanmar"]));
+        assert!(!takes_the(
+            "Congo",
+            ["Democratic Republic of the Congo basin"]
+        ));
+        // A name that is its own official name needs no alias to get it.
+        assert!(!takes_the(
+            "Bermuda",
+            ["The Bermudas", "The Islands of Bermuda"]
+        ));
+    }
+}
