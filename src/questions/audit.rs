@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::aliases::{alias_in, Answers};
 use super::grammar;
 use super::negatives::Corrupter;
+use super::option_audit::{self, OptionAudit};
 use super::{Corruption, Question, Renderer};
 use crate::kg::index::{Fact, Id, KgIndex};
 use crate::kg::term_str;
@@ -33,6 +34,8 @@ pub struct Audit {
     pub gives_answer_away: usize,
     /// Questions whose text breaks a rule of [`grammar::problems`].
     pub grammar: usize,
+    /// Multiple-choice questions' options ([`super::option_audit`]).
+    pub options: OptionAudit,
     pub examples: HashMap<&'static str, Vec<String>>,
 }
 
@@ -169,6 +172,13 @@ pub fn audit(
             a.true_in_words += 1;
             a.note("negative true in words", &q.prompt);
         }
+    }
+    let mut notes: Vec<(&'static str, String)> = Vec::new();
+    a.options = option_audit::audit(index, questions, &fact_of, &mut |what, text| {
+        notes.push((what, text.to_string()));
+    });
+    for (what, text) in notes {
+        a.note(what, &text);
     }
     a
 }
