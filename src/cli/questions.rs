@@ -280,12 +280,12 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
             ("more than one right option", o.several_right),
             ("option containing/contained in the answer", o.overlapping),
             ("option the KG ties to the answer", o.tied),
-            ("option the KG gives the subject too", o.stated),
+            ("option named like an object of the subject", o.stated),
             ("number within rounding/tolerance", o.too_close),
             ("options matched to the subject's name", o.matched),
             ("not four distinct options", o.malformed),
         ] {
-            println!("    {what:<42} {n} of {}", o.questions);
+            println!("    {what:<44} {n} of {}", o.questions);
         }
     }
     let mut kinds: Vec<_> = report.examples.iter().collect();

@@ -133,8 +133,14 @@ mod tests {
         let region = key("Cuba", "region");
         assert_eq!(region.judged, vec!["Caribbean".to_string()]);
         assert_eq!(region.value, ValueKind::Name);
-        assert_eq!(key("Cuba", "subregion").judged, vec!["Americas".to_string()]);
-        assert_eq!(key("Dominica", "callingCode").judged, vec!["+1".to_string()]);
+        assert_eq!(
+            key("Cuba", "subregion").judged,
+            vec!["Americas".to_string()]
+        );
+        assert_eq!(
+            key("Dominica", "callingCode").judged,
+            vec!["+1".to_string()]
+        );
         assert!(key("Cuba", "callingCode").judged.is_empty());
         assert_eq!(
             key("Lead", "boilingPointK").value,

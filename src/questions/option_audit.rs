@@ -20,7 +20,8 @@ pub struct OptionAudit {
     pub overlapping: usize,
     /// A distractor the KG ties to the answer (a part of it, or what it is part of).
     pub tied: usize,
-    /// A distractor the KG gives the subject for the relation: a second right option.
+    /// A distractor the KG gives the subject for the relation, or a namesake of an entity
+    /// the KG states for the subject: a second right option.
     pub stated: usize,
     /// A number within rounding or tolerance of the answer.
     pub too_close: usize,
@@ -60,15 +61,10 @@ pub fn audit(
         };
         a.questions += 1;
         let shown = || format!("{} [{}]", q.prompt, options.join(" | "));
-        let distinct = {
-            let mut seen: Vec<String> = options
-                .iter()
-                .map(|o| crate::verify::short_answer::normalise(o))
-                .collect();
-            seen.sort();
-            seen.dedup();
-            seen.len() == options.len()
-        };
+        let distinct = options
+            .iter()
+            .enumerate()
+            .all(|(i, a)| options[i + 1..].iter().all(|b| !options::same(a, b)));
         if options.len() != OPTIONS || *correct >= options.len() || !distinct {
             a.malformed += 1;
             note("malformed options", &shown());
@@ -95,6 +91,15 @@ pub fn audit(
             answer.extend(index.aliases_of(o).iter().cloned());
         }
         let truths = fact.map_or_else(Vec::new, |[s, p, _]| index.objects_of(s, p));
+        // Entities the KG states for the subject under any relation, by name.
+        let subject_objects: Vec<(Id, String)> = fact.map_or_else(Vec::new, |[s, _, _]| {
+            index
+                .facts_from(s)
+                .iter()
+                .filter(|f| matches!(index.term(f[2]), crate::kg::Term::NamedNode(_)))
+                .map(|f| (f[2], index.label(f[2])))
+                .collect()
+        });
         let mut found: Vec<Flaw> = Vec::new();
         let mut stated = !distinct;
         for (i, text) in options.iter().enumerate() {
@@ -102,6 +107,14 @@ pub fn audit(
                 continue;
             }
             let id = id_of(text);
+            // A namesake of an entity the KG states for the subject.
+            if id.is_some_and(|o| {
+                subject_objects
+                    .iter()
+                    .any(|(e, name)| *e != o && options::same(name, text))
+            }) {
+                stated = true;
+            }
             let names = id.map_or_else(|| vec![text.clone()], names_of);
             if let Some(flaw) = options::text_flaw(&q.subject_label, &answer, &names) {
                 found.push(flaw);
@@ -127,7 +140,10 @@ pub fn audit(
         count(Flaw::Matched, &mut a.matched);
         if stated {
             a.stated += 1;
-            note("option the KG gives the subject too", &shown());
+            note(
+                "option named like what the KG states for the subject",
+                &shown(),
+            );
         }
         if stated || found.contains(&Flaw::Overlaps) || found.contains(&Flaw::Tied) {
             a.several_right += 1;

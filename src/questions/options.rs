@@ -46,17 +46,48 @@ impl Flaw {
     }
 }
 
-/// Whether one of `a`'s names contains one of `b`'s, or the other way round, word for word.
+/// Whether two options, each given as its label then its aliases, are one answer to a
+/// reader: one label contains the other word for word ("cubic" in "face-centred cubic"), or
+/// they share a name ("Burma" and "Myanmar"). An alias is matched whole only: a code alias
+/// ("DE") found inside another's long-form name is a coincidence of letters.
 pub fn overlaps(a: &[String], b: &[String]) -> bool {
-    a.iter().any(|x| {
-        let x = normalise(x);
-        b.iter().any(|y| {
-            let y = normalise(y);
-            !x.is_empty()
-                && !y.is_empty()
-                && (x == y || contains_words(&x, &y) || contains_words(&y, &x))
-        })
-    })
+    let (Some(la), Some(lb)) = (a.first(), b.first()) else {
+        return false;
+    };
+    if let (Some(x), Some(y)) = (numbers::parse(la), numbers::parse(lb)) {
+        // "-2" and "2" are two oxidation states, not one word twice.
+        return x.value == y.value;
+    }
+    if same(la, lb) {
+        return true;
+    }
+    let (la, lb) = (normalise(la), normalise(lb));
+    if !la.is_empty() && !lb.is_empty() && (contains_words(&la, &lb) || contains_words(&lb, &la)) {
+        return true;
+    }
+    let keys = |names: &[String]| -> Vec<String> {
+        names
+            .iter()
+            .map(|n| normalise(n))
+            .filter(|n| !n.is_empty())
+            .collect()
+    };
+    let kb = keys(b);
+    keys(a).iter().any(|x| kb.contains(x))
+}
+
+/// Whether two option texts are one option: the same number, the same words, or, for a
+/// symbol without words ("$", "₭"), the same text.
+pub fn same(a: &str, b: &str) -> bool {
+    if let (Some(x), Some(y)) = (numbers::parse(a), numbers::parse(b)) {
+        return x.value == y.value;
+    }
+    let (na, nb) = (normalise(a), normalise(b));
+    if na.is_empty() || nb.is_empty() {
+        a.trim().to_lowercase() == b.trim().to_lowercase()
+    } else {
+        na == nb
+    }
 }
 
 /// A quantity a reader takes as measured, not counted: a number with decimals or one
@@ -70,9 +101,24 @@ fn measured(text: &str) -> bool {
         })
 }
 
-/// Whether `option`, as a number, cannot be told from `answer`.
+/// A code written with digits ("+82", "008"): its digits name, they do not measure.
+fn digit_code(text: &str) -> bool {
+    let t = text.trim();
+    t.starts_with('+') || (t.len() > 1 && t.starts_with('0') && !t.starts_with("0."))
+}
+
+/// Whether `option`, as a number, cannot be told from `answer`: measured quantities (either
+/// written with decimals or a unit) within [`RELATIVE`] of each other, or any two numbers
+/// equal to the finer one's precision.
 pub fn too_close(answer: &str, option: &str) -> bool {
-    let relative = if measured(answer) { RELATIVE } else { 0.0 };
+    if digit_code(answer) || digit_code(option) {
+        return false;
+    }
+    let relative = if measured(answer) || measured(option) {
+        RELATIVE
+    } else {
+        0.0
+    };
     numbers::too_close(answer, option, relative)
 }
 
@@ -193,13 +239,31 @@ mod tests {
 
     #[test]
     fn overlapping_names_are_right_too() {
-        assert!(overlaps(&names(&["face-centred cubic"]), &names(&["cubic"])));
+        assert!(overlaps(
+            &names(&["face-centred cubic"]),
+            &names(&["cubic"])
+        ));
         assert!(overlaps(
             &names(&["Congo"]),
             &names(&["Democratic Republic of the Congo"])
         ));
-        assert!(overlaps(&names(&["Burma", "Myanmar"]), &names(&["Myanmar"])));
+        assert!(overlaps(
+            &names(&["Burma", "Myanmar"]),
+            &names(&["Myanmar"])
+        ));
         assert!(!overlaps(&names(&["Niger"]), &names(&["Nigeria"])));
+        assert!(overlaps(&names(&["$"]), &names(&["$"])));
+        assert!(!overlaps(&names(&["$"]), &names(&["₭"])));
+        assert!(
+            !overlaps(&names(&["-2"]), &names(&["2"])),
+            "two oxidation states"
+        );
+        assert!(!overlaps(&names(&["1"]), &names(&["1.54"])));
+        assert!(same("Fr.", "Fr") && same("+1", "1") && !same("-2", "2") && !same("$", "₭"));
+        assert!(!overlaps(
+            &names(&["Germany", "DE"]),
+            &names(&["Timor-Leste", "República Democrática de Timor-Leste"])
+        ));
         assert!(!overlaps(&names(&["group 1"]), &names(&["group 14"])));
         assert!(!overlaps(
             &names(&["body-centred cubic"]),
@@ -211,7 +275,11 @@ mod tests {
     fn codes_and_stems_matched_to_the_subject() {
         assert_eq!(match_score("Iraq", "IQ"), CODE_MATCH);
         assert_eq!(match_score("Iraq", "IRQ"), CODE_MATCH);
-        assert_eq!(match_score("Iraq", "IR"), CODE_MATCH, "Iran's code fits Iraq as well");
+        assert_eq!(
+            match_score("Iraq", "IR"),
+            CODE_MATCH,
+            "Iran's code fits Iraq as well"
+        );
         assert_eq!(match_score("Iraq", "BA"), 0);
         assert_eq!(match_score("Saint Kitts and Nevis", ".kn"), CODE_MATCH);
         assert_eq!(match_score("Neodymium", "Nd"), CODE_MATCH);
@@ -226,7 +294,10 @@ mod tests {
         assert_eq!(match_score("1947 NBA championship", "1947"), 1);
         assert_eq!(match_score("1947 NBA championship", "1950"), 0);
         assert_eq!(match_score("Bromine", "period 4"), 0);
-        assert_eq!(match_score("Saint Kitts and Nevis", "Antigua and Barbuda"), 0);
+        assert_eq!(
+            match_score("Saint Kitts and Nevis", "Antigua and Barbuda"),
+            0
+        );
     }
 
     #[test]
@@ -239,6 +310,14 @@ mod tests {
         assert_eq!(f("Iron", &["1811.15"], &["1802.15"]), Some(Flaw::TooClose));
         assert_eq!(f("Iron", &["1811.15"], &["1941.15"]), None);
         assert_eq!(f("Hafnium", &["72"], &["71"]), None);
+        assert_eq!(f("Lanthanum", &["1.1"], &["1.12"]), Some(Flaw::TooClose));
+        assert_eq!(f("Polonium", &["209"], &["208.98"]), Some(Flaw::TooClose));
+        assert_eq!(f("Calcium", &["1"], &["1.25"]), None);
+        assert_eq!(
+            f("South Korea", &["+82"], &["+81"]),
+            None,
+            "codes, not numbers"
+        );
         assert_eq!(f("Iraq", &["IQ"], &["BA"]), Some(Flaw::Matched));
         assert_eq!(f("Iraq", &["IQ"], &["IR"]), None);
         assert_eq!(f("Germany", &["DE"], &["GM"]), Some(Flaw::Matched));

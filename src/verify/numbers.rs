@@ -19,7 +19,8 @@ impl Figure {
     /// Whether the two stand for overlapping intervals: each is right to half its step.
     pub fn agrees(&self, other: &Figure) -> bool {
         let slack = (self.step + other.step) / 2.0;
-        (self.value - other.value).abs() <= slack * (1.0 + 1e-9)
+        // Strictly: 2022 and 2023 only touch at 2022.5.
+        (self.value - other.value).abs() < slack * (1.0 - 1e-9)
     }
 }
 
@@ -225,7 +226,10 @@ fn numbers_in(text: &str) -> Vec<(Figure, usize, usize, Option<&'static Unit>)> 
             j += 1;
         }
         // Digits glued to letters ("4f14", "7s2") are not a quantity.
-        if bytes.get(j).is_some_and(|(_, c)| c.is_alphabetic() && c.is_lowercase()) {
+        if bytes
+            .get(j)
+            .is_some_and(|(_, c)| c.is_alphabetic() && c.is_lowercase())
+        {
             let rest: String = bytes[j..].iter().map(|(_, c)| c).collect();
             if unit_at(&rest).is_none() {
                 while j < bytes.len() && bytes[j].1.is_alphanumeric() {
@@ -261,7 +265,10 @@ fn numbers_in(text: &str) -> Vec<(Figure, usize, usize, Option<&'static Unit>)> 
         let rest = &text[end..];
         let unit = unit_at(rest.trim_start()).map(|(u, _)| u);
         out.push((Figure { value, step }, start, end, unit));
-        i = bytes.iter().position(|(b, _)| *b >= end).unwrap_or(bytes.len());
+        i = bytes
+            .iter()
+            .position(|(b, _)| *b >= end)
+            .unwrap_or(bytes.len());
     }
     out
 }
@@ -334,9 +341,10 @@ pub fn seasons_in(text: &str) -> Vec<(i32, i32)> {
 }
 
 /// Whether `option` and `answer`, as numbers written with the same words around them ("61
-/// seconds", "1802.15"), cannot be told apart: they agree to the precision of both or, for a
-/// measured quantity, lie within `relative` of each other (1800.15 and 1802.15 kelvin are one
-/// melting point to a reader).
+/// seconds", "1802.15"), cannot be told apart: they are equal to the finer one's precision
+/// (two options from one table are written to its precision: "1" beside "1.25" is 1.00) or
+/// lie within `relative` of each other (1800.15 and 1802.15 kelvin are one melting point to a
+/// reader).
 pub fn too_close(answer: &str, option: &str, relative: f64) -> bool {
     let (Some((a, a_rest)), Some((o, o_rest))) = (leading(answer), leading(option)) else {
         return false;
@@ -345,7 +353,8 @@ pub fn too_close(answer: &str, option: &str, relative: f64) -> bool {
         return false;
     }
     let scale = a.value.abs().max(o.value.abs());
-    a.agrees(&o) || (a.value - o.value).abs() <= relative * scale
+    let diff = (a.value - o.value).abs();
+    diff < a.step.min(o.step) / 2.0 || diff <= relative * scale
 }
 
 /// A text that is a number and then only words ("61 seconds"): the number and the words.
@@ -416,9 +425,21 @@ mod tests {
     #[test]
     fn areas_shares_and_scales() {
         assert!(states("23,200 km²", "23200", Some("square kilometres")));
-        assert!(states("about 8,958 square miles", "23200", Some("square kilometres")));
-        assert!(states("1.24 million square kilometres", "1240192", Some("square kilometres")));
-        assert!(!states("1.3 million km²", "1240192", Some("square kilometres")));
+        assert!(states(
+            "about 8,958 square miles",
+            "23200",
+            Some("square kilometres")
+        ));
+        assert!(states(
+            "1.24 million square kilometres",
+            "1240192",
+            Some("square kilometres")
+        ));
+        assert!(!states(
+            "1.3 million km²",
+            "1240192",
+            Some("square kilometres")
+        ));
         assert!(states("21.2%", "21.232", Some("percent")));
         assert!(!states("22%", "21.232", Some("percent")));
     }
@@ -436,7 +457,9 @@ mod tests {
     #[test]
     fn options_too_close_to_tell_apart() {
         assert!(too_close("1802.15", "1800.15", 0.02));
-        assert!(too_close("1.1", "1.12", 0.0), "same after rounding to 1.1");
+        assert!(too_close("1.1", "1.12", 0.02));
+        assert!(!too_close("1", "1.25", 0.02));
+        assert!(too_close("1.10", "1.1", 0.0));
         assert!(!too_close("1.1", "1.57", 0.02));
         assert!(too_close("61 seconds", "60 seconds", 0.02));
         assert!(!too_close("61 seconds", "61 milliseconds", 0.02));

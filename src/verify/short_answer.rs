@@ -7,8 +7,8 @@
 //! so "in" is not found in "india".
 
 use super::abstention;
-use super::numbers;
 use super::clean::{clean_response, sentences};
+use super::numbers;
 use crate::core::answer::{Answer, Reading};
 use crate::core::gold::{Accepted, ValueKind};
 use crate::core::verdict::Verdict;
@@ -118,10 +118,7 @@ fn value_match(span: &str, accepted: &[Accepted]) -> Option<(String, bool)> {
                     .iter()
                     .any(|&(from, to)| from == year || to == year)
                 {
-                    return Some((
-                        format!("'{span}' names a season spanning {year}"),
-                        false,
-                    ));
+                    return Some((format!("'{span}' names a season spanning {year}"), false));
                 }
                 let next = (year + 1).to_string();
                 if *season && normalise(span).split(' ').any(|w| w == next) {
@@ -312,7 +309,10 @@ mod tests {
         }
         assert_eq!(read("+1 829", &code).verdict, Verdict::False);
         let plus_one = [acc("+1", &[])];
-        assert!(read("1", &plus_one).confident, "'1' is '+1' without its plus");
+        assert!(
+            read("1", &plus_one).confident,
+            "'1' is '+1' without its plus"
+        );
 
         let first_season = [Accepted {
             label: "1967".into(),
@@ -332,7 +332,10 @@ mod tests {
         ] {
             assert_eq!(read(answer, gold).verdict, Verdict::True, "{answer}");
         }
-        assert!(!read("1968", &first_season).confident, "the other convention is judged");
+        assert!(
+            !read("1968", &first_season).confident,
+            "the other convention is judged"
+        );
         assert_eq!(read("1948", &championship).verdict, Verdict::False);
         assert_eq!(read("1969", &first_season).verdict, Verdict::False);
 
@@ -343,7 +346,10 @@ mod tests {
         }];
         let r = read("The Caribbean", &region);
         assert_eq!(r.verdict, Verdict::True);
-        assert!(!r.confident, "a broader or narrower place is the judge's call");
+        assert!(
+            !r.confident,
+            "a broader or narrower place is the judge's call"
+        );
         assert!(r.rule.contains("judgement"), "{}", r.rule);
         assert_eq!(read("Europe", &region).verdict, Verdict::False);
     }

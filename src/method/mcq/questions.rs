@@ -88,8 +88,8 @@ pub fn generate(
 /// that share a type with the object (the relation's range may mix types). Each is wrong in
 /// the world as well as in the KG and tells nothing by its letters ([`options`]): its names
 /// neither contain the object's nor are contained in them, the KG does not tie it to the
-/// object, it is no number the object rounds to, and it matches the subject's name exactly as
-/// well as the object does. Names are distinct from each other and from the object. `None`
+/// object, it is no namesake of an entity the KG states for the subject, it is no number the object rounds
+/// to, and it matches the subject's name exactly as well as the object does. Names are distinct from each other and from the object. `None`
 /// when fewer than three such exist: the fact is not asked.
 fn distractors(
     index: &KgIndex,
@@ -110,6 +110,15 @@ fn distractors(
             .collect()
     };
     let answer = names_of(fact[2]);
+    // Entities the KG states for the subject under any relation: another entity of the same
+    // name is right in another sense ("North America", the subregion, for Cuba, whose
+    // continent is "North America").
+    let stated: Vec<(Id, String)> = index
+        .facts_from(fact[0])
+        .iter()
+        .filter(|f| matches!(index.term(f[2]), crate::kg::Term::NamedNode(_)))
+        .map(|f| (f[2], index.label(f[2])))
+        .collect();
     let mut chosen: Vec<Id> = Vec::with_capacity(DISTRACTORS);
     let mut shown = vec![answer.clone()];
     for o in pool {
@@ -122,7 +131,12 @@ fn distractors(
         {
             continue;
         }
-        if options::text_flaw(&subject, &answer, &names).is_some() || ties.tied(o, fact[2]) {
+        if options::text_flaw(&subject, &answer, &names).is_some()
+            || ties.tied(o, fact[2])
+            || stated
+                .iter()
+                .any(|(e, name)| *e != o && options::same(name, &names[0]))
+        {
             continue;
         }
         shown.push(names);
