@@ -182,7 +182,7 @@ mod tests {
             q
         };
         let qs = vec![
-            ask(&["France", "England", "Great_Britain", "Italy"], 1),
+            ask(&["France", "England", "Great Britain", "Italy"], 1),
             ask(&["France", "England", "Italy", "Nepal"], 1),
             ask(&["IQ", "BA", "ML", "England"], 3),
             ask(&["France", "England", "France", "Italy"], 1),
