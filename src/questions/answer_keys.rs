@@ -9,10 +9,10 @@
 //!   the season's other name ("1968" for the 1967–68 first season), a judgement: a KG may count
 //!   seasons by their first year in one relation and by their last in another, and a league
 //!   whose season is one calendar year has no other name.
-//! - Judged names ([`Accepted::judged`]), left to the judge: a place the KG ties
-//!   ([`super::ties`]) to the answer that the KG also gives the subject ("Caribbean", Cuba's
-//!   subregion, for its region "Americas"), and a calling code of the relation that the
-//!   answer's code extends ("+1" for "+1809").
+//! - Judged names ([`Accepted::judged`]), left to the judge: an entity the KG gives the subject
+//!   and ties ([`super::ties`]) to the answer by a third relation, a place inside or around it
+//!   ("Caribbean", Cuba's subregion, part of its region "Americas"); and a calling code of the
+//!   relation that the answer's code extends ("+1" for "+1809").
 
 use super::signature::{literal_kind, LiteralKind};
 use super::templates::template_for;
@@ -31,13 +31,13 @@ pub fn accepted(r: &Renderer<'_>, fact: &Fact) -> Gold {
     let template = template_for(ix, r.templates, fact);
     let season = counts_seasons(&ix.label(p)) || counts_seasons(&template.question);
     let mut ties = Ties::new(ix);
-    // The subject's other places: entities it has under the other relations.
-    let others: Vec<Id> = ix
+    // The subject's other entities, with the relation it has each under.
+    let others: Vec<(Id, Id)> = ix
         .facts_from(s)
         .iter()
         .filter(|f| f[1] != p && !objects.contains(&f[2]))
         .filter(|f| matches!(ix.term(f[2]), Term::NamedNode(_)))
-        .map(|f| f[2])
+        .map(|f| (f[2], f[1]))
         .collect();
     let accepted = objects
         .iter()
@@ -50,10 +50,15 @@ pub fn accepted(r: &Renderer<'_>, fact: &Fact) -> Gold {
                 },
                 _ => ValueKind::Name,
             };
+            // A tie by the question's relation or by the one that gives the subject `x` is a
+            // value the two share (Belize, like Guatemala, is in the Americas), not a place
+            // inside or around the answer (the Caribbean is part of the Americas).
+            let entity = matches!(ix.term(o), Term::NamedNode(_));
             let mut judged: Vec<String> = others
                 .iter()
-                .filter(|&&x| ties.tied(x, o))
-                .map(|&x| ix.label(x))
+                .filter(|_| entity)
+                .filter(|&&(x, via)| ties.ties(x, o).iter().any(|&r| r != p && r != via))
+                .map(|&(x, _)| ix.label(x))
                 .collect();
             if label.starts_with('+') {
                 judged.extend(
@@ -96,6 +101,8 @@ mod tests {
             r#"@prefix ex: <http://ex.org/> .
             @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
             ex:Caribbean ex:partOfRegion ex:Americas .
+            ex:Haiti ex:region ex:Americas .
+            ex:Cuba ex:borders ex:Haiti . ex:Haiti ex:borders ex:Cuba .
             ex:Cuba ex:region ex:Americas ; ex:subregion ex:Caribbean ;
                 ex:callingCode "+53" ; ex:official ex:Spanish .
             ex:Dominica ex:callingCode "+1767" .

@@ -42,8 +42,13 @@ impl<'a> Ties<'a> {
 
     /// Whether a fact of a relation that is not symmetric links `a` and `b`, either way.
     pub fn tied(&mut self, a: Id, b: Id) -> bool {
+        !self.ties(a, b).is_empty()
+    }
+
+    /// The relations, none symmetric, of the facts that link `a` and `b`, either way.
+    pub fn ties(&mut self, a: Id, b: Id) -> Vec<Id> {
         if a == b {
-            return false;
+            return Vec::new();
         }
         let ix = self.index;
         let links: Vec<Id> = ix
@@ -53,7 +58,10 @@ impl<'a> Ties<'a> {
             .chain(ix.facts_from(b).iter().filter(|f| f[2] == a))
             .map(|f| f[1])
             .collect();
-        links.into_iter().any(|p| !self.is_symmetric(p))
+        links
+            .into_iter()
+            .filter(|&p| !self.is_symmetric(p))
+            .collect()
     }
 }
 
