@@ -1130,9 +1130,11 @@ fn a_sweep_asks_every_askable_fact_once_batch_by_batch() {
         }
         assert!(sweep.is_over());
         assert_eq!(batches, candidates.len().div_ceil(500), "{task:?}");
-        // Every fact the method can ask about (MCQ passes over facts with too few options).
+        // Every fact the method can ask about: MCQ passes over facts without three good
+        // options, among them the codes and demonyms found by the subject's letters (issue
+        // 24: about a third of the countries KG's facts, nearly all of its code relations).
         assert!(
-            facts.len() * 10 >= candidates.len() * 8,
+            facts.len() * 10 >= candidates.len() * 6,
             "{task:?}: {} facts",
             facts.len()
         );

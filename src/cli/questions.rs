@@ -311,6 +311,21 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
         };
         println!("  {:<48} {} of {} ({share:.1}%)", c.what, c.count, c.of);
     }
+    let o = &report.options;
+    if o.questions > 0 {
+        println!("  multiple-choice questions          {}", o.questions);
+        for (what, n) in [
+            ("more than one right option", o.several_right),
+            ("option containing/contained in the answer", o.overlapping),
+            ("option the KG ties to the answer", o.tied),
+            ("option named like an object of the subject", o.stated),
+            ("number within rounding/tolerance", o.too_close),
+            ("options matched to the subject's name", o.matched),
+            ("not four distinct options", o.malformed),
+        ] {
+            println!("    {what:<44} {n} of {}", o.questions);
+        }
+    }
     let mut kinds: Vec<_> = report.examples.iter().collect();
     kinds.sort();
     let method_examples = report

@@ -29,11 +29,48 @@ pub enum Gold {
 }
 
 /// One right answer and the other names it goes by.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Accepted {
     pub label: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
+    /// What the label is as a value, when more than its words count: a quantity is stated in
+    /// any unit of its dimension and to any precision it agrees with ("1749 °C" for 2022.15
+    /// kelvin), a year also as a season spanning it ("1946–47").
+    #[serde(default, skip_serializing_if = "ValueKind::is_name")]
+    pub value: ValueKind,
+    /// Names the KG ties to this answer that a reader may or may not count as right (a
+    /// broader or narrower place of the subject: "Caribbean" for Cuba's region; the shared
+    /// prefix of a calling code; the other year of a season): read as right but never
+    /// confidently, so a judge decides when the run has one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub judged: Vec<String>,
+}
+
+/// How an accepted answer's label is read as a value.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "as", rename_all = "lowercase")]
+pub enum ValueKind {
+    /// A name: matched word for word (the default).
+    #[default]
+    Name,
+    /// A number, in the unit its template writes after it (`unit = "kelvin"`), if any.
+    Quantity {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unit: Option<String>,
+    },
+    /// A year; `season` when the relation counts seasons, which span the new year and are
+    /// named by their first or their last year, so the next year is a judgement too.
+    Year {
+        #[serde(default)]
+        season: bool,
+    },
+}
+
+impl ValueKind {
+    pub fn is_name(&self) -> bool {
+        *self == ValueKind::Name
+    }
 }
 
 impl Accepted {
@@ -181,6 +218,17 @@ mod tests {
                 accepted: vec![Accepted {
                     label: "Lima".into(),
                     aliases: vec!["Ciudad de los Reyes".into()],
+                    ..Default::default()
+                }],
+            },
+            Gold::Texts {
+                accepted: vec![Accepted {
+                    label: "2022.15".into(),
+                    value: ValueKind::Quantity {
+                        unit: Some("kelvin".into()),
+                    },
+                    judged: vec!["2022".into()],
+                    ..Default::default()
                 }],
             },
         ] {

@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::aliases::{alias_in, Answers};
 use super::grammar;
 use super::negatives::Corrupter;
+use super::option_audit::{self, OptionAudit};
 use super::templates::articles;
 use super::wording;
 use super::{Corruption, Question, Renderer};
@@ -49,6 +50,8 @@ pub struct Audit {
     pub article_errors: usize,
     /// Questions with a phrasing a reader rejects ([`wording::unnatural`]).
     pub unnatural_wording: usize,
+    /// Multiple-choice questions' options ([`super::option_audit`]).
+    pub options: OptionAudit,
     pub examples: HashMap<&'static str, Vec<String>>,
     /// What a method checks on its own questions (KG-FPQ's premises), added by the layer
     /// that knows the methods.
@@ -255,6 +258,13 @@ pub fn audit(
             a.true_in_words += 1;
             a.note("negative true in words", &q.prompt);
         }
+    }
+    let mut notes: Vec<(&'static str, String)> = Vec::new();
+    a.options = option_audit::audit(index, questions, &fact_of, &mut |what, text| {
+        notes.push((what, text.to_string()));
+    });
+    for (what, text) in notes {
+        a.note(what, &text);
     }
     a
 }

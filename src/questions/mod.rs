@@ -5,13 +5,17 @@
 //! run recognises work it has already done.
 
 pub mod aliases;
+pub mod answer_keys;
 pub mod audit;
 pub mod context;
 pub mod grammar;
 pub mod names;
 pub mod negatives;
+pub mod option_audit;
+pub mod options;
 pub mod signature;
 pub mod templates;
+pub mod ties;
 pub mod wording;
 pub mod wrong_objects;
 
@@ -425,20 +429,11 @@ impl Renderer<'_> {
         }
     }
 
-    /// Every object the KG gives `fact`'s subject for its relation, with its aliases: the
-    /// right answers to a Wh-question about the fact.
+    /// Every object the KG gives `fact`'s subject for its relation, with its aliases, how it
+    /// reads as a value and the names left to a judge ([`answer_keys`]): the right answers to
+    /// a Wh-question about the fact.
     pub fn accepted(&self, fact: &Fact) -> Gold {
-        let ix = self.index;
-        Gold::Texts {
-            accepted: ix
-                .objects_of(fact[0], fact[1])
-                .iter()
-                .map(|&o| Accepted {
-                    label: ix.label(o),
-                    aliases: ix.aliases_of(o).to_vec(),
-                })
-                .collect(),
-        }
+        answer_keys::accepted(self, fact)
     }
 
     pub fn id(&self, fact: &Fact, task: Task, format: &str, edit: &str) -> String {

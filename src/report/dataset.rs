@@ -362,6 +362,7 @@ mod tests {
                     accepted: vec![Accepted {
                         label: "Lima".into(),
                         aliases: vec!["Ciudad de los Reyes".into()],
+                        ..Default::default()
                     }],
                 },
                 Task::Saq,

@@ -473,6 +473,7 @@ mod tests {
             accepted: vec![Accepted {
                 label: "Lima".into(),
                 aliases: vec![],
+                ..Default::default()
             }],
             sentence: "The capital of Peru is Lima.".into(),
             blank: "The capital of Peru is ___.".into(),

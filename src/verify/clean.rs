@@ -401,12 +401,22 @@ fn strip_markdown(s: &str) -> String {
         .replace("**", "")
         .replace("__", "")
         .replace(['*', '`', '"'], "");
-    s.lines()
-        .map(|l| {
-            l.trim_start_matches(|c: char| matches!(c, '#' | '>' | '-' | '•') || c.is_whitespace())
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    s.lines().map(strip_bullet).collect::<Vec<_>>().join("\n")
+}
+
+/// A line without its heading, quote or list marks; a minus sign before a digit stays ("-34.04
+/// °C" is a temperature, not a list item).
+fn strip_bullet(line: &str) -> &str {
+    let mut rest = line;
+    loop {
+        let t = rest.trim_start();
+        let mut chars = t.chars();
+        match chars.next() {
+            Some('-') if chars.next().is_some_and(|d| d.is_ascii_digit()) => return t,
+            Some(c @ ('#' | '>' | '-' | '•')) => rest = &t[c.len_utf8()..],
+            _ => return t,
+        }
+    }
 }
 
 fn strip_labels(s: &str) -> &str {
@@ -449,6 +459,13 @@ fn starts_with_ci(hay: &str, needle: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_minus_sign_is_no_list_mark() {
+        assert_eq!(strip_markdown("- -34.04 °C"), "-34.04 °C");
+        assert_eq!(strip_markdown("  • Lima"), "Lima");
+        assert_eq!(strip_markdown("## - Lima"), "Lima");
+    }
 
     #[test]
     fn strips_templates_and_labels() {

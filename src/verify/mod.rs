@@ -16,6 +16,7 @@ pub mod clean;
 pub mod embed;
 pub mod judge;
 pub mod labelled;
+pub mod numbers;
 pub mod parse;
 pub mod premise;
 pub mod short_answer;

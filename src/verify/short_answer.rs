@@ -8,8 +8,9 @@
 
 use super::abstention;
 use super::clean::{clean_response, sentences};
+use super::numbers;
 use crate::core::answer::{Answer, Reading};
-use crate::core::gold::Accepted;
+use crate::core::gold::{Accepted, ValueKind};
 use crate::core::verdict::Verdict;
 
 /// The normal form two names are compared in.
@@ -91,6 +92,71 @@ fn answer_span(cleaned: &str) -> Option<String> {
     })
 }
 
+/// Whether `span` holds a number at all.
+fn numbers_stated(span: &str) -> bool {
+    span.chars().any(|c| c.is_ascii_digit())
+}
+
+/// An accepted value `span` states, with the rule and whether the rules are sure: a quantity
+/// in any unit and precision that agrees with it, a calling code with its separators
+/// ("+1 809" for "+1809"), a season spanning a year (not sure: a season is named by either of
+/// its years), and for a relation that counts seasons the next year (not sure either).
+fn value_match(span: &str, accepted: &[Accepted]) -> Option<(String, bool)> {
+    for a in accepted {
+        match &a.value {
+            ValueKind::Quantity { unit } => {
+                if numbers::states(span, &a.label, unit.as_deref()) {
+                    let unit = unit.as_deref().map_or(String::new(), |u| format!(" {u}"));
+                    return Some((format!("'{span}' states {}{unit}", a.label), true));
+                }
+            }
+            ValueKind::Year { season } => {
+                let Ok(year) = a.label.trim().parse::<i32>() else {
+                    continue;
+                };
+                if numbers::seasons_in(span)
+                    .iter()
+                    .any(|&(from, to)| from == year || to == year)
+                {
+                    return Some((format!("'{span}' names a season spanning {year}"), false));
+                }
+                let next = (year + 1).to_string();
+                if *season && normalise(span).split(' ').any(|w| w == next) {
+                    return Some((
+                        format!("'{span}' names the season {year} by its last year"),
+                        false,
+                    ));
+                }
+            }
+            ValueKind::Name => {}
+        }
+        if let Some(code) = a.label.strip_prefix('+') {
+            let only_code = span
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | ' ' | '(' | ')' | '.'));
+            let digits: String = span.chars().filter(char::is_ascii_digit).collect();
+            if only_code && !code.is_empty() && digits == code {
+                return Some((format!("'{span}' is the code {}", a.label), true));
+            }
+        }
+    }
+    None
+}
+
+/// The judged name (see [`Accepted::judged`]) `span` is or contains, with its answer's label.
+fn judged_match(span: &str, accepted: &[Accepted]) -> Option<(String, String)> {
+    let a = normalise(span);
+    accepted.iter().find_map(|acc| {
+        acc.judged
+            .iter()
+            .find(|j| {
+                let n = normalise(j);
+                n == a || contains_words(&a, &n)
+            })
+            .map(|j| (j.clone(), acc.label.clone()))
+    })
+}
+
 /// The rules stage for a short answer.
 pub fn read(response: &str, accepted: &[Accepted]) -> Reading {
     let reading = |answer, verdict, rule: String, confident| Reading {
@@ -125,7 +191,31 @@ pub fn read(response: &str, accepted: &[Accepted]) -> Reading {
         );
     }
     let text = Answer::Text { text: span.clone() };
-    match best_match(&span, accepted) {
+    let found = best_match(&span, accepted);
+    if let Some((Match::Exact, name)) = found {
+        return reading(text, Verdict::True, format!("answer is '{name}'"), true);
+    }
+    if let Some((rule, confident)) = value_match(&span, accepted) {
+        return reading(text, Verdict::True, rule, confident);
+    }
+    // A number's digits inside another number ("2022" in "2022.15" read as words) are not a
+    // match: a quantity is read as a value above, or not at all.
+    let by_words = found.filter(|(_, name)| {
+        !accepted
+            .iter()
+            .any(|a| !a.value.is_name() && a.label == *name && numbers_stated(&span))
+    });
+    let judged = judged_match(&span, accepted);
+    match by_words {
+        None if judged.is_some() => {
+            let (name, label) = judged.unwrap_or_default();
+            reading(
+                text,
+                Verdict::True,
+                format!("'{span}' names '{name}', which the KG ties to '{label}': a judgement"),
+                false,
+            )
+        }
         Some((Match::Exact, name)) => {
             reading(text, Verdict::True, format!("answer is '{name}'"), true)
         }
@@ -154,6 +244,7 @@ mod tests {
         Accepted {
             label: label.into(),
             aliases: aliases.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
         }
     }
 
@@ -190,5 +281,76 @@ mod tests {
         assert_eq!(read_v(""), Verdict::Invalid);
         assert!(read("Canada", &gold).confident);
         assert!(!read("Mexico", &gold).confident);
+    }
+
+    #[test]
+    fn quantities_codes_seasons_and_judgements() {
+        let kelvin = [Accepted {
+            label: "2022.15".into(),
+            value: ValueKind::Quantity {
+                unit: Some("kelvin".into()),
+            },
+            ..Default::default()
+        }];
+        for right in ["2022 K", "1749 °C", "It is 2022.15 kelvin.", "3180 °F"] {
+            let r = read(right, &kelvin);
+            assert_eq!(r.verdict, Verdict::True, "{right}: {}", r.rule);
+            assert!(r.confident, "{right}");
+        }
+        for wrong in ["2023 K", "2022 °C", "1802.15"] {
+            assert_eq!(read(wrong, &kelvin).verdict, Verdict::False, "{wrong}");
+        }
+        // The digits of 2022.15 read as words are no match for "2022.9".
+        assert_eq!(read("2022.9 K", &kelvin).verdict, Verdict::False);
+
+        let code = [acc("+1809", &[])];
+        for right in ["+1809", "1809", "+1 809", "+1-809"] {
+            assert_eq!(read(right, &code).verdict, Verdict::True, "{right}");
+        }
+        assert_eq!(read("+1 829", &code).verdict, Verdict::False);
+        let plus_one = [acc("+1", &[])];
+        assert!(
+            read("1", &plus_one).confident,
+            "'1' is '+1' without its plus"
+        );
+
+        let first_season = [Accepted {
+            label: "1967".into(),
+            value: ValueKind::Year { season: true },
+            ..Default::default()
+        }];
+        let championship = [Accepted {
+            label: "1947".into(),
+            value: ValueKind::Year { season: false },
+            ..Default::default()
+        }];
+        for (answer, gold) in [
+            ("1967", &first_season),
+            ("the 1967–68 season", &first_season),
+            ("1968", &first_season),
+            ("1946–47", &championship),
+        ] {
+            assert_eq!(read(answer, gold).verdict, Verdict::True, "{answer}");
+        }
+        assert!(
+            !read("1968", &first_season).confident,
+            "the other convention is judged"
+        );
+        assert_eq!(read("1948", &championship).verdict, Verdict::False);
+        assert_eq!(read("1969", &first_season).verdict, Verdict::False);
+
+        let region = [Accepted {
+            label: "Americas".into(),
+            judged: vec!["Caribbean".into()],
+            ..Default::default()
+        }];
+        let r = read("The Caribbean", &region);
+        assert_eq!(r.verdict, Verdict::True);
+        assert!(
+            !r.confident,
+            "a broader or narrower place is the judge's call"
+        );
+        assert!(r.rule.contains("judgement"), "{}", r.rule);
+        assert_eq!(read("Europe", &region).verdict, Verdict::False);
     }
 }

@@ -225,6 +225,7 @@ fn asked_fact(r: &Renderer<'_>, e: Id, p: Id) -> AskedFact {
         .map(|&o| Accepted {
             label: ix.label(o),
             aliases: ix.aliases_of(o).to_vec(),
+            ..Default::default()
         })
         .collect();
     let mut sentence = objects

@@ -135,6 +135,7 @@ mod tests {
             accepted: vec![Accepted {
                 label: "Lima".into(),
                 aliases: vec!["Ciudad de los Reyes".into()],
+                ..Default::default()
             }],
         };
         assert_ne!(Kglens.prompt(&q).instruction, yn.instruction);

@@ -85,7 +85,8 @@ impl Method for Mcq {
         ("right", "wrong")
     }
     fn unmade(&self) -> &'static str {
-        "facts were passed over: their relation has fewer than three other objects to offer as options"
+        "facts were passed over: their relation has fewer than three other objects that are wrong, \
+         unlike the answer in name and number, and as matchable to the subject's name as it is"
     }
     fn scoring(&self) -> Scoring {
         Scoring::Outcomes

@@ -6,6 +6,8 @@ use rand::seq::SliceRandom;
 
 use crate::kg::index::{Fact, Id, KgIndex};
 use crate::questions::context::{context_of, context_tag};
+use crate::questions::options;
+use crate::questions::ties::Ties;
 use crate::questions::wrong_objects::WrongObjects;
 use crate::questions::{GenerateOptions, Gold, Question, Renderer, Task};
 use crate::sampling::{self, SeededRng};
@@ -23,7 +25,8 @@ pub enum McqFormat {
 }
 
 /// MCQ: the object and [`DISTRACTORS`] wrong objects of its type, in an order drawn from the
-/// seed. Facts with fewer distractors are skipped for the next ones; returns how many were.
+/// seed. Facts without that many good distractors ([`distractors`]) are skipped for the next
+/// ones; returns how many were.
 pub fn generate(
     r: &Renderer<'_>,
     candidates: &[usize],
@@ -35,7 +38,7 @@ pub fn generate(
         McqFormat::WhQuestion => (Task::McqWh, "mcq-wh"),
     };
     // Every candidate in the sampling's order, taken until `limit` questions are made: a fact
-    // whose relation has too few other objects for three distractors gives way to the next.
+    // without three good distractors gives way to the next.
     let order = crate::questions::draw_facts(
         r.index,
         candidates,
@@ -44,6 +47,7 @@ pub fn generate(
         opts.seed,
     );
     let mut wrong = WrongObjects::new(r.index);
+    let mut ties = Ties::new(r.index);
     let mut out = Vec::with_capacity(opts.limit.min(candidates.len()));
     let mut missing = 0;
     let tag = context_tag(opts);
@@ -54,7 +58,8 @@ pub fn generate(
         let fact = r.index.facts()[fi];
         let id = r.id(&fact, task, name, tag);
         let mut rng = sampling::item_rng(opts.seed, &id);
-        let Some(distractors) = distractors(r.index, &fact, wrong.of(&fact), &mut rng) else {
+        let pool = wrong.of(&fact);
+        let Some(distractors) = distractors(r.index, &mut ties, &fact, pool, &mut rng) else {
             missing += 1;
             continue;
         };
@@ -80,10 +85,15 @@ pub fn generate(
 }
 
 /// Three distractors for `fact` from its relation's wrong objects `pool`, preferring those
-/// that share a type with the object (the relation's range may mix types); names distinct from
-/// each other and from the object. `None` when fewer than three exist.
+/// that share a type with the object (the relation's range may mix types). Each is wrong in
+/// the world as well as in the KG and tells nothing by its letters ([`options`]): its names
+/// neither contain the object's nor are contained in them, the KG does not tie it to the
+/// object, it is no namesake of an entity the KG states for the subject, it is no number the object rounds
+/// to, and it matches the subject's name exactly as well as the object does. Names are distinct from each other and from the object. `None`
+/// when fewer than three such exist: the fact is not asked.
 fn distractors(
     index: &KgIndex,
+    ties: &mut Ties<'_>,
     fact: &Fact,
     mut pool: Vec<Id>,
     rng: &mut SeededRng,
@@ -93,14 +103,43 @@ fn distractors(
     let shares_type = |o: &Id| index.types_of(*o).iter().any(|t| types.contains(t));
     // Stable: same-typed first, each part in its shuffled order.
     pool.sort_by_key(|o| !shares_type(o));
-    let mut names = vec![index.label(fact[2]).to_lowercase()];
-    let mut chosen = Vec::with_capacity(DISTRACTORS);
+    let subject = index.label(fact[0]);
+    let names_of = |o: Id| -> Vec<String> {
+        std::iter::once(index.label(o))
+            .chain(index.aliases_of(o).iter().cloned())
+            .collect()
+    };
+    let answer = names_of(fact[2]);
+    // Entities the KG states for the subject under any relation: another entity of the same
+    // name is right in another sense ("North America", the subregion, for Cuba, whose
+    // continent is "North America").
+    let stated: Vec<(Id, String)> = index
+        .facts_from(fact[0])
+        .iter()
+        .filter(|f| matches!(index.term(f[2]), crate::kg::Term::NamedNode(_)))
+        .map(|f| (f[2], index.label(f[2])))
+        .collect();
+    let mut chosen: Vec<Id> = Vec::with_capacity(DISTRACTORS);
+    let mut shown = vec![answer.clone()];
     for o in pool {
-        let name = index.label(o).to_lowercase();
-        if names.contains(&name) {
+        let names = names_of(o);
+        // Options are told apart by their labels: two with one label, or one whose name
+        // holds another's, are one answer twice.
+        if shown
+            .iter()
+            .any(|s| options::overlaps(&s[..1], &names[..1]))
+        {
             continue;
         }
-        names.push(name);
+        if options::text_flaw(&subject, &answer, &names).is_some()
+            || ties.tied(o, fact[2])
+            || stated
+                .iter()
+                .any(|(e, name)| *e != o && options::same(name, &names[0]))
+        {
+            continue;
+        }
+        shown.push(names);
         chosen.push(o);
         if chosen.len() == DISTRACTORS {
             return Some(chosen);
