@@ -1335,9 +1335,21 @@ fn default_model_run_and_report_say_the_results_are_near_chance() {
         runs_s,
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    for want in ["against chance", "answers: ", "chance 50% (guessing one of 2 options)", "near chance: "] {
-        assert!(stdout.contains(want), "run's summary lacks {want:?}:\n{stdout}");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for want in [
+        "against chance",
+        "answers: ",
+        "chance 50% (guessing one of 2 options)",
+        "near chance: ",
+    ] {
+        assert!(
+            stdout.contains(want),
+            "run's summary lacks {want:?}:\n{stdout}"
+        );
     }
     let id = std::fs::read_dir(runs.path())
         .unwrap()
@@ -1353,14 +1365,24 @@ fn default_model_run_and_report_say_the_results_are_near_chance() {
     assert_eq!(chance["baseline"]["rate"], 0.5);
     let dist = chance["distribution"].as_array().unwrap();
     let top = dist[0][1].as_u64().unwrap();
-    assert!(dist.iter().all(|d| d[0] == "yes" || d[0] == "no" || d[0] == "idk" || d[0] == "invalid"), "{dist:?}");
+    assert!(
+        dist.iter()
+            .all(|d| d[0] == "yes" || d[0] == "no" || d[0] == "idk" || d[0] == "invalid"),
+        "{dist:?}"
+    );
     assert!(
         !chance["warnings"].as_array().unwrap().is_empty(),
         "the bundled model's results are near chance: {chance}"
     );
     let text = common::ok(&["report", &id, "--runs-dir", runs_s]);
-    assert!(text.contains(&format!("answers: {} {top}", dist[0][0].as_str().unwrap())), "{text}");
-    assert!(text.contains("near chance: ") && text.contains("chance 50%"), "{text}");
+    assert!(
+        text.contains(&format!("answers: {} {top}", dist[0][0].as_str().unwrap())),
+        "{text}"
+    );
+    assert!(
+        text.contains("near chance: ") && text.contains("chance 50%"),
+        "{text}"
+    );
     for format in ["md", "html"] {
         let doc = common::ok(&["report", &id, "--runs-dir", runs_s, "--format", format]);
         assert!(doc.contains("Against chance"), "{format}: {doc}");

@@ -2729,7 +2729,10 @@ fn live_says_when_the_results_are_near_chance() {
     let s = render(&app, 100, 30);
     assert!(s.contains(&format!("answers: true {n}")), "{s}");
     assert!(s.contains(" · chance "), "{s}");
-    assert!(s.contains("⚠ near chance: the model answered 'true' to"), "{s}");
+    assert!(
+        s.contains("⚠ near chance: the model answered 'true' to"),
+        "{s}"
+    );
     // The fixture with every kind of answer is not flagged.
     let (_tmp, mut mixed) = fixture_app();
     key(&mut mixed, KeyCode::Char('2'));

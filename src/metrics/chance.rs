@@ -49,7 +49,11 @@ impl Baseline {
     pub fn describe(&self) -> String {
         match self {
             Baseline::Uniform { rate, options } => {
-                format!("{} (guessing one of {} options)", pct(*rate), trim(*options))
+                format!(
+                    "{} (guessing one of {} options)",
+                    pct(*rate),
+                    trim(*options)
+                )
             }
             Baseline::Majority { rate, answer } => format!(
                 "{} (always answering '{answer}', the most common gold answer)",
@@ -193,13 +197,7 @@ impl ChanceTally {
     /// Adds one answered question. `words` are how the method says true and false
     /// (`Method::truth_words`), so a yes/no run counts "yes"/"no" and a statement run
     /// "true"/"false".
-    pub fn add(
-        &mut self,
-        gold: &Gold,
-        answer: &Answer,
-        outcome: OutcomeKind,
-        words: (&str, &str),
-    ) {
+    pub fn add(&mut self, gold: &Gold, answer: &Answer, outcome: OutcomeKind, words: (&str, &str)) {
         self.n += 1;
         self.correct += u64::from(outcome == OutcomeKind::Correct);
         let key = match answer {
@@ -232,8 +230,11 @@ impl ChanceTally {
             }
             Gold::Texts { accepted } => {
                 self.gold_kinds |= GOLD_TEXTS;
-                let mut names: Vec<String> =
-                    accepted.iter().flat_map(|a| a.names()).map(normalise).collect();
+                let mut names: Vec<String> = accepted
+                    .iter()
+                    .flat_map(|a| a.names())
+                    .map(normalise)
+                    .collect();
                 names.sort();
                 names.dedup();
                 for name in names {
@@ -364,7 +365,8 @@ mod tests {
         }
         let c = bool_run(&v);
         assert_eq!(c.n, 40);
-        assert_eq!(c.distribution, vec![("yes".into(), 20), ("no".into(), 20)]);
+        // Ties are listed by name.
+        assert_eq!(c.distribution, vec![("no".into(), 20), ("yes".into(), 20)]);
         // 18 + 2 = 20 right: accuracy 50%.
         assert_eq!(c.accuracy.unwrap().value, 0.5);
         assert_eq!(
@@ -396,7 +398,8 @@ mod tests {
         assert!(c.warnings.contains(&Warning::AtChance));
         let w = c.warning_line().unwrap();
         assert!(
-            w.contains("answered 'yes' to 36 of 40 questions") && w.contains("60% is at chance (50%)"),
+            w.contains("answered 'yes' to 36 of 40 questions")
+                && w.contains("60% is at chance (50%)"),
             "{w}"
         );
     }
@@ -432,7 +435,9 @@ mod tests {
     #[test]
     fn below_chance_is_said() {
         // 40 balanced, 5 right: 12.5%, Wilson hi ≈ 26% < 50%.
-        let v: Vec<(bool, bool)> = (0..40).map(|i| (i % 2 == 0, (i % 2 == 0) == (i < 5))).collect();
+        let v: Vec<(bool, bool)> = (0..40)
+            .map(|i| (i % 2 == 0, (i % 2 == 0) == (i < 5)))
+            .collect();
         let c = bool_run(&v);
         assert!(c.warnings.contains(&Warning::BelowChance));
         assert!(c.warning_line().unwrap().contains("below chance"));
@@ -465,7 +470,10 @@ mod tests {
             }
             b => panic!("{b:?}"),
         }
-        assert!(c.warnings.iter().any(|w| matches!(w, Warning::OneAnswer { .. })));
+        assert!(c
+            .warnings
+            .iter()
+            .any(|w| matches!(w, Warning::OneAnswer { .. })));
     }
 
     #[test]
@@ -476,13 +484,22 @@ mod tests {
                 options: vec!["a".into(), "b".into(), "c".into()],
                 correct: i % 3,
             };
-            t.add(&gold, &Answer::Choice { index: 0 }, OutcomeKind::Incorrect, YN);
+            t.add(
+                &gold,
+                &Answer::Choice { index: 0 },
+                OutcomeKind::Incorrect,
+                YN,
+            );
         }
         let c = t.summary();
         let b = c.baseline.unwrap();
         assert!(matches!(b, Baseline::Uniform { .. }));
         assert!((b.rate() - 1.0 / 3.0).abs() < 1e-12);
-        assert!(b.describe().contains("one of 3 options"), "{}", b.describe());
+        assert!(
+            b.describe().contains("one of 3 options"),
+            "{}",
+            b.describe()
+        );
     }
 
     #[test]

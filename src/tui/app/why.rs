@@ -274,7 +274,12 @@ mod tests {
         let mut mixed = Why::default();
         for i in 0..30 {
             let c = if i < 20 { 1 } else { 2 };
-            mixed.add_with(&q("true", None), Verdict::True, OutcomeKind::Correct, Some(c));
+            mixed.add_with(
+                &q("true", None),
+                Verdict::True,
+                OutcomeKind::Correct,
+                Some(c),
+            );
         }
         assert_eq!(mixed.dominant_letter(), None);
     }

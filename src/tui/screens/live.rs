@@ -248,11 +248,7 @@ fn draw_cards(f: &mut Frame, app: &App, area: Rect) {
 /// warning, when the results are near chance (a model answering "yes" to everything).
 pub fn draw_chance(f: &mut Frame, app: &App, c: &crate::metrics::chance::Chance, area: Rect) {
     let t = &app.theme;
-    let first = format!(
-        "answers: {} · {}",
-        c.distribution_line(),
-        c.baseline_line()
-    );
+    let first = format!("answers: {} · {}", c.distribution_line(), c.baseline_line());
     let mut lines = vec![Line::from(Span::styled(line(&first), t.dim()))];
     if let Some(w) = c.warning_line() {
         lines.push(Line::from(Span::styled(
