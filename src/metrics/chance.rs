@@ -357,17 +357,17 @@ mod tests {
 
     #[test]
     fn a_model_saying_yes_to_balanced_questions_is_at_chance() {
-        // 20 true, 20 false; the model says yes to 36: 18 of the true right, 2 of the false.
+        // 20 true, 20 false; the model says yes to half of each, as a coin would.
         let mut v = Vec::new();
         for i in 0..20 {
-            v.push((true, i < 18));
-            v.push((false, i >= 18));
+            v.push((true, i < 10));
+            v.push((false, i < 10));
         }
         let c = bool_run(&v);
         assert_eq!(c.n, 40);
         // Ties are listed by name.
         assert_eq!(c.distribution, vec![("no".into(), 20), ("yes".into(), 20)]);
-        // 18 + 2 = 20 right: accuracy 50%.
+        // 10 + 10 = 20 right: accuracy 50%.
         assert_eq!(c.accuracy.unwrap().value, 0.5);
         assert_eq!(
             c.baseline,
