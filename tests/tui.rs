@@ -2723,7 +2723,10 @@ fn yes_sayer(dir: &Path, model: &str) -> RunDir {
 fn live_says_when_the_results_are_near_chance() {
     let tmp = tempfile::tempdir().unwrap();
     let run = yes_sayer(tmp.path(), "no-model.gguf");
-    let n = run.read_manifest().unwrap().questions;
+    let n = run
+        .read_manifest::<kgscope::run::Manifest>()
+        .unwrap()
+        .questions;
     let mut app = open_app(tmp.path(), &run);
     key(&mut app, KeyCode::Char('2'));
     let s = render(&app, 100, 30);
