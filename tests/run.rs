@@ -1343,7 +1343,7 @@ fn default_model_run_and_report_say_the_results_are_near_chance() {
     for want in [
         "against chance",
         "answers: ",
-        "chance 50% (guessing one of 2 options)",
+        "\n  chance ",
         "near chance: ",
     ] {
         assert!(
@@ -1383,7 +1383,7 @@ fn default_model_run_and_report_say_the_results_are_near_chance() {
         "{text}"
     );
     assert!(
-        text.contains("near chance: ") && text.contains("chance 50%"),
+        text.contains("near chance: ") && text.contains("\n  chance "),
         "{text}"
     );
     for format in ["md", "html"] {
