@@ -90,6 +90,7 @@ pub fn blocks(run: &LoadedRun, figures: bool) -> anyhow::Result<Vec<Block>> {
         "{} answered: {} correct, {} incorrect, {} abstained, {} invalid.",
         s.overall.n, c.correct, c.incorrect, c.abstained, c.invalid
     )));
+    b.extend(crate::report::chance::blocks(&run.chance));
     for (name, rows) in groupings(s) {
         if rows.is_empty() {
             continue;

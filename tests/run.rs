@@ -1309,3 +1309,89 @@ fn a_request_on_a_connection_the_server_closed_is_sent_again_without_a_retry() {
         "sent again on a fresh connection"
     );
 }
+
+/// The bundled base model answers nearly every yes/no question the same way: `run` and
+/// `report` (every format) must say so, with the answer distribution and the chance baseline.
+#[test]
+fn default_model_run_and_report_say_the_results_are_near_chance() {
+    let model = common::default_model();
+    let runs = tempfile::tempdir().unwrap();
+    let runs_s = runs.path().to_str().unwrap();
+    let out = common::run(&[
+        "run",
+        "--kg",
+        "sample:countries",
+        "--model",
+        model.to_str().unwrap(),
+        "--task",
+        "yesno",
+        "--limit",
+        "40",
+        "--seed",
+        "7",
+        "--parallel",
+        "4",
+        "--temperature",
+        "0",
+        "--runs-dir",
+        runs_s,
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for want in [
+        "against chance",
+        "answers: ",
+        "\n  chance ",
+        "near chance: ",
+    ] {
+        assert!(
+            stdout.contains(want),
+            "run's summary lacks {want:?}:\n{stdout}"
+        );
+    }
+    let id = std::fs::read_dir(runs.path())
+        .unwrap()
+        .map(|e| e.unwrap())
+        .find(|e| e.path().join("manifest.json").is_file())
+        .expect("the run's directory")
+        .file_name()
+        .into_string()
+        .unwrap();
+    let json = report_json(runs.path(), &id);
+    let chance = &json["chance"];
+    assert_eq!(chance["n"], 40);
+    assert!(
+        chance["baseline"]["rate"].as_f64().unwrap() >= 0.5,
+        "{chance}"
+    );
+    let dist = chance["distribution"].as_array().unwrap();
+    let top = dist[0][1].as_u64().unwrap();
+    assert!(
+        dist.iter()
+            .all(|d| d[0] == "yes" || d[0] == "no" || d[0] == "idk" || d[0] == "invalid"),
+        "{dist:?}"
+    );
+    assert!(
+        !chance["warnings"].as_array().unwrap().is_empty(),
+        "the bundled model's results are near chance: {chance}"
+    );
+    let text = common::ok(&["report", &id, "--runs-dir", runs_s]);
+    assert!(
+        text.contains(&format!("answers: {} {top}", dist[0][0].as_str().unwrap())),
+        "{text}"
+    );
+    assert!(
+        text.contains("near chance: ") && text.contains("\n  chance "),
+        "{text}"
+    );
+    for format in ["md", "html"] {
+        let doc = common::ok(&["report", &id, "--runs-dir", runs_s, "--format", format]);
+        assert!(doc.contains("Against chance"), "{format}: {doc}");
+        assert!(doc.contains("Baseline: chance "), "{format}");
+        assert!(doc.contains("Warning: near chance: "), "{format}");
+    }
+}

@@ -2697,3 +2697,68 @@ fn kghalubench_inspect_shows_the_chain_fact_by_fact() {
         "{first}"
     );
 }
+
+/// A run of statements (true and false) where the model said "True." to every one: a
+/// yes-sayer, at chance.
+fn yes_sayer(dir: &Path, model: &str) -> RunDir {
+    let model = ModelSpec::Llama {
+        path: PathBuf::from(model),
+    };
+    let cfg = RunConfig::new("sample:countries", model, Task::Statement, 16);
+    let prepared = session::prepare_new(cfg, "test-model", dir, &|_| {}).unwrap();
+    let mut out = prepared.run.results_appender().unwrap();
+    for q in &prepared.questions {
+        out.push(&verify_record(
+            q.clone(),
+            vec![attempt(Verdict::True, "True.".into(), 2)],
+        ))
+        .unwrap();
+    }
+    out.sync().unwrap();
+    prepared.run
+}
+
+/// Live shows what the model answered, the chance baseline, and the warning.
+#[test]
+fn live_says_when_the_results_are_near_chance() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = yes_sayer(tmp.path(), "no-model.gguf");
+    let n = run
+        .read_manifest::<kgscope::run::Manifest>()
+        .unwrap()
+        .questions;
+    let mut app = open_app(tmp.path(), &run);
+    key(&mut app, KeyCode::Char('2'));
+    let s = render(&app, 100, 30);
+    assert!(s.contains(&format!("answers: true {n}")), "{s}");
+    assert!(s.contains(" · chance "), "{s}");
+    assert!(
+        s.contains("⚠ near chance: the model answered 'true' to"),
+        "{s}"
+    );
+    // The fixture with every kind of answer is not flagged.
+    let (_tmp, mut mixed) = fixture_app();
+    key(&mut mixed, KeyCode::Char('2'));
+    let s = render(&mixed, 100, 30);
+    assert!(s.contains("answers: "), "{s}");
+    assert!(!s.contains("answered 'true' to"), "{s}");
+}
+
+/// Compare shows each run's answers against chance: two runs can differ and both be blind.
+#[test]
+fn compare_says_which_runs_are_near_chance() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = yes_sayer(tmp.path(), "no-model.gguf");
+    let _b = yes_sayer(tmp.path(), "other-model.gguf");
+    let mut app = open_app(tmp.path(), &a);
+    keys(&mut app, "6");
+    key(&mut app, KeyCode::Char(' '));
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Char(' '));
+    app.wait_for_compare();
+    let c = app.compare.result.as_ref().unwrap().as_ref().unwrap();
+    assert!(c.runs.iter().all(|r| r.chance.near_chance()));
+    let s = render(&app, 160, 40);
+    assert_eq!(s.matches("⚠ near chance").count(), 2, "{s}");
+    assert!(s.contains(" · chance "), "{s}");
+}

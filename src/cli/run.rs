@@ -410,6 +410,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 "cancelled": outcome.cancelled,
                 "stopped": outcome.stopped,
                 "metrics": snapshot,
+                "chance": outcome.tally.chance.summary(),
             }))?
         );
     } else if outcome.tally.answered > 0 {
@@ -417,6 +418,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
             "{}",
             report::table::summary(&snapshot, method::of(cfg.task).metrics(), 10)
         );
+        print!("{}", report::chance::text(&outcome.tally.chance.summary()));
     }
     let again = credentials_to_give_again(&cfg);
     if let Some(reason) = &outcome.stopped {
@@ -640,6 +642,7 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
                     "hand_labels": r.labelled,
                 },
                 "metrics": r.snapshot,
+                "chance": r.chance,
                 "kglens": r.kglens,
                 "kghalubench": (r.halu.answers > 0).then_some(&r.halu),
                 "judges": judges.shown().then_some(&*judges),
@@ -696,6 +699,7 @@ fn text_report(r: &report::loaded::LoadedRun, by_judge: usize, worst: usize) -> 
     );
     let metrics = method::of(manifest.config.task).metrics();
     out.push_str(&report::table::summary(&r.snapshot, metrics, worst));
+    out.push_str(&report::chance::text(&r.chance));
     if let Some(k) = &r.kglens {
         out.push_str(&report::kglens::text(k));
     }

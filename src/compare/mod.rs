@@ -71,6 +71,8 @@ pub struct RunSummary {
     pub temperature: f32,
     /// Questions the run answered (its own, before matching).
     pub answered: usize,
+    /// What it answered on the common questions, and whether that is near chance.
+    pub chance: crate::metrics::chance::Chance,
 }
 
 /// One metric for every run, on the common questions.
@@ -212,12 +214,21 @@ pub fn compare<R: Borrow<LoadedRun>>(runs: &[R], by: &Grouping) -> anyhow::Resul
             answers[1].rows.len()
         );
     }
+    // Each run's metrics and answers against chance on the common questions only.
+    let common_set: std::collections::HashSet<&str> = common.iter().map(|r| r.id()).collect();
+    let (snapshots, chances): (Vec<_>, Vec<_>) = runs
+        .iter()
+        .map(|r| r.snapshot_and_chance_where(|id| common_set.contains(id)))
+        .collect::<anyhow::Result<Vec<_>>>()?
+        .into_iter()
+        .unzip();
     let names = names(&runs);
     let summaries = runs
         .iter()
         .zip(&names)
         .zip(&answers)
-        .map(|((r, name), a)| RunSummary {
+        .zip(chances)
+        .map(|(((r, name), a), chance)| RunSummary {
             id: r.run.id.clone(),
             name: name.clone(),
             model: r.model(),
@@ -225,14 +236,9 @@ pub fn compare<R: Borrow<LoadedRun>>(runs: &[R], by: &Grouping) -> anyhow::Resul
             method: r.method().into(),
             temperature: r.temperature(),
             answered: a.rows.len(),
+            chance,
         })
         .collect();
-    // Each run's metrics on the common questions only.
-    let common_set: std::collections::HashSet<&str> = common.iter().map(|r| r.id()).collect();
-    let snapshots: Vec<_> = runs
-        .iter()
-        .map(|r| r.snapshot_where(|id| common_set.contains(id)))
-        .collect::<anyhow::Result<_>>()?;
     let own = crate::method::of(runs[0].manifest.config.task).metrics();
     let metrics = Metric::summary_of(own)
         .into_iter()

@@ -88,6 +88,7 @@ pub fn blocks(c: &Comparison) -> Vec<Block> {
             .collect(),
         numeric: true,
     });
+    b.extend(chance_blocks(c));
     b.push(Block::Heading(
         2,
         format!("Accuracy by {}, each run against A", c.grouping),
@@ -133,6 +134,34 @@ pub fn blocks(c: &Comparison) -> Vec<Block> {
         numeric: true,
     });
     b
+}
+
+/// Each run's answers on the common questions, its chance baseline, and the warning when its
+/// results are near chance: two runs can differ significantly and both be at chance.
+fn chance_blocks(c: &Comparison) -> Vec<Block> {
+    let rows = c
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            vec![
+                letter(i),
+                r.chance.distribution_line(),
+                r.chance.baseline_line(),
+                r.chance.warning_line().unwrap_or_else(|| "–".into()),
+            ]
+        })
+        .collect();
+    vec![
+        Block::Heading(2, "Answers against chance".into()),
+        Block::Table {
+            header: ["run", "answers", "baseline", "warning"]
+                .map(String::from)
+                .to_vec(),
+            rows,
+            numeric: false,
+        },
+    ]
 }
 
 pub const CSV_HEADER: [&str; 17] = [

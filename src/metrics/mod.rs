@@ -6,11 +6,13 @@
 //! depth hallucination, weighted accuracy),
 //! [`aggregate`] (incremental group-by over scored outcomes, with serialisable snapshots),
 //! [`agreement`] (Cohen's and Fleiss' kappa between annotators), and [`judges`] (each
-//! verifier against the hand labels, and what to label next).
+//! verifier against the hand labels, and what to label next); [`chance`] (the answer
+//! distribution, the chance baseline, and a warning when results are near it).
 
 pub mod aggregate;
 pub mod agreement;
 pub mod calibration;
+pub mod chance;
 pub mod confusion;
 pub mod counts;
 pub mod grapheval;

@@ -78,6 +78,8 @@ pub struct LoadedRun {
     /// Each answer with a confidence (chosen by likelihood, or asked more than once): the
     /// reliability diagram's points.
     pub confidences: Vec<super::calibration::Confident>,
+    /// What the model answered, the chance baseline, and whether the results are near it.
+    pub chance: crate::metrics::chance::Chance,
     /// Whether hand labels are applied.
     labels: bool,
     /// The compact answers, read when first asked for (comparisons), or the ones kept.
@@ -138,8 +140,10 @@ impl LoadedRun {
         let mut aggregates = Aggregates::default();
         let mut confidences = Vec::new();
         let mut halu = super::halu::ChainCounts::default();
+        let mut chance = crate::metrics::chance::ChanceTally::default();
         let pass = stream(&run, &book, |r, _| {
             aggregates.add(&super::scored(&r));
+            super::add_chance(&mut chance, &r);
             halu.add(&r);
             confidences.extend(super::calibration::point(&r));
         })?;
@@ -160,6 +164,7 @@ impl LoadedRun {
             kglens,
             halu,
             confidences,
+            chance: chance.summary(),
             labels,
             answers: OnceLock::new(),
             judges: OnceLock::new(),
@@ -218,6 +223,21 @@ impl LoadedRun {
             .map_err(anyhow::Error::msg)
     }
 
+    /// The metrics and the answer distribution against chance on the questions `keep`
+    /// accepts only, computed again from results.jsonl in one pass.
+    pub fn snapshot_and_chance_where(
+        &self,
+        keep: impl Fn(&str) -> bool,
+    ) -> anyhow::Result<(Snapshot, crate::metrics::chance::Chance)> {
+        let mut aggregates = Aggregates::default();
+        let mut chance = crate::metrics::chance::ChanceTally::default();
+        self.for_each_scored(&keep, |r, _| {
+            aggregates.add(&super::scored(&r));
+            super::add_chance(&mut chance, &r);
+        })?;
+        Ok((aggregates.snapshot(), chance.summary()))
+    }
+
     /// The metrics on the questions `keep` accepts only, computed again from results.jsonl.
     pub fn snapshot_where(&self, keep: impl Fn(&str) -> bool) -> anyhow::Result<Snapshot> {
         let mut aggregates = Aggregates::default();
@@ -233,8 +253,10 @@ impl LoadedRun {
         let mut r = self.clone();
         let mut aggregates = Aggregates::default();
         let (mut answered, mut by_judge, mut confidences) = (0, 0, Vec::new());
+        let mut chance = crate::metrics::chance::ChanceTally::default();
         self.for_each_scored(&keep, |rec, judged| {
             aggregates.add(&super::scored(&rec));
+            super::add_chance(&mut chance, &rec);
             answered += 1;
             by_judge += usize::from(judged);
             confidences.extend(super::calibration::point(&rec));
@@ -243,6 +265,7 @@ impl LoadedRun {
         r.by_judge = by_judge;
         r.snapshot = aggregates.snapshot();
         r.confidences = confidences;
+        r.chance = chance.summary();
         r.answers = OnceLock::from(Ok(Arc::new(Answers {
             rows: kept,
             keys: all.keys.clone(),

@@ -3,6 +3,7 @@
 
 pub mod binning;
 pub mod calibration;
+pub mod chance;
 pub mod dataset;
 pub mod doc;
 pub mod grid;
@@ -15,6 +16,7 @@ pub mod table;
 pub use crate::method::kgfpq::report as fpq;
 pub use crate::method::kglens::report as kglens;
 
+use crate::metrics::chance::{Chance, ChanceTally};
 use crate::metrics::{Aggregates, Scored, Scoring, Snapshot};
 use crate::run::ResultRecord;
 
@@ -76,6 +78,8 @@ pub struct Tally {
     pub aggregates: Aggregates,
     pub answered: u64,
     pub completion_tokens: u64,
+    /// What the model answered and the chance baseline (`metrics::chance`).
+    pub chance: ChanceTally,
 }
 
 impl Tally {
@@ -83,6 +87,7 @@ impl Tally {
         self.aggregates.add(&scored(r));
         self.answered += 1;
         self.completion_tokens += r.completion_tokens();
+        add_chance(&mut self.chance, r);
     }
 
     pub fn snapshot(&self) -> Snapshot {
@@ -96,4 +101,19 @@ pub fn snapshot_of(records: &[ResultRecord]) -> Snapshot {
         t.add(r);
     }
     t.snapshot()
+}
+
+/// Adds a record's first answer to a chance tally, in its method's words for true and false.
+pub fn add_chance(t: &mut ChanceTally, r: &ResultRecord) {
+    let words = crate::method::of(r.question.task).truth_words();
+    t.add(&r.question.gold, &r.answer(), r.outcome, words);
+}
+
+/// The answer distribution, chance baseline and warning of some records.
+pub fn chance_of(records: &[ResultRecord]) -> Chance {
+    let mut t = ChanceTally::default();
+    for r in records {
+        add_chance(&mut t, r);
+    }
+    t.summary()
 }

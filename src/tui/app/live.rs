@@ -183,6 +183,7 @@ impl App {
             }
             if d.snapshot_stale {
                 d.snapshot = d.tally.snapshot();
+                d.chance = d.tally.chance.summary();
                 d.snapshot_stale = false;
             }
         }

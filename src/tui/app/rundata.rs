@@ -109,6 +109,8 @@ pub struct RunData {
     pub errors: Vec<ErrorRow>,
     pub tally: Tally,
     pub snapshot: Snapshot,
+    /// The answer distribution and chance baseline, taken with `snapshot`.
+    pub chance: crate::metrics::chance::Chance,
     /// Every annotator's current label of each question.
     pub labels: LabelBook,
     /// Label lines taken in so far: what changes when a label does (a cache key).
@@ -175,6 +177,7 @@ impl RunData {
             errors: Vec::new(),
             tally: Tally::default(),
             snapshot: Tally::default().snapshot(),
+            chance: Tally::default().chance.summary(),
             by_entity: HashMap::new(),
             why: WhyIndex::default(),
             broken: None,
@@ -196,6 +199,7 @@ impl RunData {
         d.follow = Some(Following::start(results));
         d.seen = None;
         d.snapshot = d.tally.snapshot();
+        d.chance = d.tally.chance.summary();
         Ok(d)
     }
 
@@ -262,7 +266,11 @@ impl RunData {
             }
         }
         self.tally.add(&r);
-        self.why.add(&r.question, r.verdict, r.outcome);
+        let choice = match r.answer() {
+            crate::core::answer::Answer::Choice { index } => Some(index),
+            _ => None,
+        };
+        self.why.add_with(&r.question, r.verdict, r.outcome, choice);
         for iri in [&r.question.subject, &r.question.object] {
             // Look up before inserting: most answers are about entities already counted, and
             // `entry` would copy the IRI for each of them.

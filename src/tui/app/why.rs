@@ -18,7 +18,14 @@ pub struct Why {
     pub by_part: [Counts; 3],
     /// How often the model answered true / false / "I don't know" / nothing readable.
     pub answers: [u64; 4],
+    /// How often it chose each option letter of a multiple-choice question (A..; the last
+    /// slot also counts any later letter): a model that says "B)" to everything is as blind
+    /// as a yes-sayer, and its verdicts (right / wrong) do not show it.
+    pub letters: [u64; LETTERS],
 }
+
+/// Option letters counted one by one; MCQ asks 4 options (Luo et al.), so 8 leaves room.
+pub const LETTERS: usize = 8;
 
 /// The parts a negative can replace, in `Why::by_part`'s order.
 pub const PARTS: [Corruption; 3] = [Corruption::Head, Corruption::Relation, Corruption::Tail];
@@ -31,13 +38,27 @@ pub const ANSWERS: [Verdict; 4] = [
     Verdict::Invalid,
 ];
 
-/// Below this many answers one answer's share says little about the model.
-const DOMINANT_MIN_N: u64 = 10;
-/// One answer given this often is a model answering by habit, not by the question.
-const DOMINANT_SHARE: f64 = 0.85;
+// The same thresholds as the run's near-chance warning (`metrics::chance`), so the pane and
+// `run` / `report` flag the same habit.
+use crate::metrics::chance::{DOMINANT_SHARE, MIN_N as DOMINANT_MIN_N};
 
 impl Why {
     pub fn add(&mut self, q: &Question, verdict: Verdict, outcome: OutcomeKind) {
+        self.add_with(q, verdict, outcome, None);
+    }
+
+    /// [`Why::add`], with the option the model chose when it answered a multiple-choice
+    /// question.
+    pub fn add_with(
+        &mut self,
+        q: &Question,
+        verdict: Verdict,
+        outcome: OutcomeKind,
+        choice: Option<usize>,
+    ) {
+        if let Some(i) = choice {
+            self.letters[i.min(LETTERS - 1)] += 1;
+        }
         let gold_true = q.gold.truth();
         self.by_gold[usize::from(!gold_true)].add(outcome);
         if let Some(part) = q.negative {
@@ -58,13 +79,16 @@ impl Why {
         for (a, b) in self.answers.iter_mut().zip(&o.answers) {
             *a += b;
         }
+        for (a, b) in self.letters.iter_mut().zip(&o.letters) {
+            *a += b;
+        }
     }
 
     pub fn n(&self) -> u64 {
         self.answers.iter().sum()
     }
 
-    /// The answer given to at least 85% of at least 10 questions, with its share: the mark of
+    /// The answer given to at least 80% of at least 10 questions, with its share: the mark of
     /// a model that says "yes" (or "no", or "I don't know") whatever it is asked.
     pub fn dominant_answer(&self) -> Option<(Verdict, f64)> {
         let n = self.n();
@@ -74,6 +98,25 @@ impl Why {
         let (i, &k) = self.answers.iter().enumerate().max_by_key(|(_, k)| **k)?;
         let share = k as f64 / n as f64;
         (share >= DOMINANT_SHARE).then_some((ANSWERS[i], share))
+    }
+}
+
+impl Why {
+    /// Questions answered with an option letter.
+    pub fn lettered(&self) -> u64 {
+        self.letters.iter().sum()
+    }
+
+    /// The option letter chosen for at least 80% of at least 10 multiple-choice questions,
+    /// with its share: the MCQ form of answering by habit.
+    pub fn dominant_letter(&self) -> Option<(char, f64)> {
+        let n = self.n();
+        if n < DOMINANT_MIN_N {
+            return None;
+        }
+        let (i, &k) = self.letters.iter().enumerate().max_by_key(|(_, k)| **k)?;
+        let share = k as f64 / n as f64;
+        (share >= DOMINANT_SHARE).then(|| (crate::core::gold::choice_letter(i), share))
     }
 }
 
@@ -94,13 +137,24 @@ pub struct WhyIndex {
 impl WhyIndex {
     /// Adds an answer to its groups, keyed as the aggregates key them (a missing type is "-").
     pub fn add(&mut self, q: &Question, verdict: Verdict, outcome: OutcomeKind) {
-        self.overall.add(q, verdict, outcome);
+        self.add_with(q, verdict, outcome, None);
+    }
+
+    /// [`WhyIndex::add`], with the option chosen for a multiple-choice question.
+    pub fn add_with(
+        &mut self,
+        q: &Question,
+        verdict: Verdict,
+        outcome: OutcomeKind,
+        choice: Option<usize>,
+    ) {
+        self.overall.add_with(q, verdict, outcome, choice);
         // Look up before inserting: most answers fall into groups already there.
         match self.by_relation.get_mut(&q.relation) {
-            Some(w) => w.add(q, verdict, outcome),
+            Some(w) => w.add_with(q, verdict, outcome, choice),
             None => {
                 let mut w = Why::default();
-                w.add(q, verdict, outcome);
+                w.add_with(q, verdict, outcome, choice);
                 self.by_relation.insert(q.relation.clone(), w);
             }
         }
@@ -109,9 +163,12 @@ impl WhyIndex {
         self.by_head_tail
             .entry((head, tail))
             .or_default()
-            .add(q, verdict, outcome);
+            .add_with(q, verdict, outcome, choice);
         if let Some(y) = q.year {
-            self.by_year.entry(y).or_default().add(q, verdict, outcome);
+            self.by_year
+                .entry(y)
+                .or_default()
+                .add_with(q, verdict, outcome, choice);
         }
     }
 
@@ -191,6 +248,40 @@ mod tests {
         );
         assert_eq!(ix.years(1980, 1999).n(), 12);
         assert_eq!(ix.years(2000, 2009).n(), 0);
+    }
+
+    #[test]
+    fn an_mcq_letter_habit_is_flagged() {
+        let mut ix = WhyIndex::default();
+        // "B" to 25 of 30 questions, "A" to 5; verdicts say only right or wrong.
+        for i in 0..30 {
+            let choice = if i < 25 { 1 } else { 0 };
+            let (v, o) = if i % 4 == 1 {
+                (Verdict::True, OutcomeKind::Correct)
+            } else {
+                (Verdict::False, OutcomeKind::Incorrect)
+            };
+            ix.add_with(&q("true", None), v, o, Some(choice));
+        }
+        let w = ix.overall;
+        assert_eq!(w.lettered(), 30);
+        assert_eq!(w.letters[..3], [5, 25, 0]);
+        let (letter, share) = w.dominant_letter().unwrap();
+        assert_eq!(letter, 'B');
+        assert!((share - 25.0 / 30.0).abs() < 1e-12);
+        assert_eq!(ix.by_relation["capital"].letters[1], 25);
+        // 20 of 30 (67%) is no habit.
+        let mut mixed = Why::default();
+        for i in 0..30 {
+            let c = if i < 20 { 1 } else { 2 };
+            mixed.add_with(
+                &q("true", None),
+                Verdict::True,
+                OutcomeKind::Correct,
+                Some(c),
+            );
+        }
+        assert_eq!(mixed.dominant_letter(), None);
     }
 
     #[test]

@@ -102,6 +102,25 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                     fit(&format!("{} = {} · {}", letter(i), r.name, r.id), w),
                     t.dim(),
                 )));
+                // What it answered and the baseline; the warning (in the incorrect colour)
+                // when its results are near chance.
+                lines.push(Line::from(Span::styled(
+                    fit(
+                        &line(&format!(
+                            "    answers: {} · {}",
+                            r.chance.distribution_line(),
+                            r.chance.baseline_line()
+                        )),
+                        w,
+                    ),
+                    t.dim(),
+                )));
+                if let Some(warn) = r.chance.warning_line() {
+                    lines.push(Line::from(Span::styled(
+                        fit(&line(&format!("    ⚠ {warn}")), w),
+                        t.outcome(crate::verify::OutcomeKind::Incorrect),
+                    )));
+                }
             }
             for m in &cmp.metrics {
                 let mut s = format!("{:<16}", fit(&m.metric, 15));

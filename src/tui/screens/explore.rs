@@ -221,6 +221,10 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
 }
 
 /// The first screen's right pane: what kgscope is, what is loaded, and what to press first.
+/// The instruction-tuned model the welcome pane suggests instead of the bundled base model
+/// (a name `kgscope model fetch` knows: a test holds it in the registry).
+pub const BETTER_MODEL: &str = "qwen2.5-coder-0.5b-instruct";
+
 fn draw_welcome(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
     let index = app.index.as_deref().expect("checked by draw");
@@ -268,6 +272,25 @@ fn draw_welcome(f: &mut Frame, app: &App, area: Rect) {
         ]),
         Line::from(vec![key("/"), Span::raw("search by name or alias")]),
         Line::from(vec![key("?"), Span::raw("every key")]),
+        Line::from(""),
+        Line::from(Span::styled("A better model", t.title())),
+        Line::from(format!(
+            "The bundled {} is a smoke test: it gives most questions the same answer, so its \
+             scores sit near chance. For results worth reading:",
+            crate::models::registry::DEFAULT_NAME
+        )),
+        Line::from(Span::styled(
+            format!("  kgscope model fetch {BETTER_MODEL}"),
+            Style::default().fg(t.accent),
+        )),
+        Line::from(Span::styled(
+            format!("  kgscope --model {BETTER_MODEL}"),
+            Style::default().fg(t.accent),
+        )),
+        Line::from(Span::styled(
+            "or --model FILE.gguf, or --model openai:NAME --base-url URL",
+            t.dim(),
+        )),
     ];
     f.render_widget(
         Paragraph::new(lines)
@@ -491,6 +514,12 @@ mod tests {
     use super::*;
     use ratatui::buffer::Buffer;
     use ratatui::widgets::Widget;
+
+    #[test]
+    fn the_suggested_model_can_be_fetched() {
+        let m = crate::models::registry::find(BETTER_MODEL).expect("a model kgscope can fetch");
+        assert_ne!(m.name, crate::models::registry::DEFAULT_NAME);
+    }
 
     /// Lines a wrapped paragraph actually fills, found by drawing it.
     fn drawn_height(lines: &[Line], width: u16) -> u16 {

@@ -29,7 +29,12 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let [legend, map, why_area] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(3),
-        Constraint::Length(if app.data.is_some() { WHY_H } else { 0 }),
+        // One more line for a multiple-choice run's option letters.
+        Constraint::Length(match &app.data {
+            Some(d) if d.why.overall.lettered() > 0 => WHY_H + 1,
+            Some(_) => WHY_H,
+            None => 0,
+        }),
     ])
     .areas(area);
     let mut head = vec![
@@ -323,6 +328,9 @@ fn draw_why(f: &mut Frame, app: &App, g: &HeatGrid, area: Rect) {
     }
     lines.push(Line::from(parts));
     lines.push(answers_line(app, &w, (yes, no), area.width));
+    if w.lettered() > 0 {
+        lines.push(letters_line(app, &w));
+    }
     // A group too small to tell still shows the habit when the whole run has it.
     let overall = app.data.as_ref().map(|d| d.why.overall).unwrap_or_default();
     let habit = match (w.dominant_answer(), overall.dominant_answer()) {
@@ -335,6 +343,26 @@ fn draw_why(f: &mut Frame, app: &App, g: &HeatGrid, area: Rect) {
             format!(
                 " ⚠ says \"{}\" to {:.0}% {of}: judge it by the gold split",
                 answer_name(v, (yes, no)),
+                share * 100.0
+            ),
+            t.outcome(OutcomeKind::Incorrect),
+        )));
+    }
+    // Multiple choice: the same habit shows as one option letter, whatever the options.
+    let letter_habit = match (w.dominant_letter(), overall.dominant_letter()) {
+        (Some(h), _) => Some((h, "of questions")),
+        (None, Some(h)) => Some((h, "of the run's questions")),
+        (None, None) => None,
+    };
+    if let Some(((l, share), of)) = letter_habit {
+        let options = app
+            .data
+            .as_ref()
+            .and_then(|d| d.chance.baseline.as_ref().map(|b| b.describe()))
+            .map_or(String::new(), |b| format!("; chance is {b}"));
+        lines.push(Line::from(Span::styled(
+            format!(
+                " ⚠ picks option {l} for {:.0}% {of}: its accuracy is near chance{options}",
                 share * 100.0
             ),
             t.outcome(OutcomeKind::Incorrect),
@@ -371,6 +399,24 @@ fn answers_line<'a>(
         spans.push(Span::raw(format!(
             "{g} {} {:.0}% ({k})  ",
             answer_name(*v, words),
+            *k as f64 / n * 100.0
+        )));
+    }
+    Line::from(spans)
+}
+
+/// The option letters a multiple-choice group was answered with, by count and share.
+fn letters_line<'a>(app: &App, w: &Why) -> Line<'a> {
+    let t = &app.theme;
+    let n = w.n().max(1) as f64;
+    let mut spans = vec![Span::styled(format!(" {:<NAME_W$}", "options"), t.dim())];
+    for (i, k) in w.letters.iter().enumerate() {
+        if *k == 0 {
+            continue;
+        }
+        spans.push(Span::raw(format!(
+            "{} {:.0}% ({k})  ",
+            crate::core::gold::choice_letter(i),
             *k as f64 / n * 100.0
         )));
     }

@@ -15,9 +15,15 @@ use crate::verify::OutcomeKind;
 
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
-    let [head, cards, stream] = Layout::vertical([
+    let [head, cards, chance, stream] = Layout::vertical([
         Constraint::Length(4),
         Constraint::Length(5),
+        // One line for the answers, two more (it wraps on 80 columns) for a warning.
+        Constraint::Length(match &app.data {
+            Some(d) if d.chance.near_chance() => 3,
+            Some(d) if d.chance.n > 0 => 1,
+            _ => 0,
+        }),
         Constraint::Min(3),
     ])
     .areas(area);
@@ -93,6 +99,9 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         );
     }
     draw_cards(f, app, cards);
+    if let Some(d) = &app.data {
+        draw_chance(f, app, &d.chance, chance);
+    }
     let h = stream.height.saturating_sub(2) as usize;
     let row = |outcome: Option<OutcomeKind>, prompt: String, text: String| {
         let style = outcome.map_or(Style::default().fg(t.fg), |o| t.outcome(o));
@@ -233,6 +242,21 @@ fn draw_cards(f: &mut Frame, app: &App, area: Rect) {
             *a,
         );
     }
+}
+
+/// What the model answered and the chance baseline; in the incorrect colour, with the
+/// warning, when the results are near chance (a model answering "yes" to everything).
+pub fn draw_chance(f: &mut Frame, app: &App, c: &crate::metrics::chance::Chance, area: Rect) {
+    let t = &app.theme;
+    let first = format!("answers: {} · {}", c.distribution_line(), c.baseline_line());
+    let mut lines = vec![Line::from(Span::styled(line(&first), t.dim()))];
+    if let Some(w) = c.warning_line() {
+        lines.push(Line::from(Span::styled(
+            format!("⚠ {}", line(&w)),
+            Style::default().fg(t.incorrect),
+        )));
+    }
+    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), area);
 }
 
 /// A card's title in `room` columns: the metric's name, or its short form on a narrow
