@@ -136,7 +136,10 @@ fn a_fact_whose_true_premise_is_denied_gets_no_false_premise_question() {
             // The reason question takes the false premise for granted: it asks about the
             // premise's subject and ends in a question mark.
             let p = &r.question.prompt;
-            assert!(p.starts_with("What is the reason that ") && p.ends_with('?'), "{p}");
+            assert!(
+                p.starts_with("What is the reason that ") && p.ends_with('?'),
+                "{p}"
+            );
             assert!(premise.contains(&r.question.subject_label), "{premise}");
             assert!(p.contains(&r.question.subject_label), "{p}");
             assert_eq!(

@@ -106,6 +106,7 @@ fn open_app(dir: &Path, run: &RunDir) -> App {
         theme: "dark".into(),
         log: None,
         kg_sample: None,
+        ..Default::default()
     })
     .unwrap();
     app.annotator = "tester".into();
@@ -183,6 +184,8 @@ fn run_through_runner(app: &mut App, model: ModelSpec, runs_dir: &Path, limit: u
         task: Task::Statement,
         context: None,
         limit,
+        judge: None,
+        writer: None,
     };
     runner::start(rt.handle(), &base, &req, tx);
     follow_run(app, rx);
@@ -2199,6 +2202,7 @@ fn runs_from_before_schema_2_open_in_every_screen() {
             theme: "dark".into(),
             log: None,
             kg_sample: None,
+            ..Default::default()
         })
         .unwrap();
         assert_eq!(app.data.as_ref().unwrap().tally.answered, 60, "{id}");
@@ -2400,6 +2404,7 @@ fn sampled_app(runs: &std::path::Path, per_relation: usize) -> App {
         theme: "dark".into(),
         log: None,
         kg_sample: Some(per_relation),
+        ..Default::default()
     })
     .unwrap()
 }
@@ -2432,6 +2437,8 @@ fn a_tui_on_a_sample_explores_it_and_its_runs_draw_from_it() {
         task: Task::Yesno,
         context: None,
         limit: 6,
+        judge: None,
+        writer: None,
     };
     let cfg = kgscope::tui::runner::config_for(&base, &req);
     assert_eq!(cfg.kg_sample, Some(4));
