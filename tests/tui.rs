@@ -2168,6 +2168,11 @@ mod analyst;
 #[path = "tui/judge.rs"]
 mod judge;
 
+/// The run dialog's judge and writer, what it remembers, and R on a judged run (issue 26),
+/// in tests/tui/dialog.rs.
+#[path = "tui/dialog.rs"]
+mod dialog;
+
 /// Runs written before schema version 2 (tests/data/legacy-runs, made by the previous binary)
 /// open in every screen, and Inspect names their gold answers in the method's words.
 #[test]
