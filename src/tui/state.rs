@@ -15,9 +15,13 @@ use crate::questions::{ContextKind, Task};
 /// The file's name under `$KGSCOPE_HOME`.
 pub const FILE: &str = "tui-state.json";
 
-/// `$KGSCOPE_HOME/tui-state.json`.
+/// `$KGSCOPE_TUI_STATE` when set (a session of its own, as the tests that drive the binary
+/// give each TUI), else `$KGSCOPE_HOME/tui-state.json`.
 pub fn default_path() -> PathBuf {
-    crate::run::config::kgscope_home().join(FILE)
+    match std::env::var_os("KGSCOPE_TUI_STATE") {
+        Some(p) if !p.is_empty() => PathBuf::from(p),
+        _ => crate::run::config::kgscope_home().join(FILE),
+    }
 }
 
 /// What the run dialog proposes when it opens: what it was set to last.
