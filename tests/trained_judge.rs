@@ -254,6 +254,7 @@ fn a_judge_trained_on_a_real_run_judges_without_generating() {
         theme: "dark".into(),
         log: None,
         kg_sample: None,
+        ..Default::default()
     })
     .unwrap();
     app.go_to(Screen::Judge);

@@ -106,6 +106,7 @@ fn open_app(dir: &Path, run: &RunDir) -> App {
         theme: "dark".into(),
         log: None,
         kg_sample: None,
+        ..Default::default()
     })
     .unwrap();
     app.annotator = "tester".into();
@@ -183,6 +184,8 @@ fn run_through_runner(app: &mut App, model: ModelSpec, runs_dir: &Path, limit: u
         task: Task::Statement,
         context: None,
         limit,
+        judge: None,
+        writer: None,
     };
     runner::start(rt.handle(), &base, &req, tx);
     follow_run(app, rx);
@@ -2165,6 +2168,11 @@ mod analyst;
 #[path = "tui/judge.rs"]
 mod judge;
 
+/// The run dialog's judge and writer, what it remembers, and R on a judged run (issue 26),
+/// in tests/tui/dialog.rs.
+#[path = "tui/dialog.rs"]
+mod dialog;
+
 /// Runs written before schema version 2 (tests/data/legacy-runs, made by the previous binary)
 /// open in every screen, and Inspect names their gold answers in the method's words.
 #[test]
@@ -2199,6 +2207,7 @@ fn runs_from_before_schema_2_open_in_every_screen() {
             theme: "dark".into(),
             log: None,
             kg_sample: None,
+            ..Default::default()
         })
         .unwrap();
         assert_eq!(app.data.as_ref().unwrap().tally.answered, 60, "{id}");
@@ -2400,6 +2409,7 @@ fn sampled_app(runs: &std::path::Path, per_relation: usize) -> App {
         theme: "dark".into(),
         log: None,
         kg_sample: Some(per_relation),
+        ..Default::default()
     })
     .unwrap()
 }
@@ -2432,6 +2442,8 @@ fn a_tui_on_a_sample_explores_it_and_its_runs_draw_from_it() {
         task: Task::Yesno,
         context: None,
         limit: 6,
+        judge: None,
+        writer: None,
     };
     let cfg = kgscope::tui::runner::config_for(&base, &req);
     assert_eq!(cfg.kg_sample, Some(4));

@@ -98,6 +98,7 @@ pub fn run(a: DemoArgs) -> anyhow::Result<ExitCode> {
         kg: a.kg,
         model: a.model,
         openai: a.openai,
+        helpers: Default::default(),
         run: None,
         runs_dir,
         theme: a.theme,

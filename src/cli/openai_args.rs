@@ -55,6 +55,21 @@ impl OpenAiArgs {
         Ok(model.with_timeouts(self.timeouts(HttpTimeouts::default())))
     }
 
+    /// A helper model (`--judge`, `--writer`, `--expert`: `spec` as `flag` gave it): an
+    /// openai:MODEL one talks to `judge_base_url` when given, else to --base-url.
+    pub fn helper_spec(
+        &self,
+        spec: &str,
+        judge_base_url: Option<&str>,
+        flag: &str,
+    ) -> anyhow::Result<ModelSpec> {
+        let mut o = self.clone();
+        if let Some(url) = judge_base_url {
+            o.base_url = Some(url.to_string());
+        }
+        anyhow::Context::with_context(o.model_spec(spec), || flag.to_string())
+    }
+
     /// Lets a base URL read back from a manifest, its credentials masked, get them back from
     /// this command line (see `kgscope::credentials`).
     pub fn supply_credentials(&self) {
@@ -73,5 +88,45 @@ impl OpenAiArgs {
             )),
             _ => None,
         }
+    }
+}
+
+/// The judge and question writer the TUI's run dialog offers (`kgscope tui --judge/--writer`),
+/// taken as `kgscope run` takes them.
+#[derive(Args, Clone, Default)]
+pub struct HelperArgs {
+    /// A judge the run dialog offers (j) for the methods with open answers (saq, kglens's
+    /// HARD mode, kg-fpq's generative questions, kghalubench), as `kgscope run --judge` takes
+    /// it: `default`, a model name from `kgscope model list`, a .gguf path, or openai:MODEL
+    /// (at --judge-base-url, else --base-url); the dialog proposes it [default: none, the
+    /// dialog offers the run's own model].
+    #[arg(long, value_name = "MODEL")]
+    pub judge: Option<String>,
+    /// A question writer the run dialog offers (w) for kg-fpq, as `kgscope run --writer`
+    /// takes it; the dialog proposes it [default: none, the dialog offers the run's own
+    /// model].
+    #[arg(long, value_name = "MODEL")]
+    pub writer: Option<String>,
+    /// The OpenAI-compatible server of an openai:MODEL judge or writer [default: --base-url].
+    #[arg(long, value_name = "URL")]
+    pub judge_base_url: Option<String>,
+}
+
+impl HelperArgs {
+    /// The judge and the writer given, as models.
+    pub fn specs(
+        &self,
+        openai: &OpenAiArgs,
+    ) -> anyhow::Result<(Option<ModelSpec>, Option<ModelSpec>)> {
+        let url = self.judge_base_url.as_deref();
+        let spec = |s: &Option<String>, flag| {
+            s.as_deref()
+                .map(|s| openai.helper_spec(s, url, flag))
+                .transpose()
+        };
+        Ok((
+            spec(&self.judge, "--judge")?,
+            spec(&self.writer, "--writer")?,
+        ))
     }
 }

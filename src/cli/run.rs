@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::Args;
 use kgscope::backends::{self, GenParams};
 use kgscope::method;
@@ -460,14 +460,8 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
 /// The model behind `--judge` or `--writer` (`flag`): an openai:MODEL one talks to
 /// --judge-base-url when given, else to --base-url.
 fn helper_model(a: &RunArgs, spec: Option<&str>, flag: &str) -> anyhow::Result<Option<ModelSpec>> {
-    let Some(spec) = spec else {
-        return Ok(None);
-    };
-    let mut o = a.openai.clone();
-    if a.judge_base_url.is_some() {
-        o.base_url.clone_from(&a.judge_base_url);
-    }
-    Ok(Some(o.model_spec(spec).with_context(|| flag.to_string())?))
+    spec.map(|s| a.openai.helper_spec(s, a.judge_base_url.as_deref(), flag))
+        .transpose()
 }
 
 /// A resumed run's model with this command line's say: the timeouts given override the

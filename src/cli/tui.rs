@@ -18,6 +18,8 @@ pub struct TuiArgs {
     pub model: String,
     #[command(flatten)]
     pub openai: super::openai_args::OpenAiArgs,
+    #[command(flatten)]
+    pub helpers: super::openai_args::HelperArgs,
     /// Open a finished or interrupted run (its id or directory) to browse and label it; its
     /// KG is the one in its manifest [default: explore --kg, with no run open].
     #[arg(long, value_name = "RUN_ID")]
@@ -61,8 +63,13 @@ pub fn open(a: TuiArgs, setup: impl FnOnce(&mut kgscope::tui::App)) -> anyhow::R
             None
         }
     };
+    // Refused before the screen is taken, as `kgscope run` refuses them.
+    let (judge, writer) = a.helpers.specs(&a.openai)?;
     // Credentials stay in memory: the TUI shows and stores the URLs masked.
     a.openai.supply_credentials();
+    if let Some(url) = &a.helpers.judge_base_url {
+        kgscope::credentials::supply(url.trim_end_matches('/'));
+    }
     kgscope::credentials::supply(&a.kg);
     // Said before the screen is taken, and kept in the log.
     if let Ok(spec) = a.openai.model_spec(&a.model) {
@@ -89,6 +96,9 @@ pub fn open(a: TuiArgs, setup: impl FnOnce(&mut kgscope::tui::App)) -> anyhow::R
             theme: a.theme,
             log,
             kg_sample: a.kg_sample,
+            judge,
+            writer,
+            state: Some(kgscope::tui::state::default_path()),
         },
         setup,
     )?;

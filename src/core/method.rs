@@ -114,6 +114,12 @@ pub trait Method: Send + Sync {
     fn has_closed_answers(&self) -> bool {
         false
     }
+    /// Whether some of the method's answers are free text that the rules may be unsure of,
+    /// for an LLM judge to read (`--judge`): short answers, KGLens' HARD Wh answers, KG-FPQ's
+    /// generative answers, KGHaluBench's facts. The run dialog offers a judge for these.
+    fn has_open_answers(&self) -> bool {
+        false
+    }
     /// Whether a run of this method carries KG-FPQ's settings (`RunConfig::fpq`: edits,
     /// formats, gate, writer) and takes their command-line flags.
     fn takes_fpq_settings(&self) -> bool {

@@ -83,6 +83,8 @@ impl EngineOptions {
         let judge = match &c.judge {
             Some(spec) => {
                 ensure_model(spec, say)?;
+                // Said, so a resumed run shows it goes on with the judge it started with.
+                say(&format!("starting the judge {}", spec.describe()));
                 // One sequence is enough: the judge answers a word per judged answer.
                 let backend = backends::from_spec(spec, 1, c.concurrency.max(1), c.gpu_layers)
                     .map_err(|e| format!("starting the judge {}: {e:#}", spec.describe()))?;
@@ -93,6 +95,7 @@ impl EngineOptions {
         let writer = match c.fpq.as_ref().and_then(|f| f.writer.as_ref()) {
             Some(spec) => {
                 ensure_model(spec, say)?;
+                say(&format!("starting the question writer {}", spec.describe()));
                 let backend = backends::from_spec(spec, 1, 1, c.gpu_layers)
                     .map_err(|e| format!("starting the writer {}: {e:#}", spec.describe()))?;
                 Some(Arc::new(Writer::new(backend)))

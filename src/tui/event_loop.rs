@@ -22,6 +22,7 @@ pub const FRAME: Duration = Duration::from_millis(50);
 /// flood of events.
 const BATCH: usize = 20_000;
 
+#[derive(Default)]
 pub struct Options {
     pub kg: String,
     /// `None`: browse only (runs cannot be started).
@@ -37,6 +38,13 @@ pub struct Options {
     pub log: Option<PathBuf>,
     /// Facts drawn per relation from a KG too big to read whole (`--kg-sample`).
     pub kg_sample: Option<usize>,
+    /// The judge and question writer the run dialog offers besides none and the run's own
+    /// model (`kgscope tui --judge/--writer`).
+    pub judge: Option<ModelSpec>,
+    pub writer: Option<ModelSpec>,
+    /// Where the TUI remembers the run dialog's choices between sessions
+    /// ([`super::state`]); `None`: nowhere.
+    pub state: Option<PathBuf>,
 }
 
 /// Loads a KG and its index, for Explore and Inspect.
@@ -87,6 +95,11 @@ pub fn build_app(o: &Options) -> anyhow::Result<App> {
     app.model = model_spec(o).ok().flatten();
     app.log = o.log.clone();
     app.runs_dir = o.runs_dir.clone();
+    app.judge_given.clone_from(&o.judge);
+    app.writer_given.clone_from(&o.writer);
+    if let Some(path) = &o.state {
+        app.load_state(path.clone());
+    }
     if let Some(data) = opened {
         app.open_run(data);
         app.screen = Screen::Heatmaps;

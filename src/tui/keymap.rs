@@ -95,6 +95,9 @@ pub enum Action {
     NextTask,
     PreviousTask,
     NextContext,
+    /// The run dialog: the next judge, the next question writer.
+    NextJudge,
+    NextWriter,
     LimitUp,
     LimitDown,
     Digit(u8),
@@ -410,6 +413,18 @@ pub const MODES: &[ModeRow] = &[
     },
     ModeRow {
         mode: Mode::RunDialog,
+        keys: "j",
+        what: "changes",
+        bindings: &[(K::Char('j'), NO, A::NextJudge)],
+    },
+    ModeRow {
+        mode: Mode::RunDialog,
+        keys: "w",
+        what: "changes",
+        bindings: &[(K::Char('w'), NO, A::NextWriter)],
+    },
+    ModeRow {
+        mode: Mode::RunDialog,
         keys: "0-9 Backspace + - ←→↑↓",
         what: "type it, or change it by 10",
         bindings: &[
@@ -682,6 +697,11 @@ mod tests {
         let ctrl_u = KeyEvent::new(K::Char('u'), KeyModifiers::CONTROL);
         assert_eq!(in_mode(Mode::Search, &ctrl_u), Some(A::ClearSearch));
         assert_eq!(hint(Mode::RunDialog, A::NextTask), "t / T: next / previous");
+        assert_eq!(hint(Mode::RunDialog, A::NextJudge), "j changes");
+        let j = KeyEvent::new(K::Char('j'), KeyModifiers::NONE);
+        assert_eq!(in_mode(Mode::RunDialog, &j), Some(A::NextJudge));
+        let w = KeyEvent::new(K::Char('w'), KeyModifiers::NONE);
+        assert_eq!(in_mode(Mode::RunDialog, &w), Some(A::NextWriter));
         assert_eq!(
             hint(Mode::RunDialog, A::Accept),
             "Enter starts · Esc cancels"

@@ -12,6 +12,7 @@ pub mod keymap;
 pub mod kgview;
 pub mod runner;
 pub mod screens;
+pub mod state;
 pub mod theme;
 pub mod ui;
 

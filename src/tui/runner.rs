@@ -40,7 +40,7 @@ pub struct RunBase {
 /// headless one are comparable.
 pub fn config_for(base: &RunBase, req: &RunRequest) -> RunConfig {
     let parallel = config::default_parallel();
-    RunConfig {
+    let mut cfg = RunConfig {
         relations: req.relations.clone(),
         entities: req.entities.clone(),
         parallel,
@@ -48,8 +48,14 @@ pub fn config_for(base: &RunBase, req: &RunRequest) -> RunConfig {
         context: req.context,
         repeats: crate::method::of(req.task).default_repeats(),
         kg_sample: base.kg_sample,
+        judge: req.judge.clone(),
         ..RunConfig::new(&base.kg, base.model.clone(), req.task, req.limit).limit_as_budget()
+    };
+    // The writer is KG-FPQ's setting, as `--writer` is.
+    if let Some(fpq) = &mut cfg.fpq {
+        fpq.writer.clone_from(&req.writer);
     }
+    cfg
 }
 
 /// A prepared run, its model and the engine's options, ready to drive.
@@ -89,7 +95,8 @@ pub fn start(rt: &tokio::runtime::Handle, base: &RunBase, req: &RunRequest, tx: 
     launch(rt, tx, move |say| prepare(cfg, &runs_dir, say));
 }
 
-/// Continues an interrupted run (its id or directory) with the model of its manifest.
+/// Continues an interrupted run (its id or directory) with the model, judge and question
+/// writer of its manifest, started as `kgscope run --resume` starts them ([`start_models`]).
 pub fn resume(
     rt: &tokio::runtime::Handle,
     runs_dir: &std::path::Path,

@@ -299,6 +299,9 @@ static NEXT_SOCKET: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUs
 pub struct Tmux {
     bin: PathBuf,
     socket: String,
+    /// The TUI's state file lives here (`KGSCOPE_TUI_STATE`), not in the user's
+    /// $KGSCOPE_HOME: no test reads what another test, or the user, chose last.
+    state: tempfile::TempDir,
 }
 
 impl Tmux {
@@ -311,12 +314,17 @@ impl Tmux {
                 std::process::id(),
                 NEXT_SOCKET.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
             ),
+            state: tempfile::tempdir().unwrap(),
         };
         t.cmd(&["new-session", "-d", "-x", "100", "-y", "30", command]);
         t
     }
     pub fn cmd(&self, args: &[&str]) -> String {
         let out = std::process::Command::new(&self.bin)
+            .env(
+                "KGSCOPE_TUI_STATE",
+                self.state.path().join("tui-state.json"),
+            )
             .args(["-L", &self.socket])
             .args(args)
             .output()

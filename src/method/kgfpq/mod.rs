@@ -64,6 +64,10 @@ impl Method for KgFpq {
     fn closed_answers(&self, q: &Question) -> Option<Vec<String>> {
         matches!(q.gold, Gold::Bool { .. }).then(|| vec!["Yes".into(), "No".into()])
     }
+    fn has_open_answers(&self) -> bool {
+        // The generative format is answered in free text.
+        true
+    }
     fn scoring(&self) -> Scoring {
         Scoring::Outcomes
     }

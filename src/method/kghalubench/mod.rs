@@ -84,6 +84,10 @@ impl Method for KgHaluBench {
     fn truth_words(&self) -> (&'static str, &'static str) {
         ("right", "wrong")
     }
+    fn has_open_answers(&self) -> bool {
+        // Each answer is a paragraph, its facts judged one by one.
+        true
+    }
     fn scoring(&self) -> Scoring {
         Scoring::Compound
     }

@@ -57,6 +57,10 @@ impl Method for Kglens {
             _ => 0,
         }
     }
+    fn has_open_answers(&self) -> bool {
+        // HARD mode asks Wh questions, answered in free text.
+        true
+    }
     fn scoring(&self) -> Scoring {
         Scoring::Edges
     }

@@ -38,6 +38,10 @@ impl Method for Saq {
     fn truth_words(&self) -> (&'static str, &'static str) {
         ("right", "wrong")
     }
+    fn has_open_answers(&self) -> bool {
+        // Every answer is a short free text.
+        true
+    }
     fn scoring(&self) -> Scoring {
         Scoring::Outcomes
     }

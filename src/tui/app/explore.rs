@@ -216,15 +216,96 @@ impl App {
         if relations.is_empty() && entities.is_empty() {
             return None;
         }
+        let method = crate::method::of(d.task);
+        let choices = self.helper_choices();
+        let chosen = |i: usize, used: bool| choices.get(i).cloned().flatten().filter(|_| used);
         Some(RunRequest {
             relations,
             entities,
             task: d.task,
-            context: d
-                .context
-                .filter(|_| crate::method::of(d.task).takes_context()),
+            context: d.context.filter(|_| method.takes_context()),
             limit: d.limit,
+            judge: chosen(d.judge, method.has_open_answers()),
+            writer: chosen(d.writer, method.takes_fpq_settings()),
         })
+    }
+
+    /// What the run dialog offers as judge and as question writer, in the order `j` and `w`
+    /// go through them: none, the run's own model, then the models given to `kgscope tui
+    /// --judge` and `--writer`, each once.
+    pub fn helper_choices(&self) -> Vec<Option<crate::run::ModelSpec>> {
+        let mut out = vec![None];
+        let offered = [&self.model, &self.judge_given, &self.writer_given];
+        for m in offered.into_iter().flatten() {
+            if !out.iter().any(|o| o.as_ref() == Some(m)) {
+                out.push(Some(m.clone()));
+            }
+        }
+        out
+    }
+
+    /// Where a model stands in [`App::helper_choices`]: the dialog proposes the model given to
+    /// `--judge` (`--writer`) when there is one, else none.
+    fn helper_index(&self, given: Option<&crate::run::ModelSpec>) -> usize {
+        let choices = self.helper_choices();
+        given
+            .and_then(|g| choices.iter().position(|c| c.as_ref() == Some(g)))
+            .unwrap_or(0)
+    }
+
+    /// The dialog's judge or writer choice `i`, as the dialog names it: which model, and
+    /// where it comes from.
+    pub fn helper_name(&self, i: usize) -> String {
+        let Some(Some(m)) = self.helper_choices().get(i).cloned() else {
+            return "none".into();
+        };
+        let mut from = vec![];
+        if self.model.as_ref() == Some(&m) {
+            from.push("the run's model");
+        }
+        if self.judge_given.as_ref() == Some(&m) {
+            from.push("--judge");
+        }
+        if self.writer_given.as_ref() == Some(&m) {
+            from.push("--writer");
+        }
+        format!(
+            "{} ({})",
+            crate::sanitize::line(&m.describe()),
+            from.join(", ")
+        )
+    }
+
+    /// Keeps what the dialog was set to, for the next dialog and the next session (the
+    /// state file). The demo's own choices are not the user's: it keeps nothing.
+    fn remember_dialog(&mut self, d: &RunDialog) {
+        if self.demo.is_some() || d.limit == 0 {
+            return;
+        }
+        let choice = super::super::state::DialogChoice {
+            task: d.task,
+            limit: d.limit,
+            context: d.context,
+        };
+        if self.explore.last == Some(choice) {
+            return;
+        }
+        self.explore.last = Some(choice);
+        if let Some(path) = &self.state_path {
+            let mut state = super::super::state::load(path);
+            state.dialog = Some(choice);
+            if let Err(e) = super::super::state::save(path, &state) {
+                tracing::warn!("{e}");
+                self.status = e;
+            }
+        }
+    }
+
+    /// Reads what the TUI remembers from the state file at `path` (a broken one is ignored
+    /// with a log line), and keeps the dialog's choices there from now on.
+    pub fn load_state(&mut self, path: std::path::PathBuf) {
+        self.explore.last = super::super::state::load(&path).dialog;
+        self.state_path = Some(path);
     }
 
     /// How many of the scope's facts make questions, counted once when the dialog opens (a
@@ -298,6 +379,31 @@ impl App {
                             .and_then(|i| all.get(i + 1).copied()),
                     };
                 }
+                Some(a @ (Action::NextJudge | Action::NextWriter)) => {
+                    let method = crate::method::of(d.task);
+                    let (used, role) = if a == Action::NextJudge {
+                        (
+                            method.has_open_answers(),
+                            "a judge reads open answers (saq, kglens, kg-fpq, kghalubench)",
+                        )
+                    } else {
+                        (
+                            method.takes_fpq_settings(),
+                            "a question writer rewords kg-fpq's generative questions",
+                        )
+                    };
+                    let n = self.helper_choices().len();
+                    let Some(d) = self.explore.dialog.as_mut() else {
+                        return;
+                    };
+                    if !used {
+                        self.status = format!("{} takes none: {role}", d.task.as_str());
+                    } else if a == Action::NextJudge {
+                        d.judge = (d.judge + 1) % n;
+                    } else {
+                        d.writer = (d.writer + 1) % n;
+                    }
+                }
                 Some(Action::LimitUp) => d.limit = (d.limit + 10).min(MAX_LIMIT),
                 Some(Action::LimitDown) => d.limit = d.limit.saturating_sub(10).max(10),
                 Some(Action::Digit(digit)) => {
@@ -317,6 +423,7 @@ impl App {
                 }
                 Some(Action::Accept) => {
                     let d = self.explore.dialog.take().expect("dialog is open");
+                    self.remember_dialog(&d);
                     if let Some(req) = self.run_request(&d) {
                         self.commands.push(Command::StartRun(req));
                         self.live = Live {
@@ -327,7 +434,11 @@ impl App {
                         self.screen = Screen::Live;
                     }
                 }
-                Some(Action::Dismiss) => self.explore.dialog = None,
+                Some(Action::Dismiss) => {
+                    if let Some(d) = self.explore.dialog.take() {
+                        self.remember_dialog(&d);
+                    }
+                }
                 _ => {}
             }
             return;
@@ -388,10 +499,14 @@ impl App {
                 } else if self.live.active && self.live.finished.is_none() {
                     self.status = "a run is already going (Live: c cancels it)".into();
                 } else if !self.run_targets().is_empty() {
+                    // The demo shows the defaults; a user gets what they chose last.
+                    let last = self.explore.last.filter(|_| self.demo.is_none());
                     let mut dialog = RunDialog {
-                        task: Task::Statement,
-                        context: None,
-                        limit: 20,
+                        task: last.map_or(Task::Statement, |l| l.task),
+                        context: last.and_then(|l| l.context),
+                        limit: last.map_or(20, |l| l.limit),
+                        judge: self.helper_index(self.judge_given.as_ref()),
+                        writer: self.helper_index(self.writer_given.as_ref()),
                         typed: false,
                         facts: Err(String::new()),
                     };

@@ -100,6 +100,11 @@ pub struct RunRequest {
     pub task: Task,
     pub context: Option<crate::questions::ContextKind>,
     pub limit: usize,
+    /// The LLM judge of the answers the rules are not sure of (`kgscope run --judge`), for a
+    /// method with open answers.
+    pub judge: Option<crate::run::ModelSpec>,
+    /// The model that rewords KG-FPQ's generative questions (`kgscope run --writer`).
+    pub writer: Option<crate::run::ModelSpec>,
 }
 
 /// One question in Live's stream.
@@ -153,6 +158,9 @@ pub struct RunDialog {
     /// Context before each question, for the methods that take one.
     pub context: Option<crate::questions::ContextKind>,
     pub limit: usize,
+    /// The judge and the question writer, each an index into [`App::helper_choices`].
+    pub judge: usize,
+    pub writer: usize,
     /// Whether a digit was typed: the first digit replaces the proposed limit, the next ones
     /// append to it.
     pub typed: bool,
@@ -192,6 +200,9 @@ pub struct Explore {
     /// Whether a key has reached Explore yet: until then its right pane welcomes the user
     /// (what kgscope is, what is loaded, what to press first).
     pub touched: bool,
+    /// What the run dialog was set to last (this session's, else the state file's): the next
+    /// dialog opens with it.
+    pub last: Option<super::state::DialogChoice>,
 }
 
 pub struct Heat {
@@ -264,6 +275,13 @@ pub struct App {
     pub can_run: bool,
     /// The model runs started here use, as the new-run dialog names it.
     pub model: Option<crate::run::ModelSpec>,
+    /// The models given to `kgscope tui --judge` and `--writer`: the run dialog offers them
+    /// as judge and question writer, beside none and the run's own model.
+    pub judge_given: Option<crate::run::ModelSpec>,
+    pub writer_given: Option<crate::run::ModelSpec>,
+    /// Where the TUI remembers the run dialog's choices between sessions (`None`: nowhere,
+    /// as in tests and the demo's own runs).
+    pub state_path: Option<std::path::PathBuf>,
     /// Where `tracing` writes while the TUI owns the screen.
     pub log: Option<std::path::PathBuf>,
     pub commands: Vec<Command>,
@@ -316,6 +334,9 @@ impl App {
             inspect: Inspect::default(),
             can_run: false,
             model: None,
+            judge_given: None,
+            writer_given: None,
+            state_path: None,
             log: None,
             commands: Vec::new(),
             demo: None,

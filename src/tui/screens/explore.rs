@@ -151,6 +151,29 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
             &format!("   {}", keymap::hint(Mode::RunDialog, Action::NextContext)),
         ));
     }
+    // Which judge and writer the run will have, named as `kgscope run --judge/--writer` takes
+    // them; for the methods that use them only.
+    let helper = |i: usize, none: &str| match app.helper_choices().get(i) {
+        Some(Some(_)) => app.helper_name(i),
+        _ => none.to_string(),
+    };
+    if method.has_open_answers() {
+        lines.push(kv(
+            "judge",
+            helper(d.judge, "none: the rules alone read the answers"),
+            &format!("   {}", keymap::hint(Mode::RunDialog, Action::NextJudge)),
+        ));
+    }
+    if method.takes_fpq_settings() {
+        lines.push(kv(
+            "writer",
+            helper(
+                d.writer,
+                "none: generative questions keep the template's words",
+            ),
+            &format!("   {}", keymap::hint(Mode::RunDialog, Action::NextWriter)),
+        ));
+    }
     match &d.facts {
         Ok(p) => {
             lines.push(kv(
