@@ -508,7 +508,7 @@ mod tests {
         let acc = |s: &str| Gold::Texts {
             accepted: vec![Accepted {
                 label: s.into(),
-                aliases: vec![],
+                ..Default::default()
             }],
         };
         // 10 questions: gold "Spanish" for 6, "French" for 4; the model says "Spanish." to all.

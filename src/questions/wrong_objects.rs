@@ -21,7 +21,8 @@ impl<'a> WrongObjects<'a> {
         }
     }
 
-    /// The relation's wrong objects for `fact`'s subject, in id order.
+    /// The relation's wrong objects for `fact`'s subject, in id order: never the subject itself
+    /// ("Guatemala shares a land border with Guatemala" is false, but no question).
     pub fn of(&mut self, fact: &Fact) -> Vec<Id> {
         let ix = self.index;
         let truths = ix.objects_of(fact[0], fact[1]);
@@ -39,7 +40,9 @@ impl<'a> WrongObjects<'a> {
         objects
             .iter()
             .zip(names.iter())
-            .filter(|(o, name)| truths.binary_search(o).is_err() && !true_names.contains(name))
+            .filter(|(o, name)| {
+                **o != fact[0] && truths.binary_search(o).is_err() && !true_names.contains(name)
+            })
             .map(|(o, _)| *o)
             .collect()
     }
