@@ -1081,7 +1081,8 @@ fn kg_fpq_maps_edit_by_hop_and_inspect_traces_the_premise() {
         app.heat.col = col;
         key(&mut app, KeyCode::Enter);
         assert!(
-            app.status.contains(&format!("edit NSC × hop {}", g.cols[col])),
+            app.status
+                .contains(&format!("edit NSC × hop {}", g.cols[col])),
             "{}",
             app.status
         );

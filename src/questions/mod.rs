@@ -156,7 +156,7 @@ impl GenerateReport {
         let per = self.group_size.max(1);
         if self.candidates * per < wanted {
             why.push(plural(self.candidates, "askable fact", "askable facts") + " left");
-        } else if per > 1 && wanted % per != 0 {
+        } else if per > 1 && !wanted.is_multiple_of(per) {
             why.push(format!(
                 "questions come in whole groups of {per} (a fact and its negatives)"
             ));

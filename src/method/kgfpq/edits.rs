@@ -419,7 +419,7 @@ impl<'a> Editor<'a> {
         let mut distance = false;
         let mut object = None;
         for pool in pools {
-            match draw(pool, rng, &check) {
+            match draw(pool, rng, check) {
                 Ok(c) => {
                     object = Some(c);
                     break;

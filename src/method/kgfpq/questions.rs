@@ -28,7 +28,10 @@ pub fn tpq_id(r: &Renderer<'_>, fact: &Fact) -> String {
 pub fn tpq(r: &Renderer<'_>, fact: &Fact) -> Question {
     let mut q = r.base(fact, Task::KgFpq);
     q.id = tpq_id(r, fact);
-    q.prompt = r.yesno(fact, &q.subject_label);
+    q.prompt = r.yesno(
+        fact,
+        &crate::questions::names::shown(r.index, fact[0], fact[1]),
+    );
     q.gold = Gold::yes();
     q.positive_id = q.id.clone();
     q.premise = Some(PremiseMeta {
@@ -100,7 +103,8 @@ pub fn fpqs(
             );
             match format {
                 FpqFormat::Discriminative => {
-                    q.prompt = r.yesno(&false_fact, &q.subject_label);
+                    let head = crate::questions::names::shown(r.index, fact[0], fact[1]);
+                    q.prompt = r.yesno(&false_fact, &head);
                     q.gold = Gold::no();
                 }
                 FpqFormat::Generative => {
