@@ -5,7 +5,8 @@
 //! `tests/data/legacy-runs/` holds one GraphEval statement run (sample:elements, two negatives
 //! per fact, temperature 0.3) and one KGLens yes/no run (sample:nba, temperature 1.5, many
 //! invalid answers), each made by the old binary with the default model, beside that binary's
-//! `report --json` and `report` output.
+//! `report --json` and `report` output, and the sample:elements file the statement run was made
+//! from (`elements-ec4a999.ttl`: the sample has been corrected since).
 
 mod common;
 
@@ -87,6 +88,15 @@ fn an_interrupted_old_run_resumes_with_its_own_questions() {
     // The fixture's model path is the machine's it was made on: point it at this one's.
     let mut manifest = json(&run.join("manifest.json"));
     manifest["config"]["model"]["path"] = Value::String(model.to_str().unwrap().into());
+    // sample:elements has been corrected since (issue 24): the run resumes on the KG it was
+    // made from, kept beside the fixture (same content, same fingerprint).
+    manifest["config"]["kg"] = Value::String(
+        fixtures()
+            .join("elements-ec4a999.ttl")
+            .to_str()
+            .unwrap()
+            .into(),
+    );
     std::fs::write(run.join("manifest.json"), manifest.to_string()).unwrap();
 
     let out = common::run(&[

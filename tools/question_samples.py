@@ -61,6 +61,7 @@ def main() -> int:
     ap.add_argument("--per-method", type=int, default=200)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--out", default="docs/question-samples.md")
+    ap.add_argument("--audit-table", help="a Markdown table (tools/audit_table.py) to put first")
     a = ap.parse_args()
     out = [
         "# Question samples",
@@ -71,6 +72,19 @@ def main() -> int:
         "every accepted answer with up to three aliases, or the truth of a statement.",
         "",
     ]
+    if a.audit_table:
+        out += [
+            "## What `kgscope audit` finds, before and after issue 24",
+            "",
+            "2000-question sets (seed 7) per sample KG and method, made by kgscope at 110b7f1",
+            "(before) and now (after), both read by the current audit",
+            "(`python3 tools/audit_table.py BEFORE_DIR AFTER_DIR`). KG-FPQ's sets are smaller now",
+            "because premises that are true, meta or of the wrong sort are no longer made; its",
+            "type-mismatched negatives are the different-concept edits, mismatched by design.",
+            "",
+            Path(a.audit_table).read_text(encoding="utf-8").rstrip(),
+            "",
+        ]
     for m in METHODS:
         out += [f"## {m}", "", "| # | KG | question | answer key |", "|---|---|---|---|"]
         k = 0

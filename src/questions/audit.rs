@@ -176,7 +176,14 @@ pub fn audit(
     let mut answers: HashMap<Id, Answers> = HashMap::new();
     let mut seen = std::collections::HashSet::new();
     for q in questions {
-        if !seen.insert((q.prompt.as_str(), q.context.as_deref())) {
+        // What a model is shown: the text, its context, and a choice's options ("Tin is in
+        // [MASK] of the periodic table" asks for a group with groups as options, and for a
+        // period with periods).
+        let options = match &q.gold {
+            crate::core::gold::Gold::Choice { options, .. } => Some(options.as_slice()),
+            _ => None,
+        };
+        if !seen.insert((q.prompt.as_str(), q.context.as_deref(), options)) {
             a.duplicates += 1;
             a.note("duplicate", &q.prompt);
         }

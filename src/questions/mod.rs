@@ -329,33 +329,19 @@ pub fn draw_facts(
     }
 }
 
-/// [`draw_facts`], at most one fact per `key`: for a question that names only the subject and
-/// the relation (a Wh-question), the facts of one subject and relation are one question. The
-/// draw is [`draw_facts`]' own when it has no repeated key, so seeds keep their questions;
-/// otherwise the repeats give way to the next facts of the whole draw's order.
-pub fn draw_distinct<K: std::hash::Hash + Eq>(
-    index: &KgIndex,
-    candidates: &[usize],
-    n: usize,
-    how: Sampling,
-    seed: u64,
-    key: impl Fn(&Fact) -> K,
-) -> Vec<usize> {
-    let mut seen = std::collections::HashSet::new();
-    let mut keep = |i: &usize| seen.insert(key(&index.facts()[*i]));
-    let first = draw_facts(index, candidates, n, how, seed);
-    let mut out: Vec<usize> = first.iter().copied().filter(&mut keep).collect();
-    if out.len() < first.len() {
-        let taken: std::collections::HashSet<usize> = first.iter().copied().collect();
-        let rest = draw_facts(index, candidates, candidates.len(), how, seed);
-        out.extend(
-            rest.into_iter()
-                .filter(|i| !taken.contains(i))
-                .filter(&mut keep)
-                .take(n - out.len()),
-        );
-    }
-    out
+/// Whether fact `i` is the first askable fact of its subject and relation, in the KG's fact
+/// order: a question that names only the subject and the relation (a Wh-question, a blank)
+/// asks the same for each of the pair's objects, so only that fact makes it. Decided from the
+/// fact alone (facts are sorted by subject, relation, object), so a run made batch by batch
+/// (`--limit all`) and one made up front keep the same facts.
+pub fn first_of_pair(index: &KgIndex, i: usize) -> bool {
+    let facts = index.facts();
+    let f = facts[i];
+    facts[..i]
+        .iter()
+        .rev()
+        .take_while(|g| g[0] == f[0] && g[1] == f[1])
+        .all(|g| grammar::names_answer(index, g[0], g[2]))
 }
 
 /// Shared context for rendering a fact into a question.

@@ -72,16 +72,12 @@ pub fn shown(index: &KgIndex, e: Id, asked: Id) -> String {
     }
 }
 
-/// Whether `shown` writes `e` with a context.
-pub fn needs_context(index: &KgIndex, e: Id) -> bool {
-    index.shares_name(e)
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn small() -> KgIndex {
+    /// People with and without dates, a city that is also a place: KGHaluBench's tests use it too.
+    pub(crate) fn small() -> KgIndex {
         let kg = crate::kg::local::LocalKg::from_turtle(
             r#"@prefix ex: <http://ex.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
             @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .

@@ -42,26 +42,7 @@ pub fn question(index: &KgIndex, focal: &Focal, relations: &[Id]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn small() -> KgIndex {
-        let kg = crate::kg::local::LocalKg::from_turtle(
-            r#"@prefix ex: <http://ex.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-            @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
-            ex:Person rdfs:label "person" . ex:City rdfs:label "city" . ex:Place rdfs:label "place" .
-            ex:knuth a ex:Person ; rdfs:label "Donald Knuth" ; ex:dateOfBirth "1938-01-10"^^xsd:date ;
-              ex:employer ex:stanford ; ex:award ex:turing ; ex:fieldOfWork ex:cs .
-            ex:dijkstra a ex:Person ; rdfs:label "Edsger Dijkstra" ; ex:dateOfBirth "1930-05-11"^^xsd:date ;
-              ex:dateOfDeath "2002-08-06"^^xsd:date ; ex:award ex:turing .
-            ex:anon a ex:Person ; rdfs:label "Someone" ; ex:award ex:turing .
-            ex:lima a ex:City , ex:Place ; rdfs:label "Lima" ; ex:country ex:peru .
-            ex:cusco a ex:Place ; rdfs:label "Cusco" .
-            ex:employer rdfs:label "employer" . ex:award rdfs:label "award received" .
-            ex:fieldOfWork rdfs:label "field of work" ."#,
-            "test",
-        )
-        .unwrap();
-        KgIndex::build(&kg, &|_| {}).unwrap()
-    }
+    use crate::questions::names::tests::small;
 
     #[test]
     fn the_question_names_the_entity_its_context_and_three_relations() {

@@ -55,9 +55,12 @@ pub fn question(
         &format!("iteration:{iteration}"),
     );
     let mut rng = sampling::item_rng(r.seed, &true_id);
+    // A pair's Wh-question is asked once per batch: a second edge of the pair would ask the
+    // same question, and is asked as a yes/no question.
     let wh = difficulty == Difficulty::Hard
         && rng.random_bool(0.5)
-        && r.index.objects_of(fact[0], fact[1]).len() < WH_MAX_OBJECTS;
+        && r.index.objects_of(fact[0], fact[1]).len() < WH_MAX_OBJECTS
+        && asker.first_wh(fact);
     let mut q = if wh {
         let mut q = r.base(fact, Task::Kglens);
         let head = asker.head(fact, &q);

@@ -51,17 +51,15 @@ pub fn generate(
     let mut out = Vec::with_capacity(opts.limit.min(candidates.len()));
     let mut missing = 0;
     let tag = context_tag(opts);
-    // One question per subject and relation: the facts of a subject's several objects would
-    // ask the same question twice.
-    let mut asked = std::collections::HashSet::new();
     for fi in order {
         if out.len() == opts.limit {
             break;
         }
-        let fact = r.index.facts()[fi];
-        if !asked.insert((fact[0], fact[1])) {
+        // One question per subject and relation: its several objects would ask it again.
+        if !crate::questions::first_of_pair(r.index, fi) {
             continue;
         }
+        let fact = r.index.facts()[fi];
         let id = r.id(&fact, task, name, tag);
         let mut rng = sampling::item_rng(opts.seed, &id);
         let pool = wrong.of(&fact);

@@ -16,16 +16,16 @@ pub fn generate(
     opts: &GenerateOptions,
 ) -> (Vec<Question>, usize) {
     // Every object of (subject, relation) is a right answer: one question per pair.
-    let picked = crate::questions::draw_distinct(
-        r.index,
-        candidates,
-        opts.limit,
-        opts.sampling,
-        opts.seed,
-        |f| (f[0], f[1]),
-    );
+    let firsts: Vec<usize> = candidates
+        .iter()
+        .copied()
+        .filter(|&i| crate::questions::first_of_pair(r.index, i))
+        .collect();
+    let picked =
+        crate::questions::draw_facts(r.index, &firsts, opts.limit, opts.sampling, opts.seed);
     let mut wrong = WrongObjects::new(r.index);
     let mut out = Vec::with_capacity(picked.len());
+    let mut asked = std::collections::HashSet::new();
     let tag = context_tag(opts);
     for fi in picked {
         let fact = r.index.facts()[fi];
@@ -36,6 +36,11 @@ pub fn generate(
         let false_object = (!pool.is_empty()).then(|| pool[rng.random_range(0..pool.len())]);
         q.context = context_of(r, opts, &fact, false_object, &mut rng);
         q.prompt = r.question(&fact);
+        // Two subjects of one name and one context ("Oranjestad (capital city)", of Aruba and
+        // of Sint Eustatius) would ask the same: the first is asked.
+        if !asked.insert((q.prompt.clone(), q.context.clone())) {
+            continue;
+        }
         q.gold = r.accepted(&fact);
         q.positive_id = q.id.clone();
         out.push(q);

@@ -28,6 +28,17 @@ pub fn generate(
         let mut pos = r.base(&fact, Task::Statement);
         pos.id = r.id(&fact, Task::Statement, "statement", "none");
         pos.prompt = r.statement(&fact);
+        // Two facts of a subject and relation may read alike ("Fr" and "Fr." as a currency's
+        // symbols): only the first in the KG's order is asked, whichever batch draws it.
+        let reads_like_earlier = r.index.facts()[..fi]
+            .iter()
+            .rev()
+            .take_while(|g| g[0] == fact[0] && g[1] == fact[1])
+            .any(|g| r.statement(g) == pos.prompt);
+        if reads_like_earlier {
+            continue;
+        }
+        made.insert(pos.prompt.clone());
         pos.gold = crate::questions::Gold::yes();
         pos.positive_id = pos.id.clone();
         // Negatives depend only on the seed and this fact, not on what was drawn before.
@@ -45,7 +56,12 @@ pub fn generate(
                 if drawn.is_empty() {
                     break;
                 }
-                negs.extend(drawn.into_iter().filter(|(nf, _)| made.insert(*nf)));
+                // By text: two triples may read alike (two entities of one name).
+                negs.extend(
+                    drawn
+                        .into_iter()
+                        .filter(|(nf, _)| made.insert(r.statement(nf))),
+                );
             }
         }
         missing += opts.negatives - negs.len();

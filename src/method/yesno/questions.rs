@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use rand::Rng;
 
-use crate::kg::index::Fact;
+use crate::kg::index::{Fact, Id};
 use crate::questions::aliases::{self, Answers};
 use crate::questions::wrong_objects::WrongObjects;
 use crate::questions::{Corruption, GenerateOptions, Gold, Question, Renderer, Task};
@@ -47,6 +47,9 @@ pub struct Asker<'r, 'a> {
     /// The wrong-object facts asked so far: two true facts of one subject and relation (two
     /// neighbours) must not draw the same wrong object, one question asked twice.
     asked_no: std::collections::HashSet<Fact>,
+    /// The (subject, relation) pairs a Wh-question was asked about (KGLens HARD): every object
+    /// of the pair answers it, so a second edge of the pair is asked as a yes/no question.
+    asked_wh: std::collections::HashSet<(Id, Id)>,
 }
 
 impl<'r, 'a> Asker<'r, 'a> {
@@ -56,6 +59,7 @@ impl<'r, 'a> Asker<'r, 'a> {
             answers: HashMap::new(),
             wrong: WrongObjects::new(r.index),
             asked_no: Default::default(),
+            asked_wh: Default::default(),
         }
     }
 
@@ -104,6 +108,12 @@ impl<'r, 'a> Asker<'r, 'a> {
         q.negative = negative;
         q.positive_id = q.id.clone();
         q
+    }
+
+    /// Whether a Wh-question about `fact`'s subject and relation is still to be asked; marks it
+    /// asked.
+    pub fn first_wh(&mut self, fact: &Fact) -> bool {
+        self.asked_wh.insert((fact[0], fact[1]))
     }
 
     /// The subject as a question names it: a name other entities go by with its context

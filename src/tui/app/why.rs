@@ -91,14 +91,19 @@ impl Why {
     /// The answer given to at least 80% of at least 10 questions, with its share: the mark of
     /// a model that says "yes" (or "no", or "I don't know") whatever it is asked.
     pub fn dominant_answer(&self) -> Option<(Verdict, f64)> {
-        let n = self.n();
-        if n < DOMINANT_MIN_N {
-            return None;
-        }
-        let (i, &k) = self.answers.iter().enumerate().max_by_key(|(_, k)| **k)?;
-        let share = k as f64 / n as f64;
-        (share >= DOMINANT_SHARE).then_some((ANSWERS[i], share))
+        dominant(&self.answers, self.n()).map(|(i, share)| (ANSWERS[i], share))
     }
+}
+
+/// The most frequent of `counts` when it holds at least 80% of at least 10 answers out of
+/// `n`: its index and share.
+fn dominant(counts: &[u64], n: u64) -> Option<(usize, f64)> {
+    if n < DOMINANT_MIN_N {
+        return None;
+    }
+    let (i, &k) = counts.iter().enumerate().max_by_key(|(_, k)| **k)?;
+    let share = k as f64 / n as f64;
+    (share >= DOMINANT_SHARE).then_some((i, share))
 }
 
 impl Why {
@@ -110,13 +115,8 @@ impl Why {
     /// The option letter chosen for at least 80% of at least 10 multiple-choice questions,
     /// with its share: the MCQ form of answering by habit.
     pub fn dominant_letter(&self) -> Option<(char, f64)> {
-        let n = self.n();
-        if n < DOMINANT_MIN_N {
-            return None;
-        }
-        let (i, &k) = self.letters.iter().enumerate().max_by_key(|(_, k)| **k)?;
-        let share = k as f64 / n as f64;
-        (share >= DOMINANT_SHARE).then(|| (crate::core::gold::choice_letter(i), share))
+        dominant(&self.letters, self.n())
+            .map(|(i, share)| (crate::core::gold::choice_letter(i), share))
     }
 }
 
