@@ -156,7 +156,12 @@ pub fn blocks(run: &LoadedRun, figures: bool) -> anyhow::Result<Vec<Block>> {
     if figures {
         b.push(Block::Heading(2, "Figures".into()));
         for req in figure_requests(run) {
-            let fig = figures::build(std::slice::from_ref(run), &req)?;
+            let fig = match figures::build(std::slice::from_ref(run), &req) {
+                Ok(fig) => fig,
+                // A view with no value in any group is left out, not drawn empty.
+                Err(e) if e.is::<figures::NothingToDraw>() => continue,
+                Err(e) => return Err(e),
+            };
             b.push(Block::Figure {
                 caption: format!("{} — {}", fig.title, run.describe()),
                 svg: figures::svg(&fig)?,

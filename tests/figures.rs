@@ -157,6 +157,14 @@ fn figures_without_their_data_say_why() {
     assert!(err(req(Kind::Calibration, View::Heat(HeatView::Relation))).contains("--repeats"));
     assert!(err(req(Kind::Bars, View::Heat(HeatView::HeadTail))).contains("grid"));
     assert!(err(req(Kind::Heatmap, View::Heat(HeatView::Facets(0)))).contains("unknown view"));
+    // KGLens' win rate is no metric of a statement run: refused, not a figure of "–" cells.
+    for kind in [Kind::Heatmap, Kind::Bars] {
+        let win_rate = Request {
+            metric: Some(kgscope::metrics::Metric::WinRate),
+            ..req(kind, View::Heat(HeatView::Relation))
+        };
+        assert!(err(win_rate).contains("nothing to draw"), "{kind:?}");
+    }
 }
 
 #[test]

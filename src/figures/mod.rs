@@ -259,6 +259,21 @@ pub fn comparison<R: std::borrow::Borrow<LoadedRun>>(
     )
 }
 
+/// A figure that would have no value in any cell: refused, since a figure of "–" cells must
+/// not pass for a result. A report that draws every view it has passes over it.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct NothingToDraw(String);
+
+fn nothing_to_draw(metric: Metric, view: &str) -> NothingToDraw {
+    NothingToDraw(format!(
+        "nothing to draw: no group ({view}) of these runs has a {} value. Either the metric is \
+         not one their method measures (`kgscope report RUN` lists those it does), or their \
+         questions have no such groups (a KG without dates has no year view)",
+        metric.name()
+    ))
+}
+
 /// The figure `req` asks for, from `runs` (one, or several side by side).
 pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
     if runs.is_empty() {
@@ -298,7 +313,18 @@ pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
                         data: g,
                     }
                 })
-                .collect();
+                .collect::<Vec<Panel<HeatGrid>>>();
+            let any = panels.iter().any(|p| {
+                p.data
+                    .stats
+                    .iter()
+                    .flatten()
+                    .flatten()
+                    .any(|st| metric.of(st).is_some())
+            });
+            if !any {
+                return Err(nothing_to_draw(metric, view.name()).into());
+            }
             Figure {
                 title: format!("{} {}", metric.name(), view.name()),
                 subtitle: subtitle(runs, &rows_note(req, left_out)),
@@ -350,7 +376,14 @@ pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
                     name: name.clone(),
                     data: groups.iter().map(|g| value(run, g)).collect(),
                 })
-                .collect();
+                .collect::<Vec<Series<Vec<BarValue>>>>();
+            if !series
+                .iter()
+                .flat_map(|s| &s.data)
+                .any(|(v, _)| v.is_some())
+            {
+                return Err(nothing_to_draw(metric, &req.view.name()).into());
+            }
             Figure {
                 title: format!("{} {} with 95% intervals", metric.name(), req.view.name()),
                 subtitle: subtitle(runs, &rows_note(req, left_out)),
