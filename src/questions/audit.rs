@@ -146,13 +146,16 @@ fn triple_of(index: &KgIndex, ids: &HashMap<&str, Vec<Id>>, q: &Question) -> Opt
     Some([s, p, o])
 }
 
-/// Whether another object of relation `p` has `o`'s label.
-fn shares_name_among_objects(index: &KgIndex, o: Id, p: Id) -> bool {
-    let label = index.label(o).trim().to_lowercase();
-    index
-        .objects_of_predicate(p)
-        .iter()
-        .any(|&x| x != o && index.label(x).trim().to_lowercase() == label)
+/// How many objects of relation `p` go by each label (trimmed, lower-cased): counted once per
+/// relation, not per question.
+fn object_names(index: &KgIndex, p: Id) -> HashMap<String, usize> {
+    let mut names = HashMap::new();
+    for &x in index.objects_of_predicate(p) {
+        *names
+            .entry(index.label(x).trim().to_lowercase())
+            .or_insert(0) += 1;
+    }
+    names
 }
 
 /// `is_statement(q)` says whether `q`'s text is its fact's statement word for word (a method's
@@ -175,6 +178,7 @@ pub fn audit(
     };
     let mut answers: HashMap<Id, Answers> = HashMap::new();
     let mut seen = std::collections::HashSet::new();
+    let mut object_names_of: HashMap<Id, HashMap<String, usize>> = HashMap::new();
     for q in questions {
         // What a model is shown: the text, its context, and a choice's options ("Tin is in
         // [MASK] of the periodic table" asks for a group with groups as options, and for a
@@ -193,7 +197,14 @@ pub fn audit(
                 a.ambiguous_subjects += 1;
                 a.note("ambiguous subject", &q.prompt);
             }
-            if index.shares_name(o) && shares_name_among_objects(index, o, p) {
+            // Another object of the relation has `o`'s label.
+            let shared = index.shares_name(o)
+                && object_names_of
+                    .entry(p)
+                    .or_insert_with(|| object_names(index, p))
+                    .get(&index.label(o).trim().to_lowercase())
+                    .is_some_and(|&n| n > 1);
+            if shared {
                 a.ambiguous_objects += 1;
                 a.note("ambiguous object", &q.prompt);
             }

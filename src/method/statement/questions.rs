@@ -57,11 +57,12 @@ pub fn generate(
                     break;
                 }
                 // By text: two triples may read alike (two entities of one name).
-                negs.extend(
-                    drawn
-                        .into_iter()
-                        .filter(|(nf, _)| made.insert(r.statement(nf))),
-                );
+                for (nf, how) in drawn {
+                    let text = r.statement(&nf);
+                    if made.insert(text.clone()) {
+                        negs.push((nf, how, text));
+                    }
+                }
             }
         }
         missing += opts.negatives - negs.len();
@@ -75,7 +76,7 @@ pub fn generate(
             pos.year,
         );
         out.push(pos);
-        for (nf, how) in negs {
+        for (nf, how, text) in negs {
             let mut q = r.base(&nf, Task::Statement);
             // The positive's id is part of the edit: two positives may corrupt to the same triple.
             let edit = format!(
@@ -83,7 +84,7 @@ pub fn generate(
                 serde_json::to_value(how).unwrap().as_str().unwrap()
             );
             q.id = r.id(&nf, Task::Statement, "statement", &edit);
-            q.prompt = r.statement(&nf);
+            q.prompt = text;
             q.gold = crate::questions::Gold::no();
             q.negative = Some(how);
             // A negative is scored as part of its positive's triple (GraphEval scores per triple), so it is
