@@ -55,15 +55,14 @@ pub fn blocks(run: &LoadedRun, figures: bool) -> anyhow::Result<Vec<Block>> {
     let mut b = vec![
         Block::Heading(1, format!("kgscope report: run {}", run.run.id)),
         Block::Para(format!(
-            "Method {} on KG {}, model {} (temperature {}). {} of {} questions answered{}. \
+            "Method {} on KG {}, model {} (temperature {}). {}{}. \
              Decided by the rules {}, the judge {}; hand labels decided {} ({} changed), left \
              out {}. Intervals are 95% Wilson intervals.",
             run.method(),
             run.kg(),
             run.model(),
             run.temperature(),
-            run.answered,
-            m.questions,
+            run.answered_of_planned(),
             if m.finished_at.is_some() {
                 ""
             } else {

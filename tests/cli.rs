@@ -284,3 +284,61 @@ fn every_command_describes_every_flag_in_its_help() {
     assert!(run_help.contains("--entity <ENTITY>"), "{run_help}");
     assert!(run_help.contains("[default: 24]"), "{run_help}");
 }
+
+/// `kgscope run` of KG-FPQ against a server that accepts some true premises and denies the
+/// others: the run's end says how many were asked and how many the gate left out and why,
+/// and the two add up to the planned total (with those no edit could make).
+#[test]
+fn a_gated_kg_fpq_run_says_what_it_did_not_ask_and_why() {
+    use std::io::Write;
+    let server = common::body_handler_server(|_, stream, _, body| {
+        let body = String::from_utf8_lossy(body);
+        let text = if body.contains("What is the reason that") {
+            "Actually, that is not so."
+        } else if body.bytes().map(u32::from).sum::<u32>() % 2 == 0 {
+            "Yes"
+        } else {
+            "No"
+        };
+        let _ = stream.write_all(common::sse_completion(&[text], 1).as_bytes());
+    });
+    let runs = tempfile::tempdir().unwrap();
+    let out = common::bin()
+        .args(["run", "--kg", "sample:countries", "--task", "kg-fpq"])
+        .args(["--model", "openai:m", "--base-url", &server.base])
+        .args([
+            "--limit",
+            "12",
+            "--concurrency",
+            "2",
+            "--json",
+            "--runs-dir",
+        ])
+        .arg(runs.path())
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("KGSCOPE_BASE_URL")
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let answered = json["answered"].as_u64().unwrap() as usize;
+    let not_asked = json["not_asked"].as_array().unwrap();
+    let gated = not_asked
+        .iter()
+        .find(|n| n["reason"] == "the true premise was denied")
+        .unwrap_or_else(|| panic!("some true premises are denied: {json}"))["count"]
+        .as_u64()
+        .unwrap();
+    let left_out: u64 = not_asked.iter().map(|n| n["count"].as_u64().unwrap()).sum();
+    let id = common::only_run_id(runs.path());
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(runs.path().join(&id).join("manifest.json")).unwrap(),
+    )
+    .unwrap();
+    let planned = manifest["questions"].as_u64().unwrap();
+    assert_eq!(answered as u64 + left_out, planned, "{json}");
+    let line = format!("{answered} asked; {gated} not asked because the true premise was denied");
+    assert!(err.contains(&line), "{err}");
+    assert!(err.contains(&format!("(of {planned} planned)")), "{err}");
+}

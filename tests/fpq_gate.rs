@@ -65,8 +65,14 @@ fn a_fact_whose_true_premise_is_denied_gets_no_false_premise_question() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let (tx, mut rx) = tokio::sync::mpsc::channel(4096);
     let templates = session::load_templates(&[]).unwrap();
-    rt.block_on(async {
-        let drain = tokio::spawn(async move { while rx.recv().await.is_some() {} });
+    let events = rt.block_on(async {
+        let drain = tokio::spawn(async move {
+            let mut events = vec![];
+            while let Some(ev) = rx.recv().await {
+                events.push(ev);
+            }
+            events
+        });
         adaptive::drive(
             &mut prepared,
             &templates,
@@ -86,10 +92,11 @@ fn a_fact_whose_true_premise_is_denied_gets_no_false_premise_question() {
         )
         .await
         .unwrap();
-        drain.await.unwrap();
+        drain.await.unwrap()
     });
     let (_, manifest, records) = session::open_results(runs.path(), &prepared.run.id).unwrap();
     assert!(manifest.finished_at.is_some(), "the run is over");
+    gate_says_what_it_left_out(runs.path(), &manifest, &records, events);
     let tpqs: HashMap<&str, bool> = records
         .iter()
         .filter(|r| r.question.premise.as_ref().unwrap().edit.is_none())
@@ -168,6 +175,87 @@ fn a_fact_whose_true_premise_is_denied_gets_no_false_premise_question() {
     assert!(snapshot.by_facet_pair.contains_key("edit × hop"));
     let text = kgscope::report::fpq::text(&snapshot);
     assert!(text.contains("TPQ"), "{text}");
+}
+
+/// The gated run's progress, as the engine tells it (events and the manifest) and as Live,
+/// `kgscope report` and the Markdown report show it: N asked; M not asked because the true
+/// premise was denied (and those no edit could make), N + M the planned total.
+fn gate_says_what_it_left_out(
+    runs: &std::path::Path,
+    manifest: &kgscope::run::Manifest,
+    records: &[kgscope::run::ResultRecord],
+    events: Vec<kgscope::run::RunEvent>,
+) {
+    use kgscope::run::RunEvent;
+    let denied = records
+        .iter()
+        .filter(|r| r.question.premise.as_ref().unwrap().edit.is_none())
+        .filter(|r| r.verdict != kgscope::verify::Verdict::True)
+        .count();
+    let per_fact = manifest.questions / 24 - 1;
+    let gated = manifest
+        .not_asked
+        .iter()
+        .find(|n| n.reason == "the true premise was denied")
+        .expect("the gate's share is recorded");
+    assert_eq!(gated.count, denied * per_fact, "{:?}", manifest.not_asked);
+    let left_out: usize = manifest.not_asked.iter().map(|n| n.count).sum();
+    assert_eq!(
+        records.len() + left_out,
+        manifest.questions,
+        "asked and not asked add up to the plan: {:?}",
+        manifest.not_asked
+    );
+    let said: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            RunEvent::NotAsked(n) => Some(n.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        said.last(),
+        Some(&manifest.not_asked),
+        "the engine says it as it decides"
+    );
+    // Live, fed the same events.
+    let mut app =
+        kgscope::tui::app::App::new(kgscope::tui::Theme::default(), "sample:countries", None);
+    app.live.active = true;
+    for ev in events {
+        app.on_run_event(ev);
+    }
+    let want = format!(
+        "{} asked; {} not asked because the true premise was denied",
+        records.len(),
+        gated.count
+    );
+    assert!(
+        app.live.progress().starts_with(&want),
+        "{}",
+        app.live.progress()
+    );
+    assert!(app.live.status.contains(&want), "{}", app.live.status);
+    assert_eq!(app.live.to_ask(), records.len());
+    // `kgscope report` (text) and the Markdown report of the finished run.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kgscope"))
+        .args(["report", &manifest.run_id, "--runs-dir"])
+        .arg(runs)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.contains(&format!("{} questions planned: {want}", manifest.questions)),
+        "{first}"
+    );
+    let md = std::process::Command::new(env!("CARGO_BIN_EXE_kgscope"))
+        .args(["report", &manifest.run_id, "--format", "md", "--runs-dir"])
+        .arg(runs)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&md.stdout).contains(&want));
 }
 
 /// Writes "Why is OBJECT the RELATION of SUBJECT?" from the writer's prompt, leaving the subject

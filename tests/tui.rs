@@ -95,8 +95,13 @@ fn fixture_app() -> (tempfile::TempDir, App) {
 /// The TUI on a recorded run, labelling as "tester" (not the account running the tests, so
 /// that what is drawn is the same on every machine).
 fn open_app(dir: &Path, run: &RunDir) -> App {
+    open_app_on("sample:countries", dir, run)
+}
+
+/// [`open_app`] on another KG.
+fn open_app_on(kg: &str, dir: &Path, run: &RunDir) -> App {
     let mut app = build_app(&Options {
-        kg: "sample:countries".into(),
+        kg: kg.into(),
         model: None,
         base_url: None,
         api_key_env: "OPENAI_API_KEY".into(),
@@ -936,6 +941,46 @@ fn live_shows_streamed_tokens_and_updates_the_aggregates() {
     app.on_run_event(RunEvent::Finished { cancelled: false });
     let s = render(&app, 100, 30);
     assert!(s.contains("finished"), "{s}");
+}
+
+/// A run whose plan leaves questions out (KG-FPQ's gate) says so on Live: the gauge reads
+/// "N asked; M not asked because …" and fills to what is asked, and the finished status says
+/// it again, not "12 / 104 · finished".
+#[test]
+fn live_shows_the_questions_a_gate_left_out_with_why() {
+    use kgscope::core::not_asked::NotAsked;
+    let tmp = tempfile::tempdir().unwrap();
+    let (live_run, _) = empty_run_and_answers(tmp.path());
+    let mut app = App::new(Theme::default(), "sample:countries", None);
+    app.live.active = true;
+    app.run_prepared(live_run, &[]);
+    app.on_run_event(RunEvent::Started {
+        total: 104,
+        already_done: 0,
+    });
+    let s = render(&app, 100, 30);
+    assert!(s.contains("0 / 104"), "before the gate decides: {s}");
+    app.on_run_event(RunEvent::NotAsked(vec![NotAsked {
+        count: 92,
+        reason: "the true premise was denied".into(),
+    }]));
+    app.live.answered = 12;
+    app.on_run_event(RunEvent::Finished { cancelled: false });
+    let s = render(&app, 120, 30);
+    capture("live-gated", &s);
+    assert!(
+        s.contains("12 asked; 92 not asked because the true premise was denied · finished"),
+        "{s}"
+    );
+    assert!(!s.contains("12 / 104"), "{s}");
+    assert!(
+        app.live
+            .status
+            .starts_with("finished: 12 asked; 92 not asked"),
+        "{}",
+        app.live.status
+    );
+    assert_eq!(app.live.to_ask(), 12);
 }
 
 /// A KGLens run on Live: the iteration counter, the convergence curve and the edges the

@@ -26,10 +26,13 @@ pub struct DemoArgs {
     /// or `none` [default: qwen2.5-coder-0.5b-instruct when it has been fetched, else none].
     #[arg(long, value_name = "MODEL")]
     pub compare_with: Option<String>,
-    /// Questions per round (each round is one short run).
-    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    pub limit: u64,
-    /// Relations marked per round; each round takes the next ones.
+    /// Questions per round (each round is one short run) [default: sized from the KG so each
+    /// marked relation gets enough answers for its heatmap cell to rank (12 facts), at most 120
+    /// questions].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub limit: Option<u64>,
+    /// Relations marked per round, among those with enough facts to rank; each round takes
+    /// the next ones.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=50))]
     pub relations: u64,
     /// Seconds each screen stays before the next step, so an audience can read it.
@@ -88,7 +91,7 @@ pub fn run(a: DemoArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| std::env::temp_dir().join("kgscope-demo"));
     let second = second_model(&a)?;
     let options = DemoOptions {
-        limit: a.limit as usize,
+        limit: a.limit.map(|l| l as usize),
         relations: a.relations as usize,
         step: Duration::from_secs_f64(a.step_secs),
         second,

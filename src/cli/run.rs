@@ -8,6 +8,7 @@ use std::time::Instant;
 use anyhow::bail;
 use clap::Args;
 use kgscope::backends::{self, GenParams};
+use kgscope::core::not_asked as unasked;
 use kgscope::method;
 use kgscope::report::{self, Tally};
 use kgscope::run::driver;
@@ -405,6 +406,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 "run_id": prepared.run.id,
                 "run_dir": prepared.run.path,
                 "answered": outcome.tally.answered,
+                "not_asked": prepared.manifest.not_asked,
                 "failed": outcome.failed,
                 "retries": outcome.retries,
                 "cancelled": outcome.cancelled,
@@ -551,6 +553,7 @@ async fn consume(
     let mut retries = 0u64;
     let mut last_error = String::new();
     let mut cancelled = false;
+    let mut not_asked = vec![];
     let ctrl_c = tokio::signal::ctrl_c();
     tokio::pin!(ctrl_c);
     loop {
@@ -588,6 +591,11 @@ async fn consume(
                             bar.println(line);
                         }
                     }
+                    RunEvent::NotAsked(n) => {
+                        // The bar ends where the run does: at what the plan still asks.
+                        bar.set_length(total.saturating_sub(unasked::total(&n) as u64));
+                        not_asked = n;
+                    }
                     RunEvent::Finished { cancelled: c } => cancelled = c,
                     _ => {}
                 }
@@ -595,6 +603,10 @@ async fn consume(
         }
     }
     bar.finish_and_clear();
+    // "12 asked; 92 not asked because the true premise was denied", not a bar at 12 / 104.
+    if let Some(line) = unasked::describe(tally.answered, &not_asked) {
+        eprintln!("{line} (of {total} planned)");
+    }
     let answered = tally.answered.saturating_sub(already);
     if answered > 0 {
         let secs = started.elapsed().as_secs_f64().max(1e-3);
@@ -629,6 +641,7 @@ pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
                 "run_dir": r.run.path,
                 "answered": r.answered,
                 "questions": r.manifest.questions,
+                "not_asked": r.manifest.not_asked,
                 "schema_version": r.manifest.schema_version,
                 "decided_by": {
                     "rules": r.answered - by_judge,
@@ -662,15 +675,14 @@ fn text_report(r: &report::loaded::LoadedRun, by_judge: usize, worst: usize) -> 
     use std::fmt::Write;
     let (manifest, labelled) = (&r.manifest, &r.labelled);
     let mut out = String::new();
+    let answered = r.answered_of_planned();
     let _ = writeln!(
         out,
-        "run {} ({} on {}, model {}): {} of {} questions answered{}",
+        "run {} ({} on {}, model {}): {answered}{}",
         r.run.id,
         r.method(),
         r.kg(),
         r.model(),
-        r.answered,
-        manifest.questions,
         if manifest.finished_at.is_some() {
             ""
         } else {

@@ -10,6 +10,7 @@ pub mod compound;
 pub mod gold;
 pub mod method;
 pub mod metric;
+pub mod not_asked;
 pub mod panel;
 pub mod prompts;
 pub mod question;

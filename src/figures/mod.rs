@@ -314,15 +314,7 @@ pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
                     }
                 })
                 .collect::<Vec<Panel<HeatGrid>>>();
-            let any = panels.iter().any(|p| {
-                p.data
-                    .stats
-                    .iter()
-                    .flatten()
-                    .flatten()
-                    .any(|st| metric.of(st).is_some())
-            });
-            if !any {
+            if !panels.iter().any(|p| p.data.has_value(metric)) {
                 return Err(nothing_to_draw(metric, view.name()).into());
             }
             Figure {

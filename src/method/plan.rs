@@ -65,6 +65,12 @@ pub trait Plan: Send {
     fn skip_incomplete_batch(&mut self) -> bool {
         false
     }
+    /// Questions of [`Plan::most_questions`] the plan has decided not to ask, with why (a
+    /// gate's doing, not a failure): progress and the report say "N asked; M not asked
+    /// because …" instead of N / total. Empty by default, and until the plan has decided.
+    fn not_asked(&self) -> Vec<crate::core::not_asked::NotAsked> {
+        Vec::new()
+    }
     /// Whether the plan never looks at the answers of a finished batch again: the driver
     /// then lets them go, and memory stays bounded however long the run.
     fn forgets_answers(&self) -> bool {

@@ -311,6 +311,7 @@ mod tests {
             prompt: None,
             questions: 3,
             selection: None,
+            not_asked: vec![],
             finished_at: None,
             extra: Default::default(),
         }

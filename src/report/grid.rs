@@ -15,6 +15,16 @@ pub fn rankable(r: &Rate) -> bool {
     r.hi - r.lo <= RANKABLE_WIDTH
 }
 
+/// The fewest answers a cell needs to be rankable whatever they are: the smallest `n` whose
+/// every outcome (`k` of `n` right) has a Wilson interval within [`RANKABLE_WIDTH`]. The
+/// widest is at half right, so with 95% intervals this is 12 (11 answers, 5 right, span
+/// 0.51). Derived rather than written down, so it follows the width and the interval.
+pub fn min_rankable_n() -> u64 {
+    (1..=10_000u64)
+        .find(|&n| (0..=n).all(|k| Rate::new(k as f64, n as f64).is_some_and(|r| rankable(&r))))
+        .unwrap_or(10_000)
+}
+
 /// The order of the heatmap's rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum HeatSort {
@@ -206,6 +216,27 @@ impl HeatGrid {
             .collect()
     }
 
+    /// Whether any cell has a value of `metric`. A view without one is all "–": `kgscope plot`
+    /// refuses to draw it and the demo does not show it, both by this test.
+    pub fn has_value(&self, metric: Metric) -> bool {
+        self.stats
+            .iter()
+            .flatten()
+            .flatten()
+            .any(|st| metric.of(st).is_some())
+    }
+
+    /// The cells whose value of `metric` is narrow enough to rank ([`rankable`]).
+    pub fn rankable_cells(&self, metric: Metric) -> usize {
+        self.stats
+            .iter()
+            .flatten()
+            .flatten()
+            .filter_map(|st| metric.of(st))
+            .filter(rankable)
+            .count()
+    }
+
     /// No rows: the view of no run.
     pub fn empty() -> HeatGrid {
         HeatGrid {
@@ -324,6 +355,20 @@ mod tests {
 
     fn r(successes: f64, n: f64) -> Option<Rate> {
         Rate::new(successes, n)
+    }
+
+    #[test]
+    fn twelve_answers_rank_whatever_they_are_and_eleven_may_not() {
+        let n = min_rankable_n();
+        assert_eq!(n, 12);
+        for k in 0..=n {
+            assert!(rankable(&r(k as f64, n as f64).unwrap()), "{k} of {n}");
+        }
+        let fewer = n - 1;
+        assert!(
+            (0..=fewer).any(|k| !rankable(&r(k as f64, fewer as f64).unwrap())),
+            "{fewer} answers always rank: the minimum is too high"
+        );
     }
 
     #[test]

@@ -310,6 +310,17 @@ impl LoadedRun {
         self.manifest.config.task.as_str()
     }
 
+    /// How much of the run was answered: "40 of 100 questions answered", or for a run whose
+    /// plan left questions out by design, "104 questions planned: 12 asked; 92 not asked
+    /// because the true premise was denied".
+    pub fn answered_of_planned(&self) -> String {
+        let m = &self.manifest;
+        match crate::core::not_asked::describe(self.answered as u64, &m.not_asked) {
+            Some(line) => format!("{} questions planned: {line}", m.questions),
+            None => format!("{} of {} questions answered", self.answered, m.questions),
+        }
+    }
+
     pub fn temperature(&self) -> f32 {
         self.manifest.config.params.temperature
     }

@@ -57,6 +57,11 @@ pub async fn drive(
         else {
             break Ok(());
         };
+        let not_asked = plan.not_asked();
+        if not_asked != prepared.manifest.not_asked {
+            prepared.manifest.not_asked.clone_from(&not_asked);
+            let _ = out.send(RunEvent::NotAsked(not_asked)).await;
+        }
         if let Some(w) = &opts.writer {
             if let Err(e) = write(w, &mut batch, &done, &prepared.index).await {
                 control.stop(format!("the question writer: {e}"));
@@ -137,6 +142,8 @@ pub async fn drive(
         }
     };
     if result.is_ok() && plan.is_over() {
+        // `prepared.manifest.not_asked` is the plan's last word: recorded with the end, so
+        // `kgscope report` says it too.
         session::mark_finished(&prepared.run, &prepared.manifest).map_err(|e| e.to_string())?;
     }
     let _ = out

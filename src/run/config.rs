@@ -234,6 +234,10 @@ pub struct Manifest {
     /// front.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selection: Option<crate::questions::GenerateReport>,
+    /// Planned questions a staged run decided not to ask, and why (KG-FPQ's gate): `questions`
+    /// less these is what it asks. Written when the run finishes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_asked: Vec<crate::core::not_asked::NotAsked>,
     /// Fields this build does not know (written by a newer kgscope), kept as they were so a
     /// manifest written again loses nothing.
     #[serde(flatten)]

@@ -32,6 +32,9 @@ pub enum RunEvent {
     },
     /// A staged run finished a batch (a KGLens iteration): what its plan has to show.
     BatchDone(Box<PlanEvent>),
+    /// A staged run's plan decided not to ask part of its planned total (KG-FPQ's gate), and
+    /// why: progress shows "N asked; M not asked because …". Sent again whenever it changes.
+    NotAsked(Vec<crate::core::not_asked::NotAsked>),
     /// No more events follow. `cancelled` when stopped before every question was answered.
     Finished { cancelled: bool },
 }

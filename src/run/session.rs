@@ -324,6 +324,7 @@ pub fn prepare_new_on(
         config,
         finished_at: None,
         selection,
+        not_asked: vec![],
         extra: Default::default(),
     };
     run.write_manifest(&manifest)?;

@@ -443,7 +443,7 @@ fn the_demo_walks_through_the_screens_and_stops_on_a_key() {
     let t0 = Instant::now();
     let step = Duration::from_secs(2);
     let opts = DemoOptions {
-        limit: 12,
+        limit: Some(12),
         relations: 2,
         step,
         ..DemoOptions::default()
@@ -473,17 +473,16 @@ fn the_demo_walks_through_the_screens_and_stops_on_a_key() {
     assert_eq!(app.heat.sort, HeatSort::Value);
     app.demo_tick(at(6));
     assert_eq!(app.heat.view, HeatView::HeadTail);
+    // sample:countries has no dates: the year view is passed over, Errors comes at once.
     app.demo_tick(at(7));
-    assert_eq!(app.heat.view, HeatView::Year);
-    app.demo_tick(at(8));
     assert_eq!(app.screen, Screen::Errors);
     assert!(matches!(app.errors.cell, Some(Cell::Relation(_))));
-    app.demo_tick(at(9));
+    app.demo_tick(at(8));
     assert_eq!(app.screen, Screen::Inspect);
     assert!(app.inspect.current.is_some());
-    app.demo_tick(at(10));
+    app.demo_tick(at(9));
     assert_eq!(app.screen, Screen::Inspect, "n: the next error");
-    app.demo_tick(at(11));
+    app.demo_tick(at(10));
     assert_eq!(app.screen, Screen::Explore, "round two");
     assert_ne!(app.explore.marked, first_marks, "with other relations");
     let s = render(&app, 80, 24);
@@ -493,6 +492,88 @@ fn the_demo_walks_through_the_screens_and_stops_on_a_key() {
     app.demo_tick(at(20));
     assert_eq!(app.screen, Screen::Explore, "stopped: nothing moves");
     assert!(render(&app, 80, 24).contains("demo stopped"));
+}
+
+/// A whole round on a KG without dates, watched tick by tick: the year view, all "–", is never
+/// on screen; every heatmap shown has a value in some cell. On a KG with dates the same
+/// round shows it.
+#[test]
+fn a_demo_round_never_shows_a_view_with_nothing_in_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let shown_views = |kg: &str| {
+        let run = fixture_on(kg, tmp.path(), no_model(), usize::MAX, Task::Statement);
+        let mut app = open_app_on(kg, tmp.path(), &run);
+        app.can_run = true;
+        app.model = Some(no_model());
+        let t0 = Instant::now();
+        let step = Duration::from_secs(2);
+        app.start_demo(
+            DemoOptions {
+                step,
+                ..DemoOptions::default()
+            },
+            t0,
+        );
+        let mut views = vec![];
+        for k in 0..12 {
+            if k == 3 {
+                // The run "ends": the fixture is its result.
+                app.live.finished = Some(false);
+            }
+            app.demo_tick(t0 + step * k);
+            if app.screen == Screen::Heatmaps {
+                let grid = app.heat_grid();
+                assert!(grid.has_value(app.heat.metric), "{kg}: an empty view shown");
+                views.push(app.heat.view);
+            }
+        }
+        views
+    };
+    let countries = shown_views("sample:countries");
+    assert!(countries.contains(&HeatView::Relation), "{countries:?}");
+    assert!(!countries.contains(&HeatView::Year), "{countries:?}");
+    let elements = shown_views("sample:elements");
+    assert!(elements.contains(&HeatView::Year), "{elements:?}");
+}
+
+/// The demo's own limit, on each sample KG: a statement run of the relations it marks, every
+/// question answered, has a rankable cell for each of them in the relation view.
+#[test]
+fn the_demo_sizes_its_runs_so_each_marked_relation_ranks() {
+    use kgscope::tui::app::demo_size::{round_size, MAX_ROUND_QUESTIONS};
+    let tmp = tempfile::tempdir().unwrap();
+    for kg in ["sample:countries", "sample:elements", "sample:nba"] {
+        let index = load_index(kg).unwrap();
+        let size = round_size(&index, Task::Statement, 4, 1);
+        assert!(size.relations.len() >= 3, "{kg}: {size:?}");
+        assert!(size.limit <= MAX_ROUND_QUESTIONS, "{kg}: {size:?}");
+        let relations = size
+            .relations
+            .iter()
+            .map(|&r| {
+                let p = index.relations()[r].predicate;
+                kgscope::kg::term_str(index.term(p)).to_string()
+            })
+            .collect();
+        let cfg = RunConfig {
+            relations,
+            ..RunConfig::new(kg, no_model(), Task::Statement, size.limit)
+        };
+        let run = fixture_of(cfg, tmp.path(), usize::MAX);
+        let (_, _, records) = session::open_results(tmp.path(), &run.id).unwrap();
+        let snapshot = kgscope::report::snapshot_of(&records);
+        let grid = kgscope::report::grid::HeatGrid::build(
+            &snapshot,
+            HeatView::Relation,
+            Metric::Correctness,
+            HeatSort::Value,
+        );
+        assert_eq!(
+            grid.rankable_cells(Metric::Correctness),
+            size.relations.len(),
+            "{kg}: {size:?}"
+        );
+    }
 }
 
 /// With a second model the round goes on after Inspect: the same request to the second model
@@ -512,7 +593,7 @@ fn the_demo_asks_a_second_model_the_same_questions_and_ends_on_compare() {
     let step = Duration::from_secs(2);
     app.start_demo(
         DemoOptions {
-            limit: 12,
+            limit: Some(12),
             relations: 2,
             step,
             second: Some(second_model.clone()),
@@ -533,8 +614,8 @@ fn the_demo_asks_a_second_model_the_same_questions_and_ends_on_compare() {
     };
     app.live.finished = Some(false);
     tick(&mut app); // Watch: the first run (the fixture) is over
-    for _ in 0..6 {
-        tick(&mut app); // Heatmap … NextError
+    for _ in 0..5 {
+        tick(&mut app); // Heatmap … NextError, the year view passed over (no dates)
     }
     assert_eq!(app.screen, Screen::Inspect);
     tick(&mut app); // Second

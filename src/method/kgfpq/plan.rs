@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::edits::Editor;
 use super::questions::{self as fpq, FpqOptions};
+use crate::core::not_asked::NotAsked;
 use crate::kg::index::Fact;
 use crate::kg::{KgError, KgIndex};
 use crate::method::plan::{Plan, PlanEvent};
@@ -54,7 +55,15 @@ pub struct FpqRun {
     stages_done: u8,
     /// Edits that found no replacement in the FPQ batch, per edit and reason.
     pub unmade: fpq::Unmade,
+    /// The FPQs the batch left out: a denied fact's (the gate) and those no edit could make.
+    not_asked: Vec<NotAsked>,
 }
+
+/// Why the gate leaves a fact's false premises unasked (Zhu et al., §3: the model did not
+/// accept the true premise, so it cannot be "misled" about it).
+const GATED: &str = "the true premise was denied";
+/// Why a known fact has fewer false premises than edits × formats.
+const UNMADE: &str = "no false premise could be made (no replacement entity for the edit)";
 
 impl FpqRun {
     /// The facts `opts` draws (its limit counts facts), those with an entity object.
@@ -88,11 +97,18 @@ impl FpqRun {
             tpq_ids,
             stages_done: 0,
             unmade: fpq::Unmade::new(),
+            not_asked: Vec::new(),
         })
     }
 
     pub fn facts(&self) -> usize {
         self.facts.len()
+    }
+
+    /// The most false premises a fact gets: one per edit and format.
+    fn fpqs_per_fact(&self) -> usize {
+        let o = &self.cfg.options;
+        o.edits.len() * o.formats.len()
     }
 
     /// Whether the answers on record are ones this run could have written, before a resume
@@ -157,8 +173,10 @@ impl FpqRun {
 
 impl Plan for FpqRun {
     fn most_questions(&self) -> usize {
-        let o = &self.cfg.options;
-        self.facts.len() * (1 + o.edits.len() * o.formats.len())
+        self.facts.len() * (1 + self.fpqs_per_fact())
+    }
+    fn not_asked(&self) -> Vec<NotAsked> {
+        self.not_asked.clone()
     }
     fn is_over(&self) -> bool {
         self.stages_done >= 2
@@ -198,6 +216,8 @@ impl Plan for FpqRun {
                 let mut editor = Editor::new(index, opts.max_hops).with_templates(templates);
                 let mut out = Vec::new();
                 self.unmade.clear();
+                let per_fact = self.fpqs_per_fact();
+                let (mut gated, mut unmade) = (0, 0);
                 // Every true premise first, as `kgscope questions` does: no false premise
                 // repeats one.
                 for f in &self.facts {
@@ -208,10 +228,22 @@ impl Plan for FpqRun {
                         .get(&fpq::tpq_id(&r, f))
                         .is_some_and(|t| t.verdict == Verdict::True);
                     if self.cfg.gate && !knows {
+                        gated += per_fact;
                         continue;
                     }
-                    out.extend(fpq::fpqs(&r, &mut editor, f, opts, &mut self.unmade));
+                    let made = fpq::fpqs(&r, &mut editor, f, opts, &mut self.unmade);
+                    unmade += per_fact.saturating_sub(made.len());
+                    out.extend(made);
                 }
+                // With the TPQs asked and `out`, these add up to `most_questions`.
+                self.not_asked = [(gated, GATED), (unmade, UNMADE)]
+                    .into_iter()
+                    .filter(|(n, _)| *n > 0)
+                    .map(|(count, why)| NotAsked {
+                        count,
+                        reason: why.into(),
+                    })
+                    .collect();
                 Some((2, out))
             }
             _ => None,

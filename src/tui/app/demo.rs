@@ -5,6 +5,10 @@
 //! on Compare, the two runs side by side. The next round takes the next relations. It presses
 //! the same keys a person would, so what it shows is what a person gets. Any key stops it and
 //! hands the TUI over.
+//!
+//! What it shows is decided from the data: a round's relations and limit are sized so that
+//! their cells rank ([`super::demo_size`]), and a view or screen with nothing to show (a year
+//! view of a KG without dates, a cell without errors) is passed over at once, not shown empty.
 
 use std::time::{Duration, Instant};
 
@@ -13,8 +17,9 @@ use super::*;
 /// How the demo goes: the run's size and the pause between steps.
 #[derive(Debug, Clone)]
 pub struct DemoOptions {
-    /// Questions per round.
-    pub limit: usize,
+    /// Questions per round; `None`: sized from the KG so each marked relation's cell ranks
+    /// ([`super::demo_size::round_size`]).
+    pub limit: Option<usize>,
     /// Relations marked per round.
     pub relations: usize,
     /// Pause after each step, so an audience can read the screen.
@@ -29,7 +34,7 @@ pub struct DemoOptions {
 impl Default for DemoOptions {
     fn default() -> Self {
         DemoOptions {
-            limit: 24,
+            limit: None,
             relations: 4,
             step: Duration::from_secs(3),
             run_timeout: Duration::from_secs(600),
@@ -104,6 +109,8 @@ pub struct Demo {
     request: Option<RunRequest>,
     /// The round's first run, the comparison's baseline.
     first_run: Option<String>,
+    /// The round's limit, as [`DemoOptions::limit`] or the KG decided it.
+    round_limit: usize,
 }
 
 impl Demo {
@@ -140,6 +147,7 @@ impl App {
             watch_since: None,
             request: None,
             first_run: None,
+            round_limit: 0,
         });
         self.status = DEMO_STATUS.into();
     }
@@ -151,24 +159,33 @@ impl App {
         self.status = "demo stopped: the TUI is yours (? shows every key, q quits)".into();
     }
 
-    /// Takes the demo's next step when its time has come. Called once per frame.
+    /// Takes the demo's next step when its time has come. Called once per frame. A step with
+    /// nothing to show is passed over and the next one taken at once, so no pause is spent on
+    /// an empty screen.
     pub fn demo_tick(&mut self, now: Instant) {
+        // Mark, Dialog and Start always act, so a round ends before this bound.
+        for _ in 0..=ROUND.len() {
+            if !self.demo_step(now) {
+                return;
+            }
+        }
+    }
+
+    /// One step of [`Self::demo_tick`]; `true` when it was passed over for having nothing to
+    /// show.
+    fn demo_step(&mut self, now: Instant) -> bool {
         let Some(demo) = self.demo.as_mut() else {
-            return;
+            return false;
         };
         if now < demo.next_at {
-            return;
+            return false;
         }
         demo.skip_unused();
         let step = demo.step();
-        let (pause, round, relations, limit) = (
-            demo.options.step,
-            demo.round,
-            demo.options.relations,
-            demo.options.limit,
-        );
+        let (pause, round, relations) = (demo.options.step, demo.round, demo.options.relations);
         let press = |app: &mut App, code: KeyCode| app.dispatch_key(KeyEvent::from(code));
         let mut advance = true;
+        let mut nothing = false;
         match step {
             DemoStep::Mark => {
                 self.screen = Screen::Explore;
@@ -176,20 +193,25 @@ impl App {
                 self.refresh_matches();
                 self.explore.marked.clear();
                 let n = self.relation_count();
-                if n == 0 {
+                let size = self.index.as_deref().map(|ix| {
+                    // The run dialog's method, which the demo leaves at its default.
+                    let task = RunDialog::default_task();
+                    super::demo_size::round_size(ix, task, relations, round)
+                });
+                let Some(size) = size.filter(|s| n > 0 && !s.relations.is_empty()) else {
                     self.status = "demo: this KG has no relations to ask about".into();
                     self.demo = None;
-                    return;
-                }
-                // Each round the next relations, wrapping around.
-                let take = relations.min(n);
-                let first = (round * take) % n;
-                for k in 0..take {
-                    self.select_explore((first + k) % n);
+                    return false;
+                };
+                for &r in size.relations.iter().filter(|&&r| r < n) {
+                    self.select_explore(r);
                     press(self, KeyCode::Char(' '));
                 }
+                let d = self.demo.as_mut().expect("checked");
+                d.round_limit = d.options.limit.unwrap_or(size.limit);
             }
             DemoStep::Dialog => {
+                let limit = self.demo.as_ref().map_or(0, |d| d.round_limit);
                 press(self, KeyCode::Char('r'));
                 for c in limit.to_string().chars() {
                     press(self, KeyCode::Char(c));
@@ -236,30 +258,82 @@ impl App {
                     _ => {}
                 }
             }
-            DemoStep::Heatmap => {
-                self.screen = Screen::Heatmaps;
-                self.heat.view = HeatView::Relation;
-                self.heat.sort = HeatSort::Value;
-                self.heat.row = 0;
-                self.heat.col = 0;
+            DemoStep::Heatmap | DemoStep::HeadTail | DemoStep::Years => {
+                let view = match step {
+                    DemoStep::Heatmap => HeatView::Relation,
+                    DemoStep::HeadTail => HeatView::HeadTail,
+                    _ => HeatView::Year,
+                };
+                nothing = !self.show_heat_view(view);
             }
-            DemoStep::HeadTail | DemoStep::Years => press(self, KeyCode::Char('v')),
             DemoStep::Errors => {
-                press(self, KeyCode::Char('v'));
-                press(self, KeyCode::Enter);
+                // The worst relation that has errors: a cell without any has nothing to open.
+                self.show_heat_view(HeatView::Relation);
+                let rows = self.heat_grid().rows.len();
+                let with_errors = (0..rows).find(|&row| {
+                    let cell = self.heat_grid().cell(row, 0);
+                    self.errors.cell = cell;
+                    !self.error_indices().is_empty()
+                });
+                match with_errors {
+                    Some(row) => {
+                        self.heat.row = row;
+                        press(self, KeyCode::Enter);
+                    }
+                    None => {
+                        self.heat.row = 0;
+                        self.errors.cell = None;
+                        nothing = true;
+                    }
+                }
             }
-            DemoStep::Inspect => press(self, KeyCode::Enter),
-            DemoStep::NextError => press(self, KeyCode::Char('n')),
+            DemoStep::Inspect => {
+                nothing = self.screen != Screen::Errors || self.error_indices().is_empty();
+                if !nothing {
+                    press(self, KeyCode::Enter);
+                }
+            }
+            DemoStep::NextError => {
+                // The next error only when there is one.
+                nothing = self.screen != Screen::Inspect || self.error_indices().len() < 2;
+                if !nothing {
+                    press(self, KeyCode::Char('n'));
+                }
+            }
         }
-        let Some(d) = self.demo.as_mut() else { return };
+        let Some(d) = self.demo.as_mut() else {
+            return false;
+        };
+        if nothing {
+            d.advance();
+            return true;
+        }
         if !advance {
             // Look again in a moment: the run's end is not timed.
             d.next_at = now + Duration::from_millis(200);
-            return;
+            return false;
         }
         d.next_at = now + pause;
         d.advance();
         self.status = DEMO_STATUS.into();
+        false
+    }
+
+    /// Heatmaps in `view`, worst first, when it has a value in some cell (the test
+    /// `kgscope plot` refuses an empty figure by); `false`, and the screen left as it was,
+    /// when it has none.
+    fn show_heat_view(&mut self, view: HeatView) -> bool {
+        let was = (self.heat.view, self.heat.sort);
+        self.heat.view = view;
+        self.heat.sort = HeatSort::Value;
+        if !self.heat_grid().has_value(self.heat.metric) {
+            (self.heat.view, self.heat.sort) = was;
+            return false;
+        }
+        self.screen = Screen::Heatmaps;
+        self.heat.row = 0;
+        self.heat.col = 0;
+        true
     }
 
     /// Whether the run being watched is over, or has taken longer than the demo waits.

@@ -502,7 +502,7 @@ impl App {
                     // The demo shows the defaults; a user gets what they chose last.
                     let last = self.explore.last.filter(|_| self.demo.is_none());
                     let mut dialog = RunDialog {
-                        task: last.map_or(Task::Statement, |l| l.task),
+                        task: last.map_or(RunDialog::default_task(), |l| l.task),
                         context: last.and_then(|l| l.context),
                         limit: last.map_or(20, |l| l.limit),
                         judge: self.helper_index(self.judge_given.as_ref()),

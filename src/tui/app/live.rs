@@ -146,13 +146,16 @@ impl App {
                 }
             }
             RunEvent::BatchDone(event) => live.plan = Some(event),
+            RunEvent::NotAsked(n) => live.not_asked = n,
             RunEvent::Finished { cancelled } => {
                 live.finished = Some(cancelled);
                 live.ended = Some(Instant::now());
                 live.status = if cancelled {
                     "cancelled: answered questions are saved".into()
-                } else {
+                } else if live.not_asked.is_empty() {
                     "finished".into()
+                } else {
+                    format!("finished: {}", live.progress())
                 };
             }
         }

@@ -22,6 +22,7 @@ use crate::verify::OutcomeKind;
 
 pub mod compare;
 pub mod demo;
+pub mod demo_size;
 mod errors;
 mod explore;
 mod figure;
@@ -151,6 +152,24 @@ pub struct Live {
     pub plan: Option<Box<crate::method::plan::PlanEvent>>,
     /// The iteration being asked now.
     pub iteration: Option<u32>,
+    /// Planned questions the run's plan decided not to ask, and why (KG-FPQ's gate).
+    pub not_asked: Vec<crate::core::not_asked::NotAsked>,
+}
+
+impl Live {
+    /// The questions the run will ask: the planned total less those its plan left out.
+    pub fn to_ask(&self) -> usize {
+        self.total
+            .saturating_sub(crate::core::not_asked::total(&self.not_asked))
+    }
+
+    /// Progress as shown: "40 / 100", or "12 asked; 92 not asked because …" once the plan
+    /// has left questions out.
+    pub fn progress(&self) -> String {
+        let done = self.already_done as u64 + self.answered;
+        crate::core::not_asked::describe(done, &self.not_asked)
+            .unwrap_or_else(|| format!("{done} / {}", self.total))
+    }
 }
 
 pub struct RunDialog {
@@ -167,6 +186,13 @@ pub struct RunDialog {
     /// The facts the scope matches, those a question can be made from and those skipped, as
     /// the question generator counts them when the dialog opens; the error when none can.
     pub facts: Result<FactsPreview, String>,
+}
+
+impl RunDialog {
+    /// The method a new dialog proposes (the demo's, which shows the defaults).
+    pub fn default_task() -> Task {
+        Task::Statement
+    }
 }
 
 /// What the run dialog says of its scope's facts.

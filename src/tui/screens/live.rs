@@ -30,7 +30,9 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let live = &app.live;
     if live.active {
         let done = live.already_done as u64 + live.answered;
-        let total = live.total.max(1) as u64;
+        // The gauge fills to what the run asks: planned questions its plan left out (a
+        // gate) are not waited for.
+        let total = live.to_ask().max(1) as u64;
         let end = live.ended.unwrap_or_else(std::time::Instant::now);
         let secs = live
             .started
@@ -39,7 +41,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             .max(1e-3);
         let qps = live.answered as f64 / secs;
         let eta = if qps > 0.0 && live.finished.is_none() {
-            format!("{:.0}s", (live.total as f64 - done as f64).max(0.0) / qps)
+            format!("{:.0}s", (total as f64 - done as f64).max(0.0) / qps)
         } else {
             "–".into()
         };
@@ -55,7 +57,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             Gauge::default()
                 .gauge_style(Style::default().fg(t.accent))
                 .ratio((done as f64 / total as f64).min(1.0))
-                .label(format!("{done} / {} · {state}", live.total)),
+                .label(format!("{} · {state}", live.progress())),
             g,
         );
         let mut lines = vec![Line::from(format!(
