@@ -958,6 +958,7 @@ fn live_shows_the_questions_a_gate_left_out_with_why() {
         total: 104,
         already_done: 0,
     });
+    key(&mut app, KeyCode::Char('2'));
     let s = render(&app, 100, 30);
     assert!(s.contains("0 / 104"), "before the gate decides: {s}");
     app.on_run_event(RunEvent::NotAsked(vec![NotAsked {
