@@ -423,12 +423,17 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         print!("{}", report::chance::text(&outcome.tally.chance.summary()));
     }
     let again = credentials_to_give_again(&cfg);
+    // What the run asks: its plan may have left some of the planned questions out by design.
+    let to_ask = prepared
+        .manifest
+        .questions
+        .saturating_sub(unasked::total(&prepared.manifest.not_asked));
     if let Some(reason) = &outcome.stopped {
         eprintln!(
             "stopped: {}\n{} of {} answered and saved; once that is fixed, resume with: kgscope run --resume {} --runs-dir {}{again}",
             clean(reason),
             outcome.tally.answered,
-            prepared.manifest.questions,
+            to_ask,
             prepared.run.id,
             a.runs_dir.display()
         );
@@ -446,7 +451,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         eprintln!(
             "interrupted: {} of {} answered and saved. Resume with: kgscope run --resume {} --runs-dir {}{again}",
             outcome.tally.answered,
-            prepared.manifest.questions,
+            to_ask,
             prepared.run.id,
             a.runs_dir.display()
         );

@@ -62,8 +62,10 @@ pub struct FpqRun {
 /// Why the gate leaves a fact's false premises unasked (Zhu et al., §3: the model did not
 /// accept the true premise, so it cannot be "misled" about it).
 const GATED: &str = "the true premise was denied";
-/// Why a known fact has fewer false premises than edits × formats.
-const UNMADE: &str = "no false premise could be made (no replacement entity for the edit)";
+/// Why a known fact has fewer false premises than edits × formats: an edit found no false
+/// object that passes its checks (a literal, no concept, the hop bound, a premise that would
+/// be true; `kgscope questions --task kg-fpq` counts them per edit and reason).
+const UNMADE: &str = "an edit found no false object for the fact";
 
 impl FpqRun {
     /// The facts `opts` draws (its limit counts facts), those with an entity object.
