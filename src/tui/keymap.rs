@@ -301,7 +301,7 @@ pub const ROWS: &[Row] = &[
     Row {
         scope: on(Screen::Inspect),
         keys: "n p j k ↑↓  N",
-        what: "next/previous error · next you have not labelled",
+        what: "next/previous answer · next you have not labelled",
         bindings: &[
             (K::Char('n'), A::NextError),
             (K::Char('j'), A::NextError),
