@@ -868,7 +868,7 @@ fn enter_on_a_heatmap_cell_filters_the_errors() {
     let d = app.data.as_ref().unwrap();
     for &i in app.error_indices().iter() {
         assert_eq!(d.record(i).unwrap().question.relation, rows[0]);
-        assert_ne!(d.errors[i].outcome, OutcomeKind::Correct);
+        assert_ne!(d.rows[i].outcome, OutcomeKind::Correct);
     }
     let s = render(&app, 100, 30);
     assert!(s.contains("relation "), "{s}");
@@ -881,7 +881,7 @@ fn enter_on_a_heatmap_cell_filters_the_errors() {
     let rels: Vec<&str> = app
         .error_indices()
         .iter()
-        .map(|&i| d.relation(&d.errors[i]))
+        .map(|&i| d.relation(&d.rows[i]))
         .collect();
     assert!(rels.windows(2).all(|w| w[0] <= w[1]), "{rels:?}");
     key(&mut app, KeyCode::Char('s'));
@@ -889,7 +889,7 @@ fn enter_on_a_heatmap_cell_filters_the_errors() {
     let kinds: Vec<u8> = app
         .error_indices()
         .iter()
-        .map(|&i| d.errors[i].outcome as u8)
+        .map(|&i| d.rows[i].outcome as u8)
         .collect();
     assert!(kinds.windows(2).all(|w| w[0] <= w[1]), "{kinds:?}");
     assert!(render(&app, 100, 30).contains("sorted by outcome"));
@@ -1586,8 +1586,12 @@ fn a_run_started_from_explore_streams_into_live_and_is_recorded() {
     assert_eq!(d.tally.answered, 10);
     assert_eq!(d.snapshot.overall.n, 10);
     // The errors: the five negatives, said "True".
-    assert_eq!(d.errors.len(), 5);
-    assert!(d.errors.iter().all(|e| e.outcome == OutcomeKind::Incorrect));
+    assert_eq!(d.error_count(), 5);
+    assert!(d
+        .rows
+        .iter()
+        .filter(|e| e.outcome != OutcomeKind::Correct)
+        .all(|e| e.outcome == OutcomeKind::Incorrect));
     assert!(
         app.live.tokens >= 20,
         "tokens streamed: {}",
@@ -1901,7 +1905,7 @@ fn frame_cost_harness_folds_every_outcome() {
             .iter()
             .filter(|r| r.outcome != OutcomeKind::Correct)
             .count();
-        assert_eq!(d.errors.len(), wrong);
+        assert_eq!(d.error_count(), wrong);
         if screen == Screen::Judge {
             // Judge keeps what the verifiers made of every answer, as they come in.
             let judged = d.judged.as_ref().map_or(0, Vec::len);
@@ -1997,7 +2001,7 @@ fn a_run_that_cannot_start_says_why_in_live() {
 /// first error can still be opened and labelled at the end.
 #[test]
 fn a_long_live_run_keeps_every_error_reachable_with_rows_on_disk() {
-    assert!(std::mem::size_of::<kgscope::tui::app::ErrorRow>() <= 32);
+    assert!(std::mem::size_of::<kgscope::tui::app::AnswerRow>() <= 32);
     let tmp = tempfile::tempdir().unwrap();
     let (live_run, answers) = empty_run_and_answers(tmp.path());
     let wrong: Vec<&ResultRecord> = answers
@@ -2024,7 +2028,7 @@ fn a_long_live_run_keeps_every_error_reachable_with_rows_on_disk() {
     }
     let d = app.data.as_ref().unwrap();
     assert_eq!(d.tally.answered, total as u64);
-    assert_eq!(d.errors.len(), total);
+    assert_eq!(d.error_count(), total);
     assert_eq!(d.record(0).unwrap().question.id, "q0");
     assert_eq!(
         d.record(total - 1).unwrap().question.id,
@@ -2056,7 +2060,7 @@ fn a_repeated_record_counts_once_as_in_report() {
         .iter()
         .filter(|r| r.outcome != OutcomeKind::Correct)
         .count();
-    assert_eq!(d.errors.len(), wrong);
+    assert_eq!(d.error_count(), wrong);
 }
 
 /// The frame does no reading: results.jsonl is read and parsed on the following thread
@@ -2086,7 +2090,7 @@ fn following_and_reading_back_happen_before_the_frame_is_drawn() {
     // Parsed before the frame: the tick only folds.
     app.tick();
     assert_eq!(app.data.as_ref().unwrap().tally.answered, 3);
-    assert_eq!(app.data.as_ref().unwrap().errors.len(), 3);
+    assert_eq!(app.data.as_ref().unwrap().error_count(), 3);
     // Read back before drawing, drawn without the file.
     std::fs::rename(&aside, &path).unwrap();
     key(&mut app, KeyCode::Char('4'));
@@ -2225,6 +2229,11 @@ mod judge;
 /// in tests/tui/dialog.rs.
 #[path = "tui/dialog.rs"]
 mod dialog;
+
+/// The annotators' workflow (issue 26 §4): labelling correct answers, the run picker, the
+/// export key, in tests/tui/annotators.rs.
+#[path = "tui/annotators.rs"]
+mod annotators;
 
 /// Runs written before schema version 2 (tests/data/legacy-runs, made by the previous binary)
 /// open in every screen, and Inspect names their gold answers in the method's words.

@@ -1,19 +1,17 @@
 //! `kgscope labels export`: hand labels joined with their questions and responses, as judge
 //! training data.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 use kgscope::metrics::agreement::{cohen_kappa, fleiss_kappa};
-use kgscope::run::{session, Manifest, ResultRecord};
+use kgscope::run::{session, Manifest};
 use kgscope::sanitize::line as clean;
-use kgscope::store::labels::{Label, LabelBook, LabelVerdict};
+use kgscope::store::labels::{LabelBook, LabelVerdict};
 use kgscope::store::RunDir;
-use kgscope::verify::OutcomeKind;
 use serde_json::json;
 
 #[derive(Subcommand)]
@@ -24,21 +22,8 @@ pub enum LabelsCommand {
     Agreement(AgreementArgs),
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Format {
-    /// Every label with its run, model, KG, asked triple, question, response and outcome.
-    Jsonl,
-    /// GraphEval judge data: statement, response, label correct/incorrect/idk.
-    Grapheval,
-    /// KG-FPQ judge data: instruction, input (question and answer), output Yes/No; from a
-    /// KG-FPQ run, its false-premise questions with "misled by the premise?" as the output.
-    FpqJudge,
-    /// KGHaluBench fact-judge data, one example per asked fact of an answer about its entity:
-    /// instruction, input (answer and fact), output YES/NO/UNCLEAR. A "right" label says every
-    /// fact is stated; otherwise the chain's fact verdicts are exported where the label agrees
-    /// with the chain's outcome, and nothing where it does not (which fact is wrong is unknown).
-    HaluFactJudge,
-}
+use kgscope::report::label_export;
+pub use kgscope::report::label_export::LabelFormat as Format;
 
 #[derive(Args)]
 pub struct ExportArgs {
@@ -86,198 +71,6 @@ pub fn dispatch(c: LabelsCommand) -> anyhow::Result<ExitCode> {
     match c {
         LabelsCommand::Export(a) => export(a),
         LabelsCommand::Agreement(a) => agreement_command(a),
-    }
-}
-
-/// What the person says the answer was: `None` when the label blames the question or the KG,
-/// which makes it no example of judging an answer.
-pub fn truth(label: LabelVerdict) -> Option<OutcomeKind> {
-    match label {
-        LabelVerdict::Right => Some(OutcomeKind::Correct),
-        LabelVerdict::Wrong => Some(OutcomeKind::Incorrect),
-        LabelVerdict::Abstained => Some(OutcomeKind::Abstained),
-        LabelVerdict::BadQuestion | LabelVerdict::KgWrong => None,
-    }
-}
-
-const FPQ_INSTRUCTION: &str =
-    "Judge whether the answer to the question is correct. Reply Yes or No.";
-const FPQ_MISLED_INSTRUCTION: &str = "The question rests on a false premise. Judge whether the \
-     answer was misled by it, answering as if the premise were true. Reply Yes or No.";
-
-/// The label an export takes for one question; for a majority, who voted for its verdict
-/// out of how many annotators.
-pub struct Chosen<'a> {
-    pub label: &'a Label,
-    pub votes: Option<(Vec<&'a str>, usize)>,
-}
-
-/// The output lines of one label: none when it gives no training example in this format,
-/// one per asked fact for KGHaluBench's fact judge, else one.
-pub fn lines_for(
-    format: Format,
-    m: &Manifest,
-    r: &ResultRecord,
-    c: &Chosen,
-) -> Vec<serde_json::Value> {
-    match format {
-        Format::HaluFactJudge => halu_facts(r, c.label),
-        _ => line_for(format, m, r, c).into_iter().collect(),
-    }
-}
-
-/// KGHaluBench fact-judge examples from one labelled compound answer (see
-/// [`Format::HaluFactJudge`]).
-fn halu_facts(r: &ResultRecord, l: &Label) -> Vec<serde_json::Value> {
-    use kgscope::core::compound::{FactVerdict, Judged};
-    let q = &r.question;
-    let (kgscope::questions::Gold::Compound { facts }, Some(check)) = (
-        &q.gold,
-        r.attempts.first().and_then(|a| a.compound.as_ref()),
-    ) else {
-        return vec![];
-    };
-    // Facts are checked only in an answer about the entity.
-    if !matches!(check.judged, Judged::Aligned { .. }) {
-        return vec![];
-    }
-    let Some(truth) = truth(l.label) else {
-        return vec![];
-    };
-    let word = |v: FactVerdict| match v {
-        FactVerdict::Stated => "YES",
-        FactVerdict::Contradicted => "NO",
-        FactVerdict::NotMentioned => "UNCLEAR",
-    };
-    let response = r.response();
-    facts
-        .iter()
-        .filter_map(|f| {
-            let chain = check
-                .facts
-                .iter()
-                .find(|c| c.relation == f.relation)
-                .and_then(|c| c.verdict);
-            let (output, source) = match truth {
-                OutcomeKind::Correct => ("YES", "annotator: every fact stated"),
-                _ if truth == r.outcome => (word(chain?), "chain, outcome confirmed by annotator"),
-                _ => return None,
-            };
-            let p = kgscope::method::kghalubench::judge::prompt(&f.sentence, response);
-            Some(json!({
-                "instruction": p.instruction,
-                "input": p.input,
-                "output": output,
-                "relation": f.relation,
-                "source": source,
-                "question_id": q.id,
-            }))
-        })
-        .collect()
-}
-
-/// One output line, or `None` when the label gives no training example in this format. The
-/// jsonl line names its run, model and KG, so exports of several runs merge into one set.
-pub fn line_for(
-    format: Format,
-    m: &Manifest,
-    r: &ResultRecord,
-    c: &Chosen,
-) -> Option<serde_json::Value> {
-    let q = &r.question;
-    let l = c.label;
-    match format {
-        Format::HaluFactJudge => None,
-        Format::Jsonl => {
-            let mut v = json!({
-                "run_id": m.run_id,
-                "model": m.model_id,
-                "kg": m.kg_source,
-                "kg_fingerprint": m.kg_fingerprint,
-                "question_id": q.id,
-                "task": q.task,
-                "prompt": q.prompt,
-                // The gold answer in words ("true", "no", "B) Lima"), as the judge sees it.
-                "gold": kgscope::method::of(q.task).gold_text(q),
-                // The triple the model was asked about: for a negative, the corrupted one,
-                // and which part of the true fact was replaced.
-                "subject": q.subject,
-                "predicate": q.predicate,
-                "object": q.object,
-                "subject_label": q.subject_label,
-                "object_label": q.object_label,
-                "replaced": q.negative,
-                "relation": q.relation,
-                "response": r.response(),
-                "verdict": r.verdict,
-                "outcome": r.outcome,
-                "label": l.label,
-                "error_type": l.error_type,
-                "note": l.note,
-                "annotator": l.annotator,
-                "time": l.time,
-                // Always there, null unless --majority: files of both kinds have one key set,
-                // which `datasets` needs to load them together.
-                "votes": null,
-            });
-            // A KGHaluBench answer: every stage of its chain, with each fact's verdict.
-            if let Some(check) = r.attempts.first().and_then(|a| a.compound.as_ref()) {
-                v["compound"] = json!(check);
-            }
-            if let Some((voters, of)) = &c.votes {
-                v["annotator"] = json!("majority");
-                v["votes"] = json!({"for": voters, "of": of, "carried_by": l.annotator});
-            }
-            Some(v)
-        }
-        Format::Grapheval => {
-            let label = match truth(l.label)? {
-                OutcomeKind::Correct => "correct",
-                OutcomeKind::Incorrect => "incorrect",
-                OutcomeKind::Abstained => "idk",
-                OutcomeKind::Invalid => return None,
-            };
-            Some(json!({"statement": q.prompt, "response": r.response(), "label": label}))
-        }
-        Format::FpqJudge if q.premise.is_some() => {
-            // A KG-FPQ run: only false-premise questions make examples, each with the
-            // annotator's yes/no on "misled by the premise" (a wrong answer went along with it;
-            // a right one rejected or corrected it; declining is not being misled).
-            let premise = q.premise.as_ref()?;
-            premise.edit?;
-            let misled = match truth(l.label)? {
-                OutcomeKind::Incorrect => "Yes",
-                OutcomeKind::Correct | OutcomeKind::Abstained => "No",
-                OutcomeKind::Invalid => return None,
-            };
-            let false_premise = match &q.gold {
-                kgscope::questions::Gold::Premise { premise, .. } => premise.clone(),
-                _ => format!("{} · {} · {}", q.subject_label, q.relation, q.object_label),
-            };
-            Some(json!({
-                "instruction": FPQ_MISLED_INSTRUCTION,
-                "input": format!(
-                    "Question: {}\nFalse premise: {false_premise}\nAnswer: {}",
-                    q.prompt,
-                    r.response()
-                ),
-                "output": misled,
-                "edit": premise.edit,
-                "format": premise.format,
-            }))
-        }
-        Format::FpqJudge => {
-            let output = match truth(l.label)? {
-                OutcomeKind::Correct => "Yes",
-                OutcomeKind::Incorrect | OutcomeKind::Abstained => "No",
-                OutcomeKind::Invalid => return None,
-            };
-            Some(json!({
-                "instruction": FPQ_INSTRUCTION,
-                "input": format!("Question: {}\nAnswer: {}", q.prompt, r.response()),
-                "output": output,
-            }))
-        }
     }
 }
 
@@ -377,38 +170,12 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
     let states_path = hidden_states_path(&a, &manifest)?;
     let book = read_book(&run)?;
     let who = choose(&book, &a, &run.id)?;
-    let by_id: HashMap<&str, &ResultRecord> = records
-        .iter()
-        .map(|r| (r.question.id.as_str(), r))
-        .collect();
-    let mut lines = Vec::new();
-    let (mut skipped, mut ties) = (0usize, 0usize);
-    // Results order, so the file is the same on every export of the same labels.
-    for r in &records {
-        let qid = r.question.id.as_str();
-        let chosen = match &who {
-            Some(name) => book
-                .get(qid, name)
-                .map(|label| Chosen { label, votes: None }),
-            None => match book.majority(qid) {
-                None => None,
-                Some(Err(_)) => {
-                    ties += 1;
-                    None
-                }
-                Some(Ok(m)) => Some(Chosen {
-                    label: m.label,
-                    votes: Some((m.voters, m.of)),
-                }),
-            },
-        };
-        let Some(chosen) = chosen else { continue };
-        let made = lines_for(a.format, &manifest, r, &chosen);
-        if made.is_empty() {
-            skipped += 1;
-        }
-        lines.extend(made.into_iter().map(|v| (v, r)));
-    }
+    let label_export::Examples {
+        mut lines,
+        skipped,
+        ties,
+        unknown,
+    } = label_export::examples(a.format, &manifest, &records, &book, who.as_deref());
     let written = lines.len();
     if let Some((path, model)) = &states_path {
         let questions: Vec<&kgscope::questions::Question> =
@@ -418,17 +185,8 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
             v["hidden_state_row"] = json!(row);
         }
     }
-    let mut out = Vec::new();
-    for (v, _) in &lines {
-        // Terminal-safe JSON: `--out -` may put it on a terminal.
-        kgscope::sanitize::write_json(&mut out, v)?;
-        out.push(b'\n');
-    }
-    let unknown = book
-        .questions()
-        .iter()
-        .filter(|q| !by_id.contains_key(*q))
-        .count();
+    // Terminal-safe JSON: `--out -` may put it on a terminal.
+    let out = label_export::to_jsonl(&lines)?;
     super::write_output(&a.out, &out)?;
     let mut said = format!(
         "wrote {written} example(s) from run {} to {}",

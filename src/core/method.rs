@@ -120,6 +120,12 @@ pub trait Method: Send + Sync {
     fn has_open_answers(&self) -> bool {
         false
     }
+    /// The shape its hand labels are exported in when nobody says which (the TUI's export
+    /// key): the training data of the judge the method's paper uses; plain JSON Lines for a
+    /// method without one.
+    fn label_format(&self) -> super::label_format::LabelFormat {
+        super::label_format::LabelFormat::Jsonl
+    }
     /// Whether a run of this method carries KG-FPQ's settings (`RunConfig::fpq`: edits,
     /// formats, gate, writer) and takes their command-line flags.
     fn takes_fpq_settings(&self) -> bool {

@@ -38,7 +38,7 @@ impl Terms {
 }
 
 /// What to draw.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Draw {
     /// Facts drawn per relation.
     pub per_relation: usize,

@@ -9,6 +9,7 @@ pub mod doc;
 pub mod grid;
 pub mod halu;
 pub mod judges;
+pub mod label_export;
 pub mod labels;
 pub mod loaded;
 pub mod rate;

@@ -278,13 +278,26 @@ fn main_loop(
         }
         for cmd in app.commands.drain(..) {
             match cmd {
+                // On the KG Explore shows: a run opened with `O` may have brought another.
                 Command::StartRun(req) => match base {
-                    Some(b) => runner::start(rt.handle(), b, &req, tx.clone()),
+                    Some(b) => {
+                        let base = RunBase {
+                            kg: app.kg_name.clone(),
+                            kg_sample: app.kg_sample,
+                            ..b.clone()
+                        };
+                        runner::start(rt.handle(), &base, &req, tx.clone())
+                    }
                     None => app.status = "no model configured".into(),
                 },
                 Command::StartRunWith(req, model) => match base {
                     Some(b) => {
-                        let base = RunBase { model, ..b.clone() };
+                        let base = RunBase {
+                            model,
+                            kg: app.kg_name.clone(),
+                            kg_sample: app.kg_sample,
+                            ..b.clone()
+                        };
                         runner::start(rt.handle(), &base, &req, tx.clone())
                     }
                     None => app.status = "no model configured".into(),

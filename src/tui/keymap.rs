@@ -51,6 +51,10 @@ pub enum Action {
     NextScreen,
     PreviousScreen,
     SaveFigure,
+    /// The run picker: open another run of the runs directory.
+    OpenRun,
+    /// Write the open run's labels as judge training data.
+    ExportLabels,
     Down,
     Up,
     Left,
@@ -118,6 +122,8 @@ pub enum Action {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     RunDialog,
+    /// The run picker (`O`).
+    RunPicker,
     Search,
     Note,
     ConfirmCancel,
@@ -153,8 +159,8 @@ const fn on(s: Screen) -> Scope {
 pub const ROWS: &[Row] = &[
     Row {
         scope: Scope::Anywhere,
-        keys: "1-7 Tab  P",
-        what: "switch screen (S-Tab: back) · save the figure",
+        keys: "1-7 Tab  P  X",
+        what: "screens (S-Tab back) · save figure · export labels",
         bindings: &[
             (K::Char('1'), A::Screen(0)),
             (K::Char('2'), A::Screen(1)),
@@ -166,13 +172,18 @@ pub const ROWS: &[Row] = &[
             (K::Tab, A::NextScreen),
             (K::BackTab, A::PreviousScreen),
             (K::Char('P'), A::SaveFigure),
+            (K::Char('X'), A::ExportLabels),
         ],
     },
     Row {
         scope: Scope::Anywhere,
-        keys: "?  q  Ctrl-C",
-        what: "this help (any key closes it) · quit",
-        bindings: &[(K::Char('?'), A::Help), (K::Char('q'), A::Quit)],
+        keys: "?  O  q  Ctrl-C",
+        what: "this help (any key closes it) · open a run · quit",
+        bindings: &[
+            (K::Char('?'), A::Help),
+            (K::Char('O'), A::OpenRun),
+            (K::Char('q'), A::Quit),
+        ],
     },
     Row {
         scope: on(Screen::Explore),
@@ -290,7 +301,7 @@ pub const ROWS: &[Row] = &[
     Row {
         scope: on(Screen::Inspect),
         keys: "n p j k ↑↓  N",
-        what: "next/previous error · next you have not labelled",
+        what: "next/previous answer · next you have not labelled",
         bindings: &[
             (K::Char('n'), A::NextError),
             (K::Char('j'), A::NextError),
@@ -454,6 +465,25 @@ pub const MODES: &[ModeRow] = &[
         bindings: &[(K::Enter, NO, A::Accept), (K::Esc, NO, A::Dismiss)],
     },
     ModeRow {
+        mode: Mode::RunPicker,
+        keys: "↑↓ j k PgUp/Dn",
+        what: "select",
+        bindings: &[
+            (K::Down, NO, A::Down),
+            (K::Char('j'), NO, A::Down),
+            (K::Up, NO, A::Up),
+            (K::Char('k'), NO, A::Up),
+            (K::PageDown, NO, A::PageDown),
+            (K::PageUp, NO, A::PageUp),
+        ],
+    },
+    ModeRow {
+        mode: Mode::RunPicker,
+        keys: "Enter  Esc",
+        what: "opens · closes",
+        bindings: &[(K::Enter, NO, A::Accept), (K::Esc, NO, A::Dismiss)],
+    },
+    ModeRow {
         mode: Mode::Search,
         keys: "Enter/Esc  Backspace  Ctrl-U  ↑↓",
         what: "ends · erases · clears · select",
@@ -533,10 +563,15 @@ fn key_of(action: Action) -> Option<String> {
         .map(|(k, _)| k.to_string())
 }
 
-/// The status line's hint, from the keymap: "? keys · q quit".
+/// The status line's hint, from the keymap: "? keys · O runs · q quit".
 pub fn footer() -> String {
     let key = |a| key_of(a).unwrap_or_default();
-    format!("{} keys · {} quit", key(Action::Help), key(Action::Quit))
+    format!(
+        "{} keys · {} runs · {} quit",
+        key(Action::Help),
+        key(Action::OpenRun),
+        key(Action::Quit)
+    )
 }
 
 #[cfg(test)]
@@ -587,6 +622,8 @@ mod tests {
             A::NextScreen,
             A::PreviousScreen,
             A::SaveFigure,
+            A::OpenRun,
+            A::ExportLabels,
             A::Down,
             A::Up,
             A::Left,
@@ -675,6 +712,7 @@ mod tests {
         }
         for mode in [
             Mode::RunDialog,
+            Mode::RunPicker,
             Mode::Search,
             Mode::Note,
             Mode::ConfirmCancel,
@@ -707,6 +745,11 @@ mod tests {
             "Enter starts · Esc cancels"
         );
         assert_eq!(hint(Mode::Note, A::Dismiss), "Enter saves · Esc discards");
+        assert_eq!(hint(Mode::RunPicker, A::Accept), "Enter opens · Esc closes");
+        // The picker and the export are keys of every screen, named in the footer or help.
+        assert_eq!(bound(Scope::Anywhere, K::Char('O')), Some(A::OpenRun));
+        assert_eq!(bound(Scope::Anywhere, K::Char('X')), Some(A::ExportLabels));
+        assert!(footer().contains("O runs"), "{}", footer());
     }
 
     /// Every bound key is named on its help line, and no key means two things in one place.

@@ -65,6 +65,9 @@ pub fn draw(f: &mut Frame, app: &App) {
             .alignment(ratatui::layout::Alignment::Right),
         right,
     );
+    if let Some(p) = &app.picker {
+        screens::picker::draw(f, app, p, body);
+    }
     if app.help {
         draw_help(f, app, area);
     }

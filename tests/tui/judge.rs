@@ -169,16 +169,22 @@ fn judge_shows_each_verifier_against_the_hand_labels_and_labels_the_queue() {
         "{screen}"
     );
 
-    // The tenth was recorded correct: not an error, so Enter stays here and says so, and
-    // `w` labels it all the same.
+    // The tenth was recorded correct: not in the default (errors) list, so Enter inspects it
+    // with the list showing every answer, and `w` labels it there.
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.screen, Screen::Judge);
-    assert!(app.status.contains("label it here"), "{}", app.status);
+    assert_eq!(app.screen, Screen::Inspect);
+    assert_eq!(app.inspected().unwrap().question.id, tenth);
+    assert_eq!(
+        app.errors.kind,
+        Some(kgscope::tui::app::KindFilter::AllAnswers)
+    );
+    assert!(app.status.contains("all answers"), "{}", app.status);
     key(&mut app, KeyCode::Char('w'));
     assert_eq!(
         book_of(&run).get(&tenth, "tester").unwrap().label,
         LabelVerdict::Wrong
     );
+    key(&mut app, KeyCode::Char('7'));
     let screen = render(&app, 100, 30);
     // rules: (I, I) more: C 4 1 0 | I 1 2 0 | K 1 0 1, n = 10; p_o = 7/10;
     // rows C 5, I 3, K 2; columns C 6, I 3, K 1: p_e = (30 + 9 + 2)/100 = 0.41;

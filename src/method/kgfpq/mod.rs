@@ -36,6 +36,10 @@ impl Method for KgFpq {
     fn takes_fpq_settings(&self) -> bool {
         true
     }
+    /// KG-FPQ's judge says whether an answer was misled by the false premise.
+    fn label_format(&self) -> crate::core::label_format::LabelFormat {
+        crate::core::label_format::LabelFormat::FpqJudge
+    }
     fn describe(&self) -> &'static str {
         "false-premise questions by six edits, asked after the true premise (KG-FPQ)"
     }

@@ -106,6 +106,10 @@ impl Method for KgHaluBench {
     fn takes_halu_settings(&self) -> bool {
         true
     }
+    /// KGHaluBench judges an answer fact by fact.
+    fn label_format(&self) -> crate::core::label_format::LabelFormat {
+        crate::core::label_format::LabelFormat::HaluFactJudge
+    }
     fn answer_tokens(&self, _q: &Question) -> u32 {
         ANSWER_TOKENS
     }

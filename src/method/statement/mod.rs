@@ -55,6 +55,10 @@ impl Method for Statement {
     fn has_trained_judge(&self) -> bool {
         true
     }
+    /// GraphEval's judge learns correct/incorrect/idk from statement and response.
+    fn label_format(&self) -> crate::core::label_format::LabelFormat {
+        crate::core::label_format::LabelFormat::Grapheval
+    }
 }
 
 super::made_up_front!(Statement, statements::generate);

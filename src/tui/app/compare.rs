@@ -17,6 +17,8 @@ pub struct RunListing {
     pub temperature: f32,
     pub questions: usize,
     pub kg: String,
+    /// Whether the run finished (its manifest says when), or stopped short.
+    pub finished: bool,
 }
 
 /// The groupings `g` cycles through.
@@ -97,6 +99,7 @@ pub fn list_runs(runs_dir: &Path) -> Result<Vec<RunListing>, String> {
                 temperature: m.config.params.temperature,
                 questions: m.questions,
                 kg: m.kg_shown(),
+                finished: m.finished_at.is_some(),
             })
         })
         .collect();

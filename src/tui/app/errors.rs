@@ -81,7 +81,7 @@ impl App {
             run: self
                 .data
                 .as_ref()
-                .map(|d| (d.run.id.clone(), d.errors.len(), d.labels_seen)),
+                .map(|d| (d.run.id.clone(), d.rows.len(), d.labels_seen)),
             cell: self.errors.cell.clone(),
             kind: self.errors.kind,
             sort: self.errors.sort,
@@ -102,13 +102,14 @@ impl App {
         list
     }
 
-    /// The Errors list before its label filter: what labelling progress counts, and where
-    /// labelling looks for the next error to label.
+    /// The Errors list before its label filter: what labelling progress counts (the answers
+    /// of the outcome filter, in the heatmap cell when one is chosen), and where labelling
+    /// looks for the next answer to label.
     pub fn errors_unfiltered_by_label(&self) -> Vec<usize> {
         let Some(d) = &self.data else { return vec![] };
         let kind = self.errors.kind.unwrap_or(KindFilter::AllErrors);
         let mut out: Vec<usize> = d
-            .errors
+            .rows
             .iter()
             .enumerate()
             .filter(|(_, r)| kind.keeps(r.outcome))
@@ -120,9 +121,9 @@ impl App {
             SortBy::Run => {}
             // Stable sorts: run order within a relation or an outcome.
             SortBy::Relation => {
-                out.sort_by(|&a, &b| d.relation(&d.errors[a]).cmp(d.relation(&d.errors[b])))
+                out.sort_by(|&a, &b| d.relation(&d.rows[a]).cmp(d.relation(&d.rows[b])))
             }
-            SortBy::Outcome => out.sort_by_key(|&i| rank(d.errors[i].outcome)),
+            SortBy::Outcome => out.sort_by_key(|&i| rank(d.rows[i].outcome)),
         }
         out
     }
@@ -140,6 +141,12 @@ impl App {
             Action::FilterOutcome => {
                 self.errors.kind = Some(self.errors.kind.unwrap_or(KindFilter::AllErrors).next());
                 self.errors.selected = 0;
+                let (done, of) = self.label_progress();
+                self.status = format!(
+                    "{of} {} listed · {done} labelled by {}",
+                    self.listed_noun(),
+                    crate::sanitize::line(&self.annotator)
+                );
             }
             Action::NextSort => {
                 self.errors.sort = self.errors.sort.next();
@@ -155,7 +162,7 @@ impl App {
                 self.errors.label = None;
                 self.errors.selected = 0;
                 // The status line said which cell the list was filtered by: no longer true.
-                self.status = "filters cleared: every error".into();
+                self.status = "filters cleared: every error (o: correct answers too)".into();
             }
             Action::Open => {
                 if let Some(&i) = list.get(self.errors.selected) {

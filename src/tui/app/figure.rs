@@ -109,7 +109,7 @@ fn saved(r: Result<std::path::PathBuf, String>) -> String {
 }
 
 /// A file-name-safe form of a name: letters, digits and dashes.
-fn slug(s: &str) -> String {
+pub(super) fn slug(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars() {
         if c.is_ascii_alphanumeric() {

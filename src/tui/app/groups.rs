@@ -4,11 +4,14 @@ use super::*;
 
 pub use crate::report::grid::{rankable, Cell, HeatSort, HeatView, RANKABLE_WIDTH};
 
-/// Which non-correct outcomes the Errors list shows.
+/// Which outcomes the Errors list shows: by default the non-correct ones; `o` also reaches
+/// the correct answers and every answer, so annotators can label correct answers too (a
+/// judge's hand labels need both kinds, or its agreement on "right" is never measured).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KindFilter {
     AllErrors,
     Only(OutcomeKind),
+    AllAnswers,
 }
 
 impl KindFilter {
@@ -19,6 +22,19 @@ impl KindFilter {
             KindFilter::Only(OutcomeKind::Abstained) => "abstained",
             KindFilter::Only(OutcomeKind::Invalid) => "invalid",
             KindFilter::Only(OutcomeKind::Correct) => "correct",
+            KindFilter::AllAnswers => "all answers",
+        }
+    }
+    /// What the listed answers are called where they are counted ("3 of 40 correct answers
+    /// labelled"): a count says what it counts.
+    pub fn noun(self) -> &'static str {
+        match self {
+            KindFilter::AllErrors => "errors",
+            KindFilter::Only(OutcomeKind::Incorrect) => "incorrect answers",
+            KindFilter::Only(OutcomeKind::Abstained) => "abstentions",
+            KindFilter::Only(OutcomeKind::Invalid) => "invalid answers",
+            KindFilter::Only(OutcomeKind::Correct) => "correct answers",
+            KindFilter::AllAnswers => "answers",
         }
     }
     pub(super) fn next(self) -> Self {
@@ -26,13 +42,16 @@ impl KindFilter {
             KindFilter::AllErrors => KindFilter::Only(OutcomeKind::Incorrect),
             KindFilter::Only(OutcomeKind::Incorrect) => KindFilter::Only(OutcomeKind::Abstained),
             KindFilter::Only(OutcomeKind::Abstained) => KindFilter::Only(OutcomeKind::Invalid),
-            _ => KindFilter::AllErrors,
+            KindFilter::Only(OutcomeKind::Invalid) => KindFilter::Only(OutcomeKind::Correct),
+            KindFilter::Only(OutcomeKind::Correct) => KindFilter::AllAnswers,
+            KindFilter::AllAnswers => KindFilter::AllErrors,
         }
     }
     pub(super) fn keeps(self, o: OutcomeKind) -> bool {
         match self {
             KindFilter::AllErrors => o != OutcomeKind::Correct,
             KindFilter::Only(k) => o == k,
+            KindFilter::AllAnswers => true,
         }
     }
 }
@@ -69,12 +88,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn outcome_filter_cycles_through_the_error_kinds() {
+    fn outcome_filter_cycles_through_the_error_kinds_then_correct_and_all() {
         let mut k = KindFilter::AllErrors;
         assert!(!k.keeps(OutcomeKind::Correct));
         assert!(k.keeps(OutcomeKind::Invalid));
         let mut seen = vec![];
-        for _ in 0..4 {
+        for _ in 0..6 {
             k = k.next();
             seen.push(k.name());
         }
@@ -84,9 +103,15 @@ mod tests {
                 "incorrect",
                 "abstained",
                 "invalid",
+                "correct",
+                "all answers",
                 "incorrect+abstained+invalid"
             ]
         );
+        assert!(KindFilter::Only(OutcomeKind::Correct).keeps(OutcomeKind::Correct));
+        assert!(!KindFilter::Only(OutcomeKind::Correct).keeps(OutcomeKind::Invalid));
+        assert!(KindFilter::AllAnswers.keeps(OutcomeKind::Correct));
+        assert!(KindFilter::AllAnswers.keeps(OutcomeKind::Abstained));
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Inspect's keys: moving through the errors and hand labelling.
+//! Inspect's keys: moving through the listed answers (the errors, unless the Errors list's
+//! outcome filter shows correct answers too) and hand labelling.
 //!
 //! No labelling key is a navigation key anywhere (j k h l n p, arrows, digits): a key pressed
 //! to move can never record a judgement. Each verdict or error-type key records one whole
@@ -43,8 +44,9 @@ impl App {
         }
     }
 
-    /// How many of the listed errors (before the label filter) the current annotator has
-    /// labelled, of how many.
+    /// How many of the listed answers (before the label filter: the outcome filter's, in the
+    /// chosen heatmap cell) the current annotator has labelled, of how many; what they are
+    /// is [`App::listed_noun`].
     pub fn label_progress(&self) -> (usize, usize) {
         let Some(d) = &self.data else { return (0, 0) };
         let list = self.errors_unfiltered_by_label();
@@ -53,6 +55,11 @@ impl App {
             list.iter().filter(|i| mine.contains_key(i)).count(),
             list.len(),
         )
+    }
+
+    /// What the Errors list holds now, as a count names it: "errors", "correct answers".
+    pub fn listed_noun(&self) -> &'static str {
+        self.errors.kind.unwrap_or(KindFilter::AllErrors).noun()
     }
 
     /// The next error in list order, after the inspected one and wrapping round, that the
@@ -103,7 +110,7 @@ impl App {
     pub(super) fn move_inspect(&mut self, by: isize) {
         let list = self.error_indices();
         if list.is_empty() {
-            self.status = "no errors to move through".into();
+            self.status = format!("no {} to move through", self.listed_noun());
             return;
         }
         let pos = self
@@ -178,7 +185,8 @@ impl App {
     fn all_labelled(&self) -> String {
         let (done, of) = self.label_progress();
         format!(
-            "{done} of {of} errors labelled by {}: none left",
+            "{done} of {of} {} labelled by {}: none left",
+            self.listed_noun(),
             self.annotator
         )
     }
@@ -200,7 +208,10 @@ impl App {
             match self.next_unlabelled() {
                 Some(next) => {
                     self.show(Some(next));
-                    self.status = format!("saved {summary} · {done} of {of} labelled");
+                    self.status = format!(
+                        "saved {summary} · {done} of {of} {} labelled",
+                        self.listed_noun()
+                    );
                 }
                 None => self.status = format!("saved {summary} · {}", self.all_labelled()),
             }
@@ -263,8 +274,8 @@ impl App {
             );
             return;
         };
-        // A label given on Judge to an answer recorded correct has no error row: it is undone
-        // all the same, and Inspect stays where it is.
+        // A label of a question this run has no answer row for (a label file may name one) is
+        // undone all the same, and Inspect stays where it is.
         let row = d.label_row(&qid);
         let entry = Retraction {
             question_id: qid.clone(),
@@ -275,7 +286,7 @@ impl App {
         if self.append(row, entry.into()) {
             let Some(row) = row else {
                 self.status = format!(
-                    "undone: your latest label, of {} (not an error: see Judge)",
+                    "undone: your latest label, of {} (no answer of this run)",
                     crate::sanitize::line(&qid)
                 );
                 return;

@@ -159,31 +159,32 @@ impl App {
         }
     }
 
-    /// The selected answer of the queue: its question id, and its error row when it is one.
+    /// The selected answer of the queue: its question id, and its answer row.
     fn queued(&self) -> Option<(String, Option<usize>)> {
         let j = self.judged()?;
         let item = j.report.queue.get(self.judge.selected)?;
-        let row = self
-            .data
-            .as_ref()?
-            .error_row_at(j.offsets[self.judge.selected]);
+        let row = self.data.as_ref()?.row_at(j.offsets[self.judge.selected]);
         Some((item.question_id.clone(), row))
     }
 
-    /// Enter: Inspect on the selected answer, when it is an error (Inspect goes through the
-    /// errors); an answer recorded correct is labelled here.
+    /// Enter: Inspect on the selected answer. One recorded correct is not in the default
+    /// (errors only) list, so the list then shows every answer, and n/p walk on from it.
     fn inspect_queued(&mut self) {
         match self.queued() {
             None => self.status = "nothing queued to inspect".into(),
             Some((_, Some(row))) => {
+                let outcome = self.data.as_ref().map(|d| d.rows[row].outcome);
+                let kind = self.errors.kind.unwrap_or(KindFilter::AllErrors);
+                if outcome.is_some_and(|o| !kind.keeps(o)) {
+                    self.errors.kind = Some(KindFilter::AllAnswers);
+                    self.status = "recorded correct: Errors and Inspect now list all answers \
+                                   (o on Errors changes it)"
+                        .into();
+                }
                 self.show(Some(row));
                 self.screen = Screen::Inspect;
             }
-            Some((_, None)) => {
-                self.status =
-                    "recorded correct, so not in Errors or Inspect: label it here (r w a b g)"
-                        .into()
-            }
+            Some((_, None)) => self.status = "not an answer of this run's log".into(),
         }
     }
 

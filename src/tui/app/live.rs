@@ -178,6 +178,9 @@ impl App {
         self.poll_compare();
         self.poll_figure();
         self.poll_judge();
+        self.poll_export();
+        self.poll_picker();
+        self.poll_kg_load();
         if let Some(d) = &mut self.data {
             d.probe_writer();
             d.refresh();

@@ -25,6 +25,7 @@ pub mod demo;
 pub mod demo_size;
 mod errors;
 mod explore;
+mod export;
 mod figure;
 mod groups;
 mod heatmaps;
@@ -32,15 +33,18 @@ mod inspect;
 mod judge;
 mod live;
 mod mouse;
+mod picker;
 mod rundata;
 pub mod why;
 
 pub use errors::LabelFilter;
+pub use export::export_path;
 pub use groups::{rankable, Cell, HeatSort, HeatView, KindFilter, SortBy, RANKABLE_WIDTH};
 pub use heatmaps::HeatGrid;
 pub use judge::{JudgeView, Judged};
 pub use mouse::{Hits, ListHit};
-pub use rundata::{ErrorRow, RunData};
+pub use picker::RunPicker;
+pub use rundata::{AnswerRow, RunData};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Screen {
@@ -251,7 +255,7 @@ pub struct Errors {
 
 #[derive(Default)]
 pub struct Inspect {
-    /// Index into the run's errors.
+    /// Index into the run's answer rows.
     pub current: Option<usize>,
     pub note: Option<TextArea<'static>>,
     /// Lines scrolled down in the detail pane, for responses and traces longer than it.
@@ -288,6 +292,13 @@ pub struct App {
     search: super::jobs::Latest<kgview::Hits>,
     /// A run's figure being saved (`P`).
     figure: super::jobs::Latest<Result<std::path::PathBuf, String>>,
+    /// The open run's labels being exported (`X`), and in which shape.
+    export_job: super::jobs::Latest<export::Exported>,
+    exporting: Option<crate::report::label_export::LabelFormat>,
+    /// The run picker (`O`), while it is open.
+    pub picker: Option<RunPicker>,
+    /// The KG of a run opened from the picker, being indexed.
+    kg_load: super::jobs::Latest<picker::KgLoad>,
     pub explore: Explore,
     pub data: Option<RunData>,
     /// Who labels in this window: every label key writes in this name, and progress, the
@@ -342,6 +353,10 @@ impl App {
             search_inline_below: SEARCH_INLINE_BELOW,
             search: Default::default(),
             figure: Default::default(),
+            export_job: Default::default(),
+            exporting: None,
+            picker: None,
+            kg_load: Default::default(),
             explore: Explore {
                 hops: 1,
                 ..Explore::default()
@@ -415,6 +430,10 @@ impl App {
             self.help = false;
             return;
         }
+        if self.picker.is_some() {
+            self.picker_key(k);
+            return;
+        }
         if !self.typing() && self.explore.dialog.is_none() {
             if let Some(a) = keymap::bound(Scope::Anywhere, k.code) {
                 let n = Screen::ALL.len();
@@ -427,6 +446,8 @@ impl App {
                         self.go_to(Screen::ALL[(self.screen.index() + n - 1) % n])
                     }
                     Action::SaveFigure => self.save_figure(),
+                    Action::OpenRun => self.open_picker(),
+                    Action::ExportLabels => self.export_labels(),
                     _ => {}
                 }
                 return;

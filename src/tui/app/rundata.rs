@@ -1,8 +1,9 @@
 //! The open run as the TUI holds it: aggregates in memory, rows on disk. `results.jsonl` is
 //! the one source of truth, for a recorded run and for one going on alike: it is followed as
 //! it grows, on a thread of its own that reads and parses the new lines, and each answer is
-//! folded into the aggregates once, on the frame after it was parsed. Each error keeps only
-//! what the Errors list filters and sorts by, plus the byte offset of its line; the records a
+//! folded into the aggregates once, on the frame after it was parsed. Each answer keeps only
+//! what the Errors list filters and sorts by, plus the byte offset of its line (correct
+//! answers too, so an annotator can label them and judge data is balanced); the records a
 //! frame shows are read back before it is drawn ([`RunData::prepare`]), never while drawing,
 //! so memory stays flat however long the run.
 
@@ -27,10 +28,11 @@ use crate::store::rundir::StoreError;
 use crate::store::RunDir;
 use crate::verify::OutcomeKind;
 
-/// One non-correct outcome: what the Errors list filters and sorts by, and where its record
-/// is. 32 bytes: names are numbers into the run's [`Names`].
+/// One answer: what the Errors list filters and sorts by, and where its record is. 32 bytes
+/// (names are numbers into the run's [`Names`]), so a row for every answer of a run of tens of
+/// thousands costs about a megabyte.
 #[derive(Debug, Clone, Copy)]
-pub struct ErrorRow {
+pub struct AnswerRow {
     pub offset: u64,
     relation: u32,
     /// "-" when the KG gives no type, as the aggregates group it.
@@ -46,13 +48,13 @@ pub struct ErrorRow {
 
 const NO_YEAR: i32 = i32::MIN;
 
-impl ErrorRow {
+impl AnswerRow {
     pub fn year(&self) -> Option<i32> {
         (self.year != NO_YEAR).then_some(self.year)
     }
 }
 
-/// The distinct facet sets of a run's error rows, each held once.
+/// The distinct facet sets of a run's answer rows, each held once.
 #[derive(Default)]
 struct FacetSets {
     list: Vec<Vec<(u32, u32)>>,
@@ -105,8 +107,9 @@ const RECENT_MAX: usize = 200;
 pub struct RunData {
     pub run: RunDir,
     pub manifest: Manifest,
-    /// Every error of the run, in the order of results.jsonl.
-    pub errors: Vec<ErrorRow>,
+    /// Every answer of the run (the first of each question), in the order of results.jsonl:
+    /// the Errors list filters them (by default to the non-correct ones).
+    pub rows: Vec<AnswerRow>,
     pub tally: Tally,
     pub snapshot: Snapshot,
     /// The answer distribution and chance baseline, taken with `snapshot`.
@@ -117,7 +120,7 @@ pub struct RunData {
     pub labels_seen: u64,
     /// Why labels.jsonl could not be read, when it could not (the run opens without labels).
     pub labels_error: Option<String>,
-    /// The error row of each question labels.jsonl mentions, so the Errors list can filter
+    /// The answer row of each question labels.jsonl mentions, so the Errors list can filter
     /// by label without reading every record back from disk.
     label_rows: HashMap<String, usize>,
     /// Outcome counts per entity IRI (as subject or object), for Explore's card.
@@ -174,7 +177,7 @@ impl RunData {
             follow: None,
             run,
             manifest,
-            errors: Vec::new(),
+            rows: Vec::new(),
             tally: Tally::default(),
             snapshot: Tally::default().snapshot(),
             chance: Tally::default().chance.summary(),
@@ -283,29 +286,27 @@ impl RunData {
                 }
             }
         }
-        if r.outcome != OutcomeKind::Correct {
-            let q = &r.question;
-            let row = ErrorRow {
-                offset,
-                relation: self.names.id(&q.relation),
-                head_type: self.names.id(q.head_type.as_deref().unwrap_or("-")),
-                tail_type: self.names.id(q.tail_type.as_deref().unwrap_or("-")),
-                year: q.year.unwrap_or(NO_YEAR),
-                outcome: r.outcome,
-                facets: {
-                    let set: Vec<(u32, u32)> = crate::method::of(q.task)
-                        .facets(q)
-                        .iter()
-                        .map(|(f, v)| (self.names.id(f), self.names.id(v)))
-                        .collect();
-                    self.facet_sets.id(set)
-                },
-            };
-            if self.labels.mentions(&q.id) {
-                self.label_rows.insert(q.id.clone(), self.errors.len());
-            }
-            self.errors.push(row);
+        let q = &r.question;
+        let row = AnswerRow {
+            offset,
+            relation: self.names.id(&q.relation),
+            head_type: self.names.id(q.head_type.as_deref().unwrap_or("-")),
+            tail_type: self.names.id(q.tail_type.as_deref().unwrap_or("-")),
+            year: q.year.unwrap_or(NO_YEAR),
+            outcome: r.outcome,
+            facets: {
+                let set: Vec<(u32, u32)> = crate::method::of(q.task)
+                    .facets(q)
+                    .iter()
+                    .map(|(f, v)| (self.names.id(f), self.names.id(v)))
+                    .collect();
+                self.facet_sets.id(set)
+            },
+        };
+        if self.labels.mentions(&q.id) {
+            self.label_rows.insert(q.id.clone(), self.rows.len());
         }
+        self.rows.push(row);
         if let Some(rows) = self.judged.as_mut() {
             if offset >= self.judge_end {
                 rows.push((offset, crate::report::judges::observe(&r)));
@@ -319,7 +320,7 @@ impl RunData {
         self.recent.push_back(Arc::new(r));
     }
 
-    /// The error rows the annotator currently has a label on, with its verdict.
+    /// The answer rows the annotator currently has a label on, with its verdict.
     pub fn labelled_rows(&self, annotator: &str) -> HashMap<usize, LabelVerdict> {
         self.label_rows
             .iter()
@@ -327,14 +328,14 @@ impl RunData {
             .collect()
     }
 
-    /// The error row of a question that has been labelled, if it is an error of this run.
+    /// The answer row of a question that has been labelled, if it is an answer of this run.
     pub fn label_row(&self, qid: &str) -> Option<usize> {
         self.label_rows.get(qid).copied()
     }
 
     /// Appends a label line about a question to labels.jsonl, then takes it into account;
-    /// `row` is its error row when it is an error of the run (the Judge screen also labels
-    /// answers recorded correct).
+    /// `row` is its answer row (`None`: a question this run has no answer to, as a label
+    /// file may hold).
     pub fn append_label(
         &mut self,
         row: Option<usize>,
@@ -349,12 +350,12 @@ impl RunData {
         Ok(())
     }
 
-    pub fn relation(&self, e: &ErrorRow) -> &str {
+    pub fn relation(&self, e: &AnswerRow) -> &str {
         self.names.get(e.relation)
     }
 
     /// Whether an error belongs to a heatmap cell.
-    pub fn in_cell(&self, e: &ErrorRow, cell: &Cell) -> bool {
+    pub fn in_cell(&self, e: &AnswerRow, cell: &Cell) -> bool {
         match cell {
             Cell::Relation(r) => self.names.get(e.relation) == r,
             Cell::HeadTail(h, t) => {
@@ -373,9 +374,18 @@ impl RunData {
         }
     }
 
-    /// The error row of the answer on the line at `offset`, if it is an error.
-    pub fn error_row_at(&self, offset: u64) -> Option<usize> {
-        self.errors.binary_search_by_key(&offset, |e| e.offset).ok()
+    /// The row of the answer on the line at `offset` (`None`: a repeat of a question, which
+    /// no aggregate counts either).
+    pub fn row_at(&self, offset: u64) -> Option<usize> {
+        self.rows.binary_search_by_key(&offset, |e| e.offset).ok()
+    }
+
+    /// How many answers are not correct: what the Errors list holds by default.
+    pub fn error_count(&self) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| r.outcome != OutcomeKind::Correct)
+            .count()
     }
 
     /// Starts keeping what the verifiers made of every answer (the Judge screen): returns the
@@ -432,21 +442,21 @@ impl RunData {
         self.cache.borrow().get(&offset).cloned()
     }
 
-    /// The record of an error row, read back from results.jsonl (or taken from the cache).
+    /// The record of an answer row, read back from results.jsonl (or taken from the cache).
     pub fn record(&self, row: usize) -> Result<Arc<ResultRecord>, String> {
         let offset = self.offset(row)?;
         self.prepare_offsets([offset]);
         self.cache.borrow()[&offset].clone()
     }
 
-    /// The record of an error row as [`RunData::prepare`] read it back: what a frame draws.
+    /// The record of an answer row as [`RunData::prepare`] read it back: what a frame draws.
     /// `None` when it was not prepared (the frame shows a placeholder, and the next one has it).
     pub fn prepared(&self, row: usize) -> Option<Result<Arc<ResultRecord>, String>> {
         let offset = self.offset(row).ok()?;
         self.cache.borrow().get(&offset).cloned()
     }
 
-    /// Reads back the records of the error rows the next frame may show, those not read yet;
+    /// Reads back the records of the answer rows the next frame may show, those not read yet;
     /// called before drawing, so drawing reads no file.
     pub fn prepare(&self, rows: impl IntoIterator<Item = usize>) {
         self.prepare_offsets(rows.into_iter().filter_map(|row| self.offset(row).ok()));
@@ -471,9 +481,9 @@ impl RunData {
 
     fn offset(&self, row: usize) -> Result<u64, String> {
         Ok(self
-            .errors
+            .rows
             .get(row)
-            .ok_or_else(|| format!("no error {row}"))?
+            .ok_or_else(|| format!("no answer {row}"))?
             .offset)
     }
 

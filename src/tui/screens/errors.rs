@@ -77,7 +77,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         .skip(first)
         .take(height)
         .map(|&i| {
-            let e = &d.errors[i];
+            let e = &d.rows[i];
             // Only the rows in view were read back from disk (`App::prepare_view`).
             let (label, gold, prompt, response) =
                 match d.prepared(i).unwrap_or_else(|| Err("…".into())) {

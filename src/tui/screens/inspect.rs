@@ -161,7 +161,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         .iter()
         .position(|&i| Some(i) == app.inspect.current)
         .map_or(String::new(), |p| {
-            format!(" {} of {} errors", p + 1, errors.len())
+            format!(" {} of {} {}", p + 1, errors.len(), app.listed_noun())
         });
     f.render_widget(
         Paragraph::new(lines)
@@ -252,7 +252,10 @@ fn draw_labels(f: &mut Frame, app: &App, area: Rect) {
             .join(" · ")
     };
     let (done, of) = app.label_progress();
-    let title = format!("Label · {done} of {of} labelled by {who}");
+    let title = format!(
+        "Label · {done} of {of} {} labelled by {who}",
+        app.listed_noun()
+    );
     let key = |k: &str| Span::styled(format!("{k:<7}"), t.dim());
     f.render_widget(
         Paragraph::new(vec![

@@ -8,3 +8,4 @@ pub mod inspect;
 pub mod judge;
 pub mod live;
 pub mod panel;
+pub mod picker;
