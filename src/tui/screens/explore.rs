@@ -10,6 +10,7 @@ use crate::tui::app::App;
 use crate::tui::keymap::{self, Action, Mode};
 use crate::tui::kgview::{Card, EntryKind, Row};
 use crate::tui::ui::block;
+use crate::tui::wrap::wrap;
 use crate::verify::OutcomeKind;
 
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
@@ -257,70 +258,117 @@ fn draw_welcome(f: &mut Frame, app: &App, area: Rect) {
         Some(m) => crate::sanitize::line(&m.describe()),
         None => "none: browsing only (start kgscope with --model default to run)".into(),
     };
-    let lines = vec![
-        Line::from(Span::styled(
-            "kgscope measures what a language model knows",
-            t.title(),
-        )),
-        Line::from(
-            "It turns the facts of a knowledge graph into questions, asks a model, checks \
-             each answer against the graph, and shows where the model is right and wrong, \
-             and why.",
-        ),
-        Line::from(""),
-        Line::from(vec![
-            name("KG"),
-            Span::styled(app.kg_name.clone(), t.title()),
-            Span::raw(format!(
-                " · {} entities · {} relations · {} facts",
-                index.entities().len(),
-                index.relations().len(),
-                index.facts().len()
+    // Each line with what it is worth on a short terminal: the intro goes first, then the
+    // blank lines; the keys and the note on the bundled model always stay (at 80×24 the pane
+    // has 20 rows of 48 columns, too few for all of it).
+    const KEEP: u8 = u8::MAX;
+    const INTRO: u8 = 0;
+    const BLANK: u8 = 1;
+    let command = |c: String| Line::from(Span::styled(c, Style::default().fg(t.accent)));
+    let lines: Vec<(u8, Line)> = vec![
+        (
+            KEEP,
+            Line::from(Span::styled(
+                "kgscope measures what a language model knows",
+                t.title(),
             )),
-        ]),
-        Line::from(vec![name("model"), Span::raw(model)]),
-        Line::from(""),
-        Line::from(Span::styled("Start here", t.title())),
-        Line::from(vec![
-            key("↑↓"),
-            Span::raw("pick a relation (relations come first)"),
-        ]),
-        Line::from(vec![
-            key("r"),
-            Span::raw("ask the model; watch Live (2), then Heatmaps (3)"),
-        ]),
-        Line::from(vec![
-            key("Space"),
-            Span::raw("mark several to run them together"),
-        ]),
-        Line::from(vec![key("/"), Span::raw("search by name or alias")]),
-        Line::from(vec![key("?"), Span::raw("every key")]),
-        Line::from(""),
-        Line::from(Span::styled("A better model", t.title())),
-        Line::from(format!(
-            "The bundled {} is a smoke test: it gives most questions the same answer, so its \
-             scores sit near chance. For results worth reading:",
-            crate::models::registry::DEFAULT_NAME
-        )),
-        Line::from(Span::styled(
-            format!("  kgscope model fetch {BETTER_MODEL}"),
-            Style::default().fg(t.accent),
-        )),
-        Line::from(Span::styled(
-            format!("  kgscope --model {BETTER_MODEL}"),
-            Style::default().fg(t.accent),
-        )),
-        Line::from(Span::styled(
-            "or --model FILE.gguf, or --model openai:NAME --base-url URL",
-            t.dim(),
-        )),
+        ),
+        (
+            INTRO,
+            Line::from(
+                "It turns the facts of a knowledge graph into questions, asks a model, checks \
+                 each answer against the graph, and shows where the model is right and wrong, \
+                 and why.",
+            ),
+        ),
+        (BLANK, Line::from("")),
+        (
+            KEEP,
+            Line::from(vec![
+                name("KG"),
+                Span::styled(app.kg_name.clone(), t.title()),
+                Span::raw(format!(
+                    " · {} entities · {} relations · {} facts",
+                    index.entities().len(),
+                    index.relations().len(),
+                    index.facts().len()
+                )),
+            ]),
+        ),
+        (KEEP, Line::from(vec![name("model"), Span::raw(model)])),
+        (BLANK, Line::from("")),
+        (KEEP, Line::from(Span::styled("Start here", t.title()))),
+        (
+            KEEP,
+            Line::from(vec![
+                key("↑↓"),
+                Span::raw("pick a relation (they come first)"),
+            ]),
+        ),
+        (
+            KEEP,
+            Line::from(vec![
+                key("r"),
+                Span::raw("ask the model, then watch Live (2)"),
+            ]),
+        ),
+        (
+            KEEP,
+            Line::from(vec![
+                key("Space"),
+                Span::raw("mark several to run together"),
+            ]),
+        ),
+        (
+            KEEP,
+            Line::from(vec![key("/"), Span::raw("search by name or alias")]),
+        ),
+        (KEEP, Line::from(vec![key("?"), Span::raw("every key")])),
+        (BLANK, Line::from("")),
+        (KEEP, Line::from(Span::styled("A better model", t.title()))),
+        (
+            KEEP,
+            Line::from(format!(
+                "The bundled {} is a smoke test: its scores sit near chance. For \
+                 results worth reading:",
+                crate::models::registry::DEFAULT_NAME
+            )),
+        ),
+        // Unindented: the fetch command is 47 columns, and must not wrap in the 48 it has.
+        (KEEP, command(format!("kgscope model fetch {BETTER_MODEL}"))),
+        (KEEP, command(format!("kgscope --model {BETTER_MODEL}"))),
+        (
+            KEEP,
+            Line::from(Span::styled(
+                "or --model FILE.gguf, or --model openai:NAME --base-url URL",
+                t.dim(),
+            )),
+        ),
     ];
-    f.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(block(app, "Welcome")),
-        area,
-    );
+    let inner = block(app, "Welcome").inner(area);
+    let lines = fit_lines(lines, inner.width, inner.height, &[INTRO, BLANK]);
+    f.render_widget(Paragraph::new(lines).block(block(app, "Welcome")), area);
+}
+
+/// `lines` wrapped to `width` columns, without the ones ranked `dropped[0]`, then
+/// `dropped[1]`, … as long as they take more than `height` rows.
+fn fit_lines(
+    mut lines: Vec<(u8, Line<'_>)>,
+    width: u16,
+    height: u16,
+    dropped: &[u8],
+) -> Vec<Line<'static>> {
+    let wrapped = |ls: &[(u8, Line)]| {
+        let plain: Vec<Line> = ls.iter().map(|(_, l)| l.clone()).collect();
+        wrap(&plain, width)
+    };
+    for rank in dropped {
+        if wrapped(&lines).len() <= height as usize {
+            break;
+        }
+        lines.retain(|(r, _)| r != rank);
+    }
+    wrapped(&lines)
 }
 
 fn draw_detail(f: &mut Frame, app: &App, area: Rect) {
@@ -418,7 +466,9 @@ fn draw_detail(f: &mut Frame, app: &App, area: Rect) {
         }
     }
     // The card takes what its wrapped lines need, up to half the pane; the edges the rest.
-    let card_height = (wrapped_height(&lines, area.width.saturating_sub(2)) + 2)
+    // Wrapped here, not by `Wrap`: aliases in complex scripts must not cross the border.
+    let lines = wrap(&lines, area.width.saturating_sub(2));
+    let card_height = (lines.len().min(u16::MAX as usize) as u16 + 2)
         .min(area.height / 2)
         .max(3);
     let [top, bottom] =
@@ -428,12 +478,7 @@ fn draw_detail(f: &mut Frame, app: &App, area: Rect) {
     } else {
         "Entity · 1 hop (h: 2 hops)"
     };
-    f.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(block(app, title)),
-        top,
-    );
+    f.render_widget(Paragraph::new(lines).block(block(app, title)), top);
     draw_edges(f, app, &c, bottom);
 }
 
