@@ -330,7 +330,7 @@ fn draw_welcome(f: &mut Frame, app: &App, area: Rect) {
             KEEP,
             Line::from(format!(
                 "The bundled {} is a smoke test: its scores sit near chance. For \
-                 results worth reading:",
+                 better results:",
                 crate::models::registry::DEFAULT_NAME
             )),
         ),
@@ -350,8 +350,8 @@ fn draw_welcome(f: &mut Frame, app: &App, area: Rect) {
     f.render_widget(Paragraph::new(lines).block(block(app, "Welcome")), area);
 }
 
-/// `lines` wrapped to `width` columns, without the ones ranked `dropped[0]`, then
-/// `dropped[1]`, … as long as they take more than `height` rows.
+/// `lines` wrapped to `width` columns, without as many of the lines ranked `dropped[0]`, then
+/// `dropped[1]`, … (the last first) as it takes to fit `height` rows.
 fn fit_lines(
     mut lines: Vec<(u8, Line<'_>)>,
     width: u16,
@@ -363,10 +363,12 @@ fn fit_lines(
         wrap(&plain, width)
     };
     for rank in dropped {
-        if wrapped(&lines).len() <= height as usize {
-            break;
+        while wrapped(&lines).len() > height as usize {
+            let Some(last) = lines.iter().rposition(|(r, _)| r == rank) else {
+                break;
+            };
+            lines.remove(last);
         }
-        lines.retain(|(r, _)| r != rank);
     }
     wrapped(&lines)
 }
