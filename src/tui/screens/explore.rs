@@ -3,7 +3,7 @@
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, List, ListItem, ListState, Paragraph, Wrap};
+use ratatui::widgets::{Clear, List, ListItem, ListState, Paragraph};
 use ratatui::Frame;
 
 use crate::tui::app::App;
@@ -224,7 +224,9 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
     let w = (widest + 4)
         .clamp(50, area.width.saturating_sub(4).max(50))
         .min(area.width);
-    let h = (wrapped_height(&lines, w.saturating_sub(2)) + 2).min(area.height);
+    // Wrapped here, not by `Wrap`: the scope names entities, in any script.
+    let lines = wrap(&lines, w.saturating_sub(2));
+    let h = (lines.len().min(u16::MAX as usize) as u16 + 2).min(area.height);
     let r = Rect {
         x: area.x + (area.width - w) / 2,
         y: area.y + (area.height - h) / 2,
@@ -235,7 +237,6 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
     f.render_widget(
         Paragraph::new(lines)
             .style(t.base())
-            .wrap(Wrap { trim: false })
             .block(block(app, "New run").title_bottom(Span::styled(
                 format!(" {} ", keymap::hint(Mode::RunDialog, Action::Accept)),
                 Style::default().fg(t.accent),
@@ -522,30 +523,6 @@ fn edges_title(first: Option<&usize>, last: Option<&usize>, total: usize) -> Str
     }
 }
 
-/// Lines `lines` take once word-wrapped to `width` columns, as [`Wrap`] does it (greedy, by
-/// words, a word longer than the line broken across lines).
-fn wrapped_height(lines: &[Line], width: u16) -> u16 {
-    let width = width.max(1) as usize;
-    let mut total = 0;
-    for l in lines {
-        let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
-        let (mut rows, mut used) = (1, 0);
-        for word in text.split(' ') {
-            let w = Span::raw(word).width();
-            let need = if used == 0 { w } else { used + 1 + w };
-            if need <= width {
-                used = need;
-            } else {
-                let w = w.max(1);
-                rows += (w - 1) / width + usize::from(used > 0);
-                used = (w - 1) % width + 1;
-            }
-        }
-        total += rows;
-    }
-    total.min(u16::MAX as usize) as u16
-}
-
 /// "relation capital", "the neighbourhood of France", or for marked entries "relations
 /// capital, currency around France".
 fn run_scope(targets: &[&crate::tui::kgview::Entry]) -> String {
@@ -582,51 +559,44 @@ fn run_scope(targets: &[&crate::tui::kgview::Entry]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ratatui::buffer::Buffer;
-    use ratatui::widgets::Widget;
+
+    #[test]
+    fn fit_lines_drops_ranked_lines_the_last_first_and_only_as_needed() {
+        let text = |ls: &[Line]| {
+            ls.iter()
+                .map(|l| {
+                    l.spans
+                        .iter()
+                        .map(|s| s.content.as_ref())
+                        .collect::<String>()
+                })
+                .collect::<Vec<_>>()
+        };
+        let lines = || -> Vec<(u8, Line)> {
+            vec![
+                (9, Line::from("title")),
+                (0, Line::from("an intro long enough to take two rows")),
+                (1, Line::from("")),
+                (9, Line::from("keys")),
+                (1, Line::from("")),
+                (9, Line::from("note")),
+            ]
+        };
+        assert_eq!(text(&fit_lines(lines(), 20, 7, &[0, 1])).len(), 7);
+        assert_eq!(
+            text(&fit_lines(lines(), 20, 4, &[0, 1])),
+            ["title", "", "keys", "note"]
+        );
+        assert_eq!(
+            text(&fit_lines(lines(), 20, 3, &[0, 1])),
+            ["title", "keys", "note"]
+        );
+    }
 
     #[test]
     fn the_suggested_model_can_be_fetched() {
         let m = crate::models::registry::find(BETTER_MODEL).expect("a model kgscope can fetch");
         assert_ne!(m.name, crate::models::registry::DEFAULT_NAME);
-    }
-
-    /// Lines a wrapped paragraph actually fills, found by drawing it.
-    fn drawn_height(lines: &[Line], width: u16) -> u16 {
-        let area = Rect::new(0, 0, width, 60);
-        let mut buf = Buffer::empty(area);
-        Paragraph::new(lines.to_vec())
-            .wrap(Wrap { trim: false })
-            .render(area, &mut buf);
-        (0..60)
-            .rev()
-            .find(|&y| (0..width).any(|x| buf[(x, y)].symbol() != " "))
-            .map_or(0, |y| y + 1)
-    }
-
-    #[test]
-    fn wrapped_height_matches_what_the_paragraph_draws() {
-        let long = "aliases  FR | FRA | French Republic | République française | Frankreich";
-        let cases: Vec<Vec<Line>> = vec![
-            vec![Line::from("entity   France")],
-            vec![Line::from(long), Line::from("types    country")],
-            vec![Line::from(vec![
-                Span::raw("iri      "),
-                Span::raw("https://kgscope.dev/kg/countries/entity/a_very_long_local_name_here"),
-            ])],
-            vec![Line::from(
-                "dates    founded 1776-07-04 | opened 2001-01-01T10:00:00Z",
-            )],
-        ];
-        for lines in &cases {
-            for width in [20, 33, 40, 61, 120] {
-                assert_eq!(
-                    wrapped_height(lines, width),
-                    drawn_height(lines, width),
-                    "{lines:?} at {width}"
-                );
-            }
-        }
     }
 
     #[test]

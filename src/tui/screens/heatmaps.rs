@@ -45,7 +45,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     ];
     let used: usize = head.iter().map(|s| s.width()).sum();
     let keys = "· s sort · m metric · v view · Enter errors";
-    if used + keys.len() <= legend.width as usize {
+    if used + width(keys) <= legend.width as usize {
         head.push(Span::styled(keys, t.dim()));
     }
     f.render_widget(Paragraph::new(Line::from(head)), legend);
