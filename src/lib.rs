@@ -7,6 +7,7 @@ pub mod backends;
 pub mod compare;
 pub mod core;
 pub mod credentials;
+pub mod display_width;
 pub mod document;
 pub mod figures;
 pub mod kg;

@@ -2235,6 +2235,11 @@ mod dialog;
 #[path = "tui/annotators.rs"]
 mod annotators;
 
+/// Rendering: complex scripts, Live's long questions, the welcome pane at 80×24 (issue 26
+/// §5), in tests/tui/rendering.rs.
+#[path = "tui/rendering.rs"]
+mod rendering;
+
 /// Runs written before schema version 2 (tests/data/legacy-runs, made by the previous binary)
 /// open in every screen, and Inspect names their gold answers in the method's words.
 #[test]

@@ -25,7 +25,7 @@ import sys
 # are peers that do not import each other. `main`/`cli` (the binary) sit above everything.
 LAYERS = [
     ["sanitize"],
-    ["credentials", "process", "models"],
+    ["credentials", "process", "models", "display_width"],
     ["sampling"],
     ["kg"],
     ["core"],

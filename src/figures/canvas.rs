@@ -16,14 +16,19 @@ pub fn d<T, E: std::fmt::Debug>(r: Result<T, E>) -> R<T> {
     r.map_err(|e| anyhow::anyhow!("drawing the figure failed: {e:?}"))
 }
 
+/// The bundled DejaVu Sans, regular and bold.
+pub const REGULAR_FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+pub const BOLD_FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
+
 /// Registers the bundled DejaVu Sans as the figures' sans-serif, once per process.
 pub fn register_fonts() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        let regular: &'static [u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
-        let bold: &'static [u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
         // Both are fixed files of this repository: a failure is a broken build, not input.
-        for (style, bytes) in [(FontStyle::Normal, regular), (FontStyle::Bold, bold)] {
+        for (style, bytes) in [
+            (FontStyle::Normal, REGULAR_FONT),
+            (FontStyle::Bold, BOLD_FONT),
+        ] {
             assert!(
                 plotters::style::register_font(FAMILY, style, bytes).is_ok(),
                 "the bundled font does not load"

@@ -12,6 +12,7 @@ mod calibration;
 mod canvas;
 mod dots;
 mod heatmap;
+mod raster;
 
 pub use bars::Bars;
 pub use calibration::Reliability;
@@ -540,7 +541,9 @@ pub fn png(fig: &Figure) -> anyhow::Result<Vec<u8>> {
     let (w, h) = size(fig);
     let mut rgb = vec![0u8; w as usize * h as usize * 3];
     {
-        let area = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+        // Text laid out by the font's metrics (plotters' own path spaces letters unevenly).
+        let area =
+            raster::GlyphText(BitMapBackend::with_buffer(&mut rgb, (w, h))).into_drawing_area();
         draw(&area, fig, w)?;
         canvas::d(area.present())?;
     }

@@ -105,7 +105,7 @@ const STYLE: &str = "body{font-family:'DejaVu Sans',system-ui,sans-serif;max-wid
 margin:2em auto;padding:0 1em;color:#222;line-height:1.45}\
 table{border-collapse:collapse;margin:0.5em 0 1.5em}\
 th,td{border:1px solid #ccc;padding:0.25em 0.6em}th{background:#f2f2f2;text-align:left}\
-td.n{text-align:right;font-variant-numeric:tabular-nums}\
+td.n{text-align:right;font-variant-numeric:tabular-nums}td.iv{white-space:nowrap}\
 figure{margin:1em 0 2em;overflow-x:auto}figcaption{color:#666;font-size:0.9em}\
 svg{max-width:100%;height:auto}";
 
@@ -142,10 +142,11 @@ pub fn html(title: &str, blocks: &[Block]) -> String {
                 for r in rows {
                     out.push_str("<tr>");
                     for (i, c) in r.iter().enumerate() {
-                        let class = if *numeric && i > 0 {
-                            " class=\"n\""
-                        } else {
-                            ""
+                        let class = match (*numeric && i > 0, is_interval(c)) {
+                            (true, true) => " class=\"n iv\"",
+                            (true, false) => " class=\"n\"",
+                            (false, true) => " class=\"iv\"",
+                            (false, false) => "",
                         };
                         let _ = write!(out, "<td{class}>{}</td>", escape(c));
                     }
@@ -170,6 +171,17 @@ pub fn html(title: &str, blocks: &[Block]) -> String {
     }
     out.push_str("</body></html>\n");
     out
+}
+
+/// Whether a cell reads as a value with its interval ("0.734 [0.612, 0.831]", "52.5%
+/// [37.5–67.1]", "+0.12 [+0.01,+0.20]"): read as one, so the HTML keeps it on one line
+/// rather than wrapping the interval under its value in a narrow column.
+fn is_interval(cell: &str) -> bool {
+    let Some((value, rest)) = cell.trim().split_once(" [") else {
+        return false;
+    };
+    let value = value.trim().trim_end_matches(['%', '?']);
+    rest.ends_with(']') && value.parse::<f64>().is_ok()
 }
 
 /// Comma-separated values with RFC 4180 quoting; a cell that a spreadsheet would run as a
@@ -225,6 +237,51 @@ mod tests {
             ..Default::default()
         };
         roxmltree::Document::parse_with_options(&h, opts).expect("well-formed");
+    }
+
+    /// Intervals stay on one line in HTML: their cells are marked, and the style keeps the
+    /// marked cells from wrapping; other cells (names, counts) wrap as text does.
+    #[test]
+    fn interval_cells_do_not_wrap_in_html() {
+        let rows = vec![
+            vec![
+                "landlocked status".into(),
+                "40".into(),
+                "52.5% [37.5–67.1]".into(),
+            ],
+            vec![
+                "capital".into(),
+                "12".into(),
+                rate(crate::metrics::Rate::new(8.0, 10.0)),
+            ],
+            vec!["a [b]".into(), "–".into(), "+0.12 [+0.01,+0.20]".into()],
+        ];
+        let blocks = [true, false].map(|numeric| Block::Table {
+            header: vec!["relation".into(), "n".into(), "accuracy [95%]".into()],
+            rows: rows.clone(),
+            numeric,
+        });
+        let h = html("t", &blocks);
+        assert!(STYLE.contains("td.iv{white-space:nowrap}"));
+        let doc = roxmltree::Document::parse_with_options(
+            &h,
+            roxmltree::ParsingOptions {
+                allow_dtd: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let mut marked = 0;
+        for td in doc.descendants().filter(|n| n.has_tag_name("td")) {
+            let text = td.text().unwrap_or("");
+            let nowrap = td
+                .attribute("class")
+                .is_some_and(|c| c.split(' ').any(|c| c == "iv"));
+            let interval = text.contains(" [") && text.ends_with(']') && !text.starts_with('a');
+            assert_eq!(nowrap, interval, "{text:?}");
+            marked += usize::from(nowrap);
+        }
+        assert_eq!(marked, 6);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 pub mod app;
 pub mod bench;
 pub mod event_loop;
+pub mod hidden_cells;
 pub mod jobs;
 pub mod keymap;
 pub mod kgview;
@@ -15,6 +16,7 @@ pub mod screens;
 pub mod state;
 pub mod theme;
 pub mod ui;
+pub mod wrap;
 
 pub use app::App;
 pub use event_loop::{run, Options};

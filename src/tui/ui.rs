@@ -15,6 +15,12 @@ pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
 
 pub fn draw(f: &mut Frame, app: &App) {
+    draw_frame(f, app);
+    // After everything is drawn: which cells a cluster covers is known only now.
+    super::hidden_cells::expose(f.buffer_mut());
+}
+
+fn draw_frame(f: &mut Frame, app: &App) {
     let area = f.area();
     let t = &app.theme;
     f.render_widget(Block::default().style(t.base()), area);
@@ -52,7 +58,7 @@ pub fn draw(f: &mut Frame, app: &App) {
     let hint = keymap::footer();
     let [left, right] = Layout::horizontal([
         Constraint::Min(1),
-        Constraint::Length(hint.chars().count() as u16 + 1),
+        Constraint::Length(crate::display_width::width(&hint) as u16 + 1),
     ])
     .areas(status);
     f.render_widget(
@@ -86,7 +92,7 @@ fn draw_tabs(f: &mut Frame, app: &App, area: Rect) {
     let padded: usize = Screen::ALL
         .iter()
         .enumerate()
-        .map(|(i, s)| format!(" {} {} ", i + 1, s.title()).chars().count())
+        .map(|(i, s)| crate::display_width::width(&format!(" {} {} ", i + 1, s.title())))
         .sum();
     let compact = spans[0].width() + padded + TAB_CONTEXT_MIN > area.width as usize;
     for (i, s) in Screen::ALL.iter().enumerate() {
@@ -121,7 +127,7 @@ fn header_context(app: &App, room: usize) -> String {
         Some(d) => format!("  {kg} · run {}", crate::sanitize::line(&d.run.id)),
         None => format!("  {kg}"),
     };
-    screens::heatmaps::fit(&full, room)
+    crate::display_width::fit(&full, room)
 }
 
 fn draw_help(f: &mut Frame, app: &App, area: Rect) {

@@ -8,8 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::heatmaps::fit;
 use crate::compare::render::letter;
+use crate::display_width::fit;
 use crate::sanitize::line;
 use crate::tui::app::compare::GROUPINGS;
 use crate::tui::app::App;
@@ -123,7 +123,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                 }
             }
             for m in &cmp.metrics {
-                let mut s = format!("{:<16}", fit(&m.metric, 15));
+                let mut s = crate::display_width::cell(&m.metric, 16);
                 for v in &m.values {
                     s.push_str(&format!("{:<20}", rate(*v)));
                 }
@@ -132,8 +132,8 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             lines.push(Line::from(""));
             let name_w = 24;
             let mut head = format!(
-                "{:<name_w$}{:>5}  {:<7}",
-                fit(&cmp.grouping, name_w - 1),
+                "{}{:>5}  {:<7}",
+                crate::display_width::cell(&cmp.grouping, name_w),
                 "n",
                 "A"
             );
@@ -151,8 +151,8 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                     r.map_or("–".into(), |r| format!("{:.2}", r.value))
                 };
                 let mut s = format!(
-                    "{:<name_w$}{:>5}  {:<7}",
-                    fit(&line(&g.group), name_w - 1),
+                    "{}{:>5}  {:<7}",
+                    crate::display_width::cell(&line(&g.group), name_w),
                     g.n,
                     acc(g.accuracy[0])
                 );

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 use ratatui::Frame;
 
-use super::heatmaps::fit;
+use crate::display_width::fit;
 use crate::sanitize::line;
 use crate::tui::app::{label_summary, App, KindFilter};
 use crate::tui::ui::block;
@@ -56,7 +56,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     f.render_widget(frame, area);
     let [header, rows] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(inner);
     let widths = columns(inner.width as usize);
-    let cell = |s: &str, w: usize| format!("{:<w$}", fit(s, w.saturating_sub(1)));
+    let cell = crate::display_width::cell;
     let names = ["outcome", "gold", "relation", "prompt", "answer", "label"];
     f.render_widget(
         Paragraph::new(Line::from(

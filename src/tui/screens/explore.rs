@@ -3,13 +3,14 @@
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, List, ListItem, ListState, Paragraph, Wrap};
+use ratatui::widgets::{Clear, List, ListItem, ListState, Paragraph};
 use ratatui::Frame;
 
 use crate::tui::app::App;
 use crate::tui::keymap::{self, Action, Mode};
 use crate::tui::kgview::{Card, EntryKind, Row};
 use crate::tui::ui::block;
+use crate::tui::wrap::wrap;
 use crate::verify::OutcomeKind;
 
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
@@ -223,7 +224,9 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
     let w = (widest + 4)
         .clamp(50, area.width.saturating_sub(4).max(50))
         .min(area.width);
-    let h = (wrapped_height(&lines, w.saturating_sub(2)) + 2).min(area.height);
+    // Wrapped here, not by `Wrap`: the scope names entities, in any script.
+    let lines = wrap(&lines, w.saturating_sub(2));
+    let h = (lines.len().min(u16::MAX as usize) as u16 + 2).min(area.height);
     let r = Rect {
         x: area.x + (area.width - w) / 2,
         y: area.y + (area.height - h) / 2,
@@ -234,7 +237,6 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
     f.render_widget(
         Paragraph::new(lines)
             .style(t.base())
-            .wrap(Wrap { trim: false })
             .block(block(app, "New run").title_bottom(Span::styled(
                 format!(" {} ", keymap::hint(Mode::RunDialog, Action::Accept)),
                 Style::default().fg(t.accent),
@@ -257,70 +259,119 @@ fn draw_welcome(f: &mut Frame, app: &App, area: Rect) {
         Some(m) => crate::sanitize::line(&m.describe()),
         None => "none: browsing only (start kgscope with --model default to run)".into(),
     };
-    let lines = vec![
-        Line::from(Span::styled(
-            "kgscope measures what a language model knows",
-            t.title(),
-        )),
-        Line::from(
-            "It turns the facts of a knowledge graph into questions, asks a model, checks \
-             each answer against the graph, and shows where the model is right and wrong, \
-             and why.",
-        ),
-        Line::from(""),
-        Line::from(vec![
-            name("KG"),
-            Span::styled(app.kg_name.clone(), t.title()),
-            Span::raw(format!(
-                " · {} entities · {} relations · {} facts",
-                index.entities().len(),
-                index.relations().len(),
-                index.facts().len()
+    // Each line with what it is worth on a short terminal: the intro goes first, then the
+    // blank lines; the keys and the note on the bundled model always stay (at 80×24 the pane
+    // has 20 rows of 48 columns, too few for all of it).
+    const KEEP: u8 = u8::MAX;
+    const INTRO: u8 = 0;
+    const BLANK: u8 = 1;
+    let command = |c: String| Line::from(Span::styled(c, Style::default().fg(t.accent)));
+    let lines: Vec<(u8, Line)> = vec![
+        (
+            KEEP,
+            Line::from(Span::styled(
+                "kgscope measures what a language model knows",
+                t.title(),
             )),
-        ]),
-        Line::from(vec![name("model"), Span::raw(model)]),
-        Line::from(""),
-        Line::from(Span::styled("Start here", t.title())),
-        Line::from(vec![
-            key("↑↓"),
-            Span::raw("pick a relation (relations come first)"),
-        ]),
-        Line::from(vec![
-            key("r"),
-            Span::raw("ask the model; watch Live (2), then Heatmaps (3)"),
-        ]),
-        Line::from(vec![
-            key("Space"),
-            Span::raw("mark several to run them together"),
-        ]),
-        Line::from(vec![key("/"), Span::raw("search by name or alias")]),
-        Line::from(vec![key("?"), Span::raw("every key")]),
-        Line::from(""),
-        Line::from(Span::styled("A better model", t.title())),
-        Line::from(format!(
-            "The bundled {} is a smoke test: it gives most questions the same answer, so its \
-             scores sit near chance. For results worth reading:",
-            crate::models::registry::DEFAULT_NAME
-        )),
-        Line::from(Span::styled(
-            format!("  kgscope model fetch {BETTER_MODEL}"),
-            Style::default().fg(t.accent),
-        )),
-        Line::from(Span::styled(
-            format!("  kgscope --model {BETTER_MODEL}"),
-            Style::default().fg(t.accent),
-        )),
-        Line::from(Span::styled(
-            "or --model FILE.gguf, or --model openai:NAME --base-url URL",
-            t.dim(),
-        )),
+        ),
+        (
+            INTRO,
+            Line::from(
+                "It turns the facts of a knowledge graph into questions, asks a model, checks \
+                 each answer against the graph, and shows where the model is right and wrong, \
+                 and why.",
+            ),
+        ),
+        (BLANK, Line::from("")),
+        (
+            KEEP,
+            Line::from(vec![
+                name("KG"),
+                Span::styled(app.kg_name.clone(), t.title()),
+                Span::raw(format!(
+                    " · {} entities · {} relations · {} facts",
+                    index.entities().len(),
+                    index.relations().len(),
+                    index.facts().len()
+                )),
+            ]),
+        ),
+        (KEEP, Line::from(vec![name("model"), Span::raw(model)])),
+        (BLANK, Line::from("")),
+        (KEEP, Line::from(Span::styled("Start here", t.title()))),
+        (
+            KEEP,
+            Line::from(vec![
+                key("↑↓"),
+                Span::raw("pick a relation (they come first)"),
+            ]),
+        ),
+        (
+            KEEP,
+            Line::from(vec![
+                key("r"),
+                Span::raw("ask the model, then watch Live (2)"),
+            ]),
+        ),
+        (
+            KEEP,
+            Line::from(vec![
+                key("Space"),
+                Span::raw("mark several to run together"),
+            ]),
+        ),
+        (
+            KEEP,
+            Line::from(vec![key("/"), Span::raw("search by name or alias")]),
+        ),
+        (KEEP, Line::from(vec![key("?"), Span::raw("every key")])),
+        (BLANK, Line::from("")),
+        (KEEP, Line::from(Span::styled("A better model", t.title()))),
+        (
+            KEEP,
+            Line::from(format!(
+                "The bundled {} is a smoke test: its scores sit near chance. For \
+                 better results:",
+                crate::models::registry::DEFAULT_NAME
+            )),
+        ),
+        // Unindented: the fetch command is 47 columns, and must not wrap in the 48 it has.
+        (KEEP, command(format!("kgscope model fetch {BETTER_MODEL}"))),
+        (KEEP, command(format!("kgscope --model {BETTER_MODEL}"))),
+        (
+            KEEP,
+            Line::from(Span::styled(
+                "or --model FILE.gguf, or --model openai:NAME --base-url URL",
+                t.dim(),
+            )),
+        ),
     ];
-    f.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(block(app, "Welcome")),
-        area,
-    );
+    let inner = block(app, "Welcome").inner(area);
+    let lines = fit_lines(lines, inner.width, inner.height, &[INTRO, BLANK]);
+    f.render_widget(Paragraph::new(lines).block(block(app, "Welcome")), area);
+}
+
+/// `lines` wrapped to `width` columns, without as many of the lines ranked `dropped[0]`, then
+/// `dropped[1]`, … (the last first) as it takes to fit `height` rows.
+fn fit_lines(
+    mut lines: Vec<(u8, Line<'_>)>,
+    width: u16,
+    height: u16,
+    dropped: &[u8],
+) -> Vec<Line<'static>> {
+    let wrapped = |ls: &[(u8, Line)]| {
+        let plain: Vec<Line> = ls.iter().map(|(_, l)| l.clone()).collect();
+        wrap(&plain, width)
+    };
+    for rank in dropped {
+        while wrapped(&lines).len() > height as usize {
+            let Some(last) = lines.iter().rposition(|(r, _)| r == rank) else {
+                break;
+            };
+            lines.remove(last);
+        }
+    }
+    wrapped(&lines)
 }
 
 fn draw_detail(f: &mut Frame, app: &App, area: Rect) {
@@ -418,7 +469,9 @@ fn draw_detail(f: &mut Frame, app: &App, area: Rect) {
         }
     }
     // The card takes what its wrapped lines need, up to half the pane; the edges the rest.
-    let card_height = (wrapped_height(&lines, area.width.saturating_sub(2)) + 2)
+    // Wrapped here, not by `Wrap`: aliases in complex scripts must not cross the border.
+    let lines = wrap(&lines, area.width.saturating_sub(2));
+    let card_height = (lines.len().min(u16::MAX as usize) as u16 + 2)
         .min(area.height / 2)
         .max(3);
     let [top, bottom] =
@@ -428,12 +481,7 @@ fn draw_detail(f: &mut Frame, app: &App, area: Rect) {
     } else {
         "Entity · 1 hop (h: 2 hops)"
     };
-    f.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(block(app, title)),
-        top,
-    );
+    f.render_widget(Paragraph::new(lines).block(block(app, title)), top);
     draw_edges(f, app, &c, bottom);
 }
 
@@ -475,30 +523,6 @@ fn edges_title(first: Option<&usize>, last: Option<&usize>, total: usize) -> Str
     }
 }
 
-/// Lines `lines` take once word-wrapped to `width` columns, as [`Wrap`] does it (greedy, by
-/// words, a word longer than the line broken across lines).
-fn wrapped_height(lines: &[Line], width: u16) -> u16 {
-    let width = width.max(1) as usize;
-    let mut total = 0;
-    for l in lines {
-        let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
-        let (mut rows, mut used) = (1, 0);
-        for word in text.split(' ') {
-            let w = Span::raw(word).width();
-            let need = if used == 0 { w } else { used + 1 + w };
-            if need <= width {
-                used = need;
-            } else {
-                let w = w.max(1);
-                rows += (w - 1) / width + usize::from(used > 0);
-                used = (w - 1) % width + 1;
-            }
-        }
-        total += rows;
-    }
-    total.min(u16::MAX as usize) as u16
-}
-
 /// "relation capital", "the neighbourhood of France", or for marked entries "relations
 /// capital, currency around France".
 fn run_scope(targets: &[&crate::tui::kgview::Entry]) -> String {
@@ -535,51 +559,44 @@ fn run_scope(targets: &[&crate::tui::kgview::Entry]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ratatui::buffer::Buffer;
-    use ratatui::widgets::Widget;
+
+    #[test]
+    fn fit_lines_drops_ranked_lines_the_last_first_and_only_as_needed() {
+        let text = |ls: &[Line]| {
+            ls.iter()
+                .map(|l| {
+                    l.spans
+                        .iter()
+                        .map(|s| s.content.as_ref())
+                        .collect::<String>()
+                })
+                .collect::<Vec<_>>()
+        };
+        let lines = || -> Vec<(u8, Line)> {
+            vec![
+                (9, Line::from("title")),
+                (0, Line::from("an intro long enough to take two rows")),
+                (1, Line::from("")),
+                (9, Line::from("keys")),
+                (1, Line::from("")),
+                (9, Line::from("note")),
+            ]
+        };
+        assert_eq!(text(&fit_lines(lines(), 20, 7, &[0, 1])).len(), 7);
+        assert_eq!(
+            text(&fit_lines(lines(), 20, 4, &[0, 1])),
+            ["title", "", "keys", "note"]
+        );
+        assert_eq!(
+            text(&fit_lines(lines(), 20, 3, &[0, 1])),
+            ["title", "keys", "note"]
+        );
+    }
 
     #[test]
     fn the_suggested_model_can_be_fetched() {
         let m = crate::models::registry::find(BETTER_MODEL).expect("a model kgscope can fetch");
         assert_ne!(m.name, crate::models::registry::DEFAULT_NAME);
-    }
-
-    /// Lines a wrapped paragraph actually fills, found by drawing it.
-    fn drawn_height(lines: &[Line], width: u16) -> u16 {
-        let area = Rect::new(0, 0, width, 60);
-        let mut buf = Buffer::empty(area);
-        Paragraph::new(lines.to_vec())
-            .wrap(Wrap { trim: false })
-            .render(area, &mut buf);
-        (0..60)
-            .rev()
-            .find(|&y| (0..width).any(|x| buf[(x, y)].symbol() != " "))
-            .map_or(0, |y| y + 1)
-    }
-
-    #[test]
-    fn wrapped_height_matches_what_the_paragraph_draws() {
-        let long = "aliases  FR | FRA | French Republic | République française | Frankreich";
-        let cases: Vec<Vec<Line>> = vec![
-            vec![Line::from("entity   France")],
-            vec![Line::from(long), Line::from("types    country")],
-            vec![Line::from(vec![
-                Span::raw("iri      "),
-                Span::raw("https://kgscope.dev/kg/countries/entity/a_very_long_local_name_here"),
-            ])],
-            vec![Line::from(
-                "dates    founded 1776-07-04 | opened 2001-01-01T10:00:00Z",
-            )],
-        ];
-        for lines in &cases {
-            for width in [20, 33, 40, 61, 120] {
-                assert_eq!(
-                    wrapped_height(lines, width),
-                    drawn_height(lines, width),
-                    "{lines:?} at {width}"
-                );
-            }
-        }
     }
 
     #[test]

@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
+use crate::display_width::{cell, fit, pad, width};
 use crate::metrics::{Counts, GroupStats, Metric, Rate};
 use crate::sanitize::line;
 use crate::tui::app::why::{self, Why, ANSWERS, PARTS};
@@ -44,7 +45,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     ];
     let used: usize = head.iter().map(|s| s.width()).sum();
     let keys = "· s sort · m metric · v view · Enter errors";
-    if used + keys.len() <= legend.width as usize {
+    if used + width(keys) <= legend.width as usize {
         head.push(Span::styled(keys, t.dim()));
     }
     f.render_widget(Paragraph::new(Line::from(head)), legend);
@@ -60,10 +61,10 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let g = app.heat_grid();
     let inner_w = map.width.saturating_sub(2) as usize;
     let inner_h = map.height.saturating_sub(2) as usize;
-    let mut longest = g.rows.iter().map(|r| r.chars().count()).max().unwrap_or(0) + 1;
+    let mut longest = g.rows.iter().map(|r| width(&line(r))).max().unwrap_or(0) + 1;
     if let HeatView::Facets(_) = app.heat.view {
         // The corner names both facets ("edit \\ hop"): the row labels make room for it.
-        longest = longest.max(app.heat.view.name().chars().count() + 1);
+        longest = longest.max(width(app.heat.view.name()) + 1);
     }
     let (label_w, cell_w) = match app.heat.view {
         v if v.is_grid() => {
@@ -97,12 +98,9 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             ),
             _ => "head \\ tail".to_string(),
         };
-        let mut head = vec![Span::styled(format!("{:<label_w$}", corner), t.dim())];
+        let mut head = vec![Span::styled(pad(&corner, label_w), t.dim())];
         for c in g.cols.iter().skip(first_col).take(visible_cols) {
-            head.push(Span::styled(
-                format!("{:<cell_w$}", fit(&line(c), cell_w.saturating_sub(1))),
-                t.dim(),
-            ));
+            head.push(Span::styled(cell(&line(c), cell_w), t.dim()));
         }
         lines.push(Line::from(head));
         body_h = body_h.saturating_sub(1);
@@ -117,10 +115,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         } else {
             Style::default()
         };
-        let mut spans = vec![Span::styled(
-            format!("{:<label_w$}", fit(&line(r), label_w.saturating_sub(1))),
-            name_style,
-        )];
+        let mut spans = vec![Span::styled(cell(&line(r), label_w), name_style)];
         for (ci, stats) in g.stats[ri]
             .iter()
             .enumerate()
@@ -224,7 +219,7 @@ pub fn cell_text(rate: Option<Rate>, n: u64, w: usize) -> String {
     let last = candidates[2].clone();
     candidates
         .into_iter()
-        .find(|c| c.chars().count() <= w)
+        .find(|c| width(c) <= w)
         .unwrap_or_else(|| fit(&last, w))
 }
 
@@ -421,17 +416,6 @@ fn letters_line<'a>(app: &App, w: &Why) -> Line<'a> {
         )));
     }
     Line::from(spans)
-}
-
-/// Cuts `s` to at most `w` characters, marking the cut.
-pub fn fit(s: &str, w: usize) -> String {
-    if s.chars().count() <= w {
-        s.to_string()
-    } else {
-        let mut out: String = s.chars().take(w.saturating_sub(1)).collect();
-        out.push('…');
-        out
-    }
 }
 
 #[cfg(test)]

@@ -163,11 +163,14 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         .map_or(String::new(), |p| {
             format!(" {} of {} {}", p + 1, errors.len(), app.listed_noun())
         });
+    let title = format!("Inspect{pos} · n/p · v prompt");
+    let frame = block(app, &title);
+    // Wrapped here, not by `Wrap`: KG aliases in complex scripts must not cross the border.
+    let lines = crate::tui::wrap::wrap(&lines, frame.inner(detail).width);
     f.render_widget(
         Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
             .scroll((app.inspect.scroll, 0))
-            .block(block(app, &format!("Inspect{pos} · n/p · v prompt"))),
+            .block(frame),
         detail,
     );
     draw_labels(f, app, labelling);

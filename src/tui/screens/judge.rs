@@ -8,8 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::heatmaps::fit;
 use crate::core::verdict::JudgeClass;
+use crate::display_width::fit;
 use crate::metrics::judges::{Agreement, JudgeReport, Verifier};
 use crate::report::judges::{num, unsure_line};
 use crate::sanitize::line;
@@ -68,7 +68,7 @@ fn summary_line(cells: &[String]) -> String {
     let mut s = String::new();
     for (i, (c, (_, w))) in cells.iter().zip(SUMMARY).enumerate() {
         if i == 0 {
-            s.push_str(&format!("{:<w$}", fit(c, w - 1)));
+            s.push_str(&crate::display_width::cell(c, w));
         } else {
             s.push_str(&format!("{c:>w$}"));
         }
@@ -204,7 +204,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let widest = r.queue[first..]
         .iter()
         .take(height)
-        .map(|q| q.why.chars().count())
+        .map(|q| crate::display_width::width(&line(&q.why)))
         .max()
         .unwrap_or(0);
     let why_width = widest.min(rows.width as usize * 3 / 5).max(16);
@@ -224,7 +224,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             };
             ListItem::new(Line::from(vec![
                 Span::styled(
-                    format!("{:<why_width$}  ", fit(&line(&q.why), why_width)),
+                    format!("{}  ", crate::display_width::pad(&line(&q.why), why_width)),
                     t.title(),
                 ),
                 Span::raw(fit(&prompt, rest)),

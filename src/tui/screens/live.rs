@@ -104,7 +104,19 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     if let Some(d) = &app.data {
         draw_chance(f, app, &d.chance, chance);
     }
+    let stream = match &live.plan {
+        // A staged run shows what its plan has to say beside the questions.
+        Some(event) if stream.width >= 60 => {
+            let [left, right] =
+                Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
+                    .areas(stream);
+            draw_panel(f, app, &event.panel, right);
+            left
+        }
+        _ => stream,
+    };
     let h = stream.height.saturating_sub(2) as usize;
+    let room = stream.width.saturating_sub(2) as usize;
     let row = |outcome: Option<OutcomeKind>, prompt: String, text: String| {
         let style = outcome.map_or(Style::default().fg(t.fg), |o| t.outcome(o));
         let mark = match outcome {
@@ -114,12 +126,13 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             Some(OutcomeKind::Abstained) => "?",
             Some(OutcomeKind::Invalid) => "!",
         };
+        // Models often answer with a leading space (the prompt ends before it).
+        let (prompt, answer) = fit_row(&prompt, text.trim_start(), room.saturating_sub(5));
         Line::from(vec![
             Span::styled(format!("{mark} "), style),
             Span::raw(prompt),
             Span::styled(" ⇒ ", t.dim()),
-            // Models often answer with a leading space (the prompt ends before it).
-            Span::styled(text.trim_start().to_string(), style),
+            Span::styled(answer, style),
         ])
     };
     // A run this window drives streams its tokens; otherwise the latest answers on disk (a
@@ -147,17 +160,6 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                 .map(|r| row(r.outcome, r.prompt.clone(), r.text.clone()))
                 .collect(),
         ),
-    };
-    let stream = match &live.plan {
-        // A staged run shows what its plan has to say beside the questions.
-        Some(event) if stream.width >= 60 => {
-            let [left, right] =
-                Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
-                    .areas(stream);
-            draw_panel(f, app, &event.panel, right);
-            left
-        }
-        _ => stream,
     };
     f.render_widget(Paragraph::new(lines).block(block(app, title)), stream);
     if live.active && live.finished.is_none() && live.confirm_cancel {
@@ -261,10 +263,23 @@ pub fn draw_chance(f: &mut Frame, app: &App, c: &crate::metrics::chance::Chance,
     f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), area);
 }
 
+/// A question and its answer on one line of `room` columns: the answer is what Live is
+/// watched for, so a long question is cut (with …) before it is, and the answer keeps at least
+/// half the line (all of it when the question leaves more).
+fn fit_row(prompt: &str, answer: &str, room: usize) -> (String, String) {
+    use crate::display_width::{fit, width};
+    let (pw, aw) = (width(prompt), width(answer));
+    if pw + aw <= room {
+        return (prompt.to_string(), answer.to_string());
+    }
+    let answer_w = aw.min((room / 2).max(room.saturating_sub(pw)));
+    (fit(prompt, room - answer_w), fit(answer, answer_w))
+}
+
 /// A card's title in `room` columns: the metric's name, or its short form on a narrow
 /// terminal (six cards share 80 columns).
 fn card_title(name: &str, room: usize) -> &str {
-    if name.chars().count() <= room {
+    if crate::display_width::width(name) <= room {
         return name;
     }
     match name {
@@ -283,6 +298,26 @@ fn card_title(name: &str, room: usize) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_question_is_cut_and_its_answer_kept() {
+        use crate::display_width::width;
+        let long = "Is it true that the official language of the Republic of Fiji, an island \
+                    country in Melanesia in the South Pacific, is Fiji Hindi?";
+        let (p, a) = fit_row(long, "Yes, the statement is true.", 60);
+        assert_eq!(a, "Yes, the statement is true.");
+        assert!(p.ends_with('…') && long.starts_with(p.trim_end_matches('…')));
+        assert_eq!(width(&p) + width(&a), 60);
+        // Short enough: both whole.
+        assert_eq!(fit_row("Q?", "A.", 60), ("Q?".into(), "A.".into()));
+        // A long answer too: each keeps half.
+        let (p, a) = fit_row(long, long, 40);
+        assert_eq!((width(&p), width(&a)), (20, 20));
+        // A short question leaves the answer the rest.
+        let (p, a) = fit_row("Capital of Fiji?", long, 40);
+        assert_eq!(p, "Capital of Fiji?");
+        assert_eq!(width(&a), 24);
+    }
 
     #[test]
     fn card_titles_shorten_only_when_they_do_not_fit() {

@@ -29,7 +29,7 @@ pub fn lines(t: &Theme, panel: &[PanelLine], width: usize, key_width: usize) -> 
                 note,
                 mark,
             } => Line::from(vec![
-                Span::styled(format!("{:<key_width$}", line(key)), t.dim()),
+                Span::styled(crate::display_width::pad(&line(key), key_width), t.dim()),
                 Span::styled(line(value), style(*mark)),
                 Span::styled(line(note), t.dim()),
             ]),
