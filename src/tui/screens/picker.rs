@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, List, ListItem, ListState, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::heatmaps::fit;
+use crate::display_width::fit;
 use crate::sanitize::line;
 use crate::tui::app::{App, RunPicker};
 use crate::tui::keymap::{self, Action, Mode};
@@ -75,7 +75,10 @@ pub fn draw(f: &mut Frame, app: &App, p: &RunPicker, area: Rect) {
             let detail = fit(
                 &format!(
                     "    {} · {} · {} · {answered} of {} answered",
-                    run.model, run.kg, run.method, run.questions
+                    line(&run.model),
+                    line(&run.kg),
+                    line(&run.method),
+                    run.questions
                 ),
                 inner,
             );
