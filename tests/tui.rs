@@ -2840,4 +2840,9 @@ fn compare_says_which_runs_are_near_chance() {
     let s = render(&app, 160, 40);
     assert_eq!(s.matches("⚠ near chance").count(), 2, "{s}");
     assert!(s.contains(" · chance "), "{s}");
+    // At the demo's width the warnings wrap rather than lose their end, which says how the
+    // accuracy stands against chance.
+    let s = render(&app, 100, 40);
+    assert_eq!(s.matches("⚠ near chance").count(), 2, "{s}");
+    assert_eq!(s.matches("is at chance").count(), 2, "{s}");
 }

@@ -76,8 +76,9 @@ impl App {
         d.prepare(window.iter().copied().chain(self.inspect.current));
     }
 
-    pub fn error_indices(&self) -> Arc<Vec<usize>> {
-        let key = ErrorsKey {
+    /// What the Errors list depends on now, with `label` as its label filter.
+    fn list_key(&self, label: Option<LabelFilter>) -> ErrorsKey {
+        ErrorsKey {
             run: self
                 .data
                 .as_ref()
@@ -85,27 +86,49 @@ impl App {
             cell: self.errors.cell.clone(),
             kind: self.errors.kind,
             sort: self.errors.sort,
-            label: self.errors.label,
-        };
+            label,
+        }
+    }
+
+    pub fn error_indices(&self) -> Arc<Vec<usize>> {
+        let key = self.list_key(self.errors.label);
         if let Some((k, list)) = &*self.errors_memo.borrow() {
             if *k == key {
                 return list.clone();
             }
         }
-        let mut out = self.errors_unfiltered_by_label();
-        if let (Some(f), Some(d)) = (self.errors.label, &self.data) {
-            let mine = d.labelled_rows(&self.annotator);
-            out.retain(|i| f.keeps(mine.get(i).copied()));
-        }
-        let list = Arc::new(out);
+        let unfiltered = self.errors_unfiltered_by_label();
+        let list = match (self.errors.label, &self.data) {
+            (Some(f), Some(d)) => {
+                let mine = d.labelled_rows(&self.annotator);
+                let mut out = unfiltered.to_vec();
+                out.retain(|i| f.keeps(mine.get(i).copied()));
+                Arc::new(out)
+            }
+            _ => unfiltered,
+        };
         *self.errors_memo.borrow_mut() = Some((key, list.clone()));
         list
     }
 
     /// The Errors list before its label filter: what labelling progress counts (the answers
     /// of the outcome filter, in the heatmap cell when one is chosen), and where labelling
-    /// looks for the next answer to label.
-    pub fn errors_unfiltered_by_label(&self) -> Vec<usize> {
+    /// looks for the next answer to label. Memoised like [`App::error_indices`]:
+    /// Inspect counts its progress on every frame, and with "all answers" listed this filters
+    /// and sorts every answer of the run.
+    pub fn errors_unfiltered_by_label(&self) -> Arc<Vec<usize>> {
+        let key = self.list_key(None);
+        if let Some((k, list)) = &*self.unfiltered_memo.borrow() {
+            if *k == key {
+                return list.clone();
+            }
+        }
+        let list = Arc::new(self.list_unfiltered_by_label());
+        *self.unfiltered_memo.borrow_mut() = Some((key, list.clone()));
+        list
+    }
+
+    fn list_unfiltered_by_label(&self) -> Vec<usize> {
         let Some(d) = &self.data else { return vec![] };
         let kind = self.errors.kind.unwrap_or(KindFilter::AllErrors);
         let mut out: Vec<usize> = d

@@ -332,6 +332,7 @@ pub struct App {
     pub hits: std::cell::RefCell<mouse::Hits>,
     /// The Errors list as last filtered and sorted, and what it was made from.
     errors_memo: std::cell::RefCell<Option<(errors::ErrorsKey, Arc<Vec<usize>>)>>,
+    unfiltered_memo: std::cell::RefCell<Option<(errors::ErrorsKey, Arc<Vec<usize>>)>>,
 }
 
 impl App {
@@ -386,6 +387,7 @@ impl App {
             judge: JudgeView::default(),
             hits: Default::default(),
             errors_memo: Default::default(),
+            unfiltered_memo: Default::default(),
         };
         app.refresh_matches();
         app

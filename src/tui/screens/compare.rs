@@ -103,24 +103,23 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                     t.dim(),
                 )));
                 // What it answered and the baseline; the warning (in the incorrect colour)
-                // when its results are near chance.
-                lines.push(Line::from(Span::styled(
-                    fit(
-                        &line(&format!(
-                            "    answers: {} · {}",
-                            r.chance.distribution_line(),
-                            r.chance.baseline_line()
-                        )),
-                        w,
-                    ),
+                // when its results are near chance. Wrapped, not cut: the warning's point
+                // (the accuracy against chance) is at its end.
+                let mut said = vec![Line::from(Span::styled(
+                    line(&format!(
+                        "    answers: {} · {}",
+                        r.chance.distribution_line(),
+                        r.chance.baseline_line()
+                    )),
                     t.dim(),
-                )));
+                ))];
                 if let Some(warn) = r.chance.warning_line() {
-                    lines.push(Line::from(Span::styled(
-                        fit(&line(&format!("    ⚠ {warn}")), w),
+                    said.push(Line::from(Span::styled(
+                        line(&format!("    ⚠ {warn}")),
                         t.outcome(crate::verify::OutcomeKind::Incorrect),
                     )));
                 }
+                lines.extend(crate::tui::wrap::wrap(&said, w as u16));
             }
             for m in &cmp.metrics {
                 let mut s = crate::display_width::cell(&m.metric, 16);
