@@ -150,12 +150,7 @@ fn draw_help(f: &mut Frame, app: &App, area: Rect) {
     }
     let h = (lines.len() as u16 + 2).min(area.height);
     let w = 78.min(area.width);
-    let r = Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    };
+    let r = centered(area, w, h);
     let mut frame = Block::default()
         .borders(Borders::ALL)
         .title(" keys ")
@@ -181,5 +176,16 @@ pub fn rate(r: Option<crate::metrics::Rate>) -> String {
     match r {
         Some(r) => format!("{:.2} [{:.2}, {:.2}]", r.value, r.lo, r.hi),
         None => "–".into(),
+    }
+}
+
+/// A `w` × `h` box in the middle of `area` (both no larger than it): where overlays go.
+pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let (w, h) = (w.min(area.width), h.min(area.height));
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
     }
 }

@@ -227,12 +227,7 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
     // Wrapped here, not by `Wrap`: the scope names entities, in any script.
     let lines = wrap(&lines, w.saturating_sub(2));
     let h = (lines.len().min(u16::MAX as usize) as u16 + 2).min(area.height);
-    let r = Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    };
+    let r = crate::tui::ui::centered(area, w, h);
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines)

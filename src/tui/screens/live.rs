@@ -200,12 +200,7 @@ fn draw_confirm_cancel(f: &mut Frame, app: &App, area: Rect) {
     ];
     let w = (lines.iter().map(Line::width).max().unwrap_or(0) as u16 + 4).min(area.width);
     let h = (lines.len() as u16 + 2).min(area.height);
-    let r = Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    };
+    let r = crate::tui::ui::centered(area, w, h);
     f.render_widget(ratatui::widgets::Clear, r);
     f.render_widget(
         Paragraph::new(lines)

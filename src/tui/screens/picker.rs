@@ -18,12 +18,7 @@ pub fn draw(f: &mut Frame, app: &App, p: &RunPicker, area: Rect) {
     let w = area.width.saturating_sub(4).min(110);
     // Two lines a run, the border, and the hint.
     let h = (p.runs.len().max(1) as u16 * 2 + 3).min(area.height.saturating_sub(2));
-    let r = Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    };
+    let r = crate::tui::ui::centered(area, w, h);
     f.render_widget(Clear, r);
     let hint = format!(
         "{} · {}",
