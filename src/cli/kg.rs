@@ -258,13 +258,18 @@ pub fn stats(a: StatsArgs) -> anyhow::Result<ExitCode> {
         "  {:>7}  {:<28} {:<18} {:<18}",
         "facts", "relation", "head type", "tail type"
     );
+    // Padded by display columns, never cut: a relation's label is what `--relation` takes.
+    let pad = |s: String, w: usize| {
+        let room = w.saturating_sub(kgscope::display_width::width(&s));
+        s + &" ".repeat(room)
+    };
     for r in &s.relations {
         println!(
-            "  {:>7}  {:<28} {:<18} {:<18}",
+            "  {:>7}  {} {} {}",
             r.count,
-            clean(&r.label),
-            clean(r.head_type.as_deref().unwrap_or("-")),
-            clean(r.tail_type.as_deref().unwrap_or("-"))
+            pad(clean(&r.label), 28),
+            pad(clean(r.head_type.as_deref().unwrap_or("-")), 18),
+            pad(clean(r.tail_type.as_deref().unwrap_or("-")), 18)
         );
     }
     println!("\nmost common types:");

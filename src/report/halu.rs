@@ -149,8 +149,8 @@ pub fn text(s: &Snapshot, c: &ChainCounts) -> String {
             let cells: Vec<String> = metrics.iter().map(|m| pct(*m, g)).collect();
             let _ = writeln!(
                 out,
-                "{:<22} {:>5}  {:>7} {:>8} {:>8} {:>8}",
-                clean(band),
+                "{} {:>5}  {:>7} {:>8} {:>8} {:>8}",
+                crate::display_width::pad(&clean(band), 22),
                 g.n,
                 cells[0],
                 cells[1],
@@ -172,8 +172,13 @@ pub fn text(s: &Snapshot, c: &ChainCounts) -> String {
             }
             let _ = writeln!(
                 out,
-                "{:<22} {:>5}  {:>7} {:>8} {:>8} {:>8}",
-                name, g.n, cells[0], cells[1], cells[2], cells[3]
+                "{} {:>5}  {:>7} {:>8} {:>8} {:>8}",
+                crate::display_width::pad(&clean(name), 22),
+                g.n,
+                cells[0],
+                cells[1],
+                cells[2],
+                cells[3]
             );
         }
         let spread: Vec<String> = per_metric

@@ -37,8 +37,8 @@ fn overall(g: &GroupStats, metrics: &[Metric]) -> String {
 /// A relation's line: name, n, accuracy and the headline metric (76 columns).
 fn row(name: &str, g: &GroupStats, headline: Option<Metric>) -> String {
     let mut s = format!(
-        "{:<28} {:>6}  {}",
-        clean(name).chars().take(28).collect::<String>(),
+        "{} {:>6}  {}",
+        crate::display_width::pad(&clean(name), 28),
         g.n,
         rate(&g.accuracy),
     );
@@ -101,9 +101,23 @@ mod tests {
     #[test]
     fn the_summary_fits_80_columns() {
         let mut a = Aggregates::new();
-        for (i, outcome) in [OutcomeKind::Correct, OutcomeKind::Incorrect]
-            .into_iter()
-            .enumerate()
+        // Names in other scripts take more or fewer columns than chars: the table is laid out
+        // by display width (combining vowel signs take none, CJK two).
+        let names = [
+            "a relation with a very long name indeed, longer than 28",
+            "फिजी गणराज्य की राजधानी और उसके आसपास",
+            "東京都の首都圏にある非常に長い関係名",
+            "short",
+        ];
+        for (i, (outcome, relation)) in [
+            OutcomeKind::Correct,
+            OutcomeKind::Incorrect,
+            OutcomeKind::Incorrect,
+            OutcomeKind::Correct,
+        ]
+        .into_iter()
+        .zip(names)
+        .enumerate()
         {
             a.add(&Scored {
                 question_id: format!("q{i}"),
@@ -113,7 +127,7 @@ mod tests {
                 is_positive: true,
                 verdict: Verdict::True,
                 outcome,
-                relation: "a relation with a very long name indeed, longer than 28".into(),
+                relation: relation.into(),
                 head_type: "Country".into(),
                 tail_type: "City".into(),
                 year: None,
@@ -124,12 +138,21 @@ mod tests {
         }
         let metrics = crate::method::of(crate::questions::Task::Statement).metrics();
         let text = summary(&a.snapshot(), metrics, 10);
+        let width = crate::display_width::width;
         for l in text.lines() {
-            assert!(
-                l.chars().count() <= 80,
-                "{} columns: {l}",
-                l.chars().count()
-            );
+            assert!(width(l) <= 80, "{} columns: {l}", width(l));
+        }
+        let rows: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.starts_with("relation"))
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert_eq!(rows.len(), names.len(), "{text}");
+        // The n column (1 for each) starts at the same column after every name.
+        for r in &rows {
+            let at = r.find("     1  ").expect(r);
+            assert_eq!(width(&r[..at]), 29, "columns line up: {r:?}");
         }
         assert!(text.contains("informativeness"), "{text}");
         assert!(text.contains("relation"), "{text}");

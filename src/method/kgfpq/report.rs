@@ -29,8 +29,8 @@ fn rows(out: &mut String, title: &str, groups: Option<&BTreeMap<String, GroupSta
     for (name, g) in groups {
         let _ = writeln!(
             out,
-            "{:<28} {:>6}  {}",
-            clean(name).chars().take(28).collect::<String>(),
+            "{} {:>6}  {}",
+            crate::display_width::pad(&clean(name), 28),
             g.n,
             rate(&g.accuracy)
         );

@@ -96,8 +96,8 @@ fn table(out: &mut String, title: &str, rows: &[EdgeGroup], most: usize) {
     for g in rows.iter().take(most) {
         let _ = writeln!(
             out,
-            "{:<28} {:>6} {:>5.1}%  {:5.1}% [{:4.1}–{:4.1}] {:>5.1}%",
-            clean(&g.name).chars().take(28).collect::<String>(),
+            "{} {:>6} {:>5.1}%  {:5.1}% [{:4.1}–{:4.1}] {:>5.1}%",
+            crate::display_width::pad(&clean(&g.name), 28),
             g.edges,
             100.0 * g.share,
             100.0 * g.zero_sense_rate,
