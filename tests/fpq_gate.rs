@@ -206,6 +206,11 @@ fn gate_says_what_it_left_out(
         "asked and not asked add up to the plan: {:?}",
         manifest.not_asked
     );
+    // Compare's list and the run picker count what the run asks, not what it planned.
+    assert_eq!(manifest.to_ask(), records.len());
+    let listed = kgscope::tui::app::compare::list_runs(runs).unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].questions, records.len());
     let said: Vec<_> = events
         .iter()
         .filter_map(|e| match e {

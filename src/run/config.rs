@@ -245,6 +245,13 @@ pub struct Manifest {
 }
 
 impl Manifest {
+    /// The questions the run asks: those planned less those a staged run decided not to ask
+    /// (all planned ones until it has decided).
+    pub fn to_ask(&self) -> usize {
+        self.questions
+            .saturating_sub(crate::core::not_asked::total(&self.not_asked))
+    }
+
     /// The model as it may be shown: URLs' credentials masked (manifests written before
     /// masking was stored are masked again here), control characters removed.
     pub fn model_shown(&self) -> String {

@@ -15,6 +15,7 @@ pub struct RunListing {
     pub method: String,
     pub model: String,
     pub temperature: f32,
+    /// The questions it asks: planned, less those a gate left out once it finished.
     pub questions: usize,
     pub kg: String,
     /// Whether the run finished (its manifest says when), or stopped short.
@@ -97,7 +98,7 @@ pub fn list_runs(runs_dir: &Path) -> Result<Vec<RunListing>, String> {
                 method: m.config.task.as_str().into(),
                 model: m.model_shown(),
                 temperature: m.config.params.temperature,
-                questions: m.questions,
+                questions: m.to_ask(),
                 kg: m.kg_shown(),
                 finished: m.finished_at.is_some(),
             })
