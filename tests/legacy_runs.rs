@@ -61,8 +61,19 @@ fn old_runs_report_the_metrics_the_old_binary_reported() {
         let new_text = common::ok(&["report", id, "--runs-dir", dir]);
         let mut lines = new_text.lines();
         for l in old_text.lines() {
+            // A relation's name cut to its 28 columns now ends in "…" where the old binary
+            // cut it bare: the one change to the table's text.
+            let chars: Vec<char> = l.chars().collect();
+            let cut: Option<String> = (chars.len() > 28 && chars[27] != ' ' && chars[28] == ' ')
+                .then(|| {
+                    chars[..27]
+                        .iter()
+                        .chain(std::iter::once(&'…'))
+                        .chain(&chars[28..])
+                        .collect()
+                });
             assert!(
-                lines.any(|n| n == l),
+                lines.any(|n| n == l || Some(n) == cut.as_deref()),
                 "{id}: the new report lacks {l:?} (in order):\n{new_text}"
             );
         }
