@@ -102,6 +102,18 @@ pub fn wrap(lines: &[Line<'_>], width: u16) -> Vec<Line<'static>> {
     out
 }
 
+/// `line` (its text without indent) wrapped as [`wrap`] does, with a hanging indent: its first
+/// row after `first` spaces, the rows it wraps onto after `rest`, none past `width`.
+pub fn wrap_hanging(line: Line<'_>, width: u16, first: u16, rest: u16) -> Vec<Line<'static>> {
+    let indent = first.max(rest);
+    let mut rows = wrap(&[line], width.saturating_sub(indent).max(1));
+    for (k, row) in rows.iter_mut().enumerate() {
+        let pad = if k == 0 { first } else { rest };
+        row.spans.insert(0, Span::raw(" ".repeat(pad as usize)));
+    }
+    rows
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,6 +130,18 @@ mod tests {
     const ALIASES: &str = "aliases   FIJ | FJ | FJI | Fijī Gaṇarājya | Matanitu Tugalala o \
                            Viti | Matanitu ko Viti | Republic of Fiji | Viti | फिजी | रिपब्लिक \
                            ऑफ फीजी";
+
+    #[test]
+    fn a_hanging_indent_indents_the_rows_a_line_wraps_onto() {
+        let rows = wrap_hanging(Line::from(ALIASES), 30, 4, 6);
+        assert!(rows.len() > 2);
+        for (k, l) in rows.iter().enumerate() {
+            let s = text(l);
+            assert!(width(&s) <= 30, "{s:?}");
+            let lead = s.len() - s.trim_start().len();
+            assert_eq!(lead, if k == 0 { 4 } else { 6 }, "{s:?}");
+        }
+    }
 
     #[test]
     fn no_line_passes_the_width_and_no_text_is_lost() {

@@ -105,21 +105,19 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                 // What it answered and the baseline; the warning (in the incorrect colour)
                 // when its results are near chance. Wrapped, not cut: the warning's point
                 // (the accuracy against chance) is at its end.
-                let mut said = vec![Line::from(Span::styled(
-                    line(&format!(
-                        "    answers: {} · {}",
-                        r.chance.distribution_line(),
-                        r.chance.baseline_line()
-                    )),
-                    t.dim(),
-                ))];
-                if let Some(warn) = r.chance.warning_line() {
-                    said.push(Line::from(Span::styled(
-                        line(&format!("    ⚠ {warn}")),
-                        t.outcome(crate::verify::OutcomeKind::Incorrect),
-                    )));
+                let answers = format!(
+                    "answers: {} · {}",
+                    r.chance.distribution_line(),
+                    r.chance.baseline_line()
+                );
+                let warning = r.chance.warning_line().map(|w| {
+                    let style = t.outcome(crate::verify::OutcomeKind::Incorrect);
+                    (format!("⚠ {w}"), style)
+                });
+                for (text, style) in std::iter::once((answers, t.dim())).chain(warning) {
+                    let said = Line::from(Span::styled(line(&text), style));
+                    lines.extend(crate::tui::wrap::wrap_hanging(said, w as u16, 4, 6));
                 }
-                lines.extend(crate::tui::wrap::wrap(&said, w as u16));
             }
             for m in &cmp.metrics {
                 let mut s = crate::display_width::cell(&m.metric, 16);
