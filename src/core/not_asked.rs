@@ -29,6 +29,11 @@ pub fn total(not_asked: &[NotAsked]) -> usize {
     not_asked.iter().map(|n| n.count).sum()
 }
 
+/// The questions a run of `planned` asks once its plan has left `not_asked` out.
+pub fn to_ask(planned: usize, not_asked: &[NotAsked]) -> usize {
+    planned.saturating_sub(total(not_asked))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -248,8 +248,7 @@ impl Manifest {
     /// The questions the run asks: those planned less those a staged run decided not to ask
     /// (all planned ones until it has decided).
     pub fn to_ask(&self) -> usize {
-        self.questions
-            .saturating_sub(crate::core::not_asked::total(&self.not_asked))
+        crate::core::not_asked::to_ask(self.questions, &self.not_asked)
     }
 
     /// The model as it may be shown: URLs' credentials masked (manifests written before

@@ -84,15 +84,14 @@ impl App {
         let format = crate::method::of(d.manifest.config.task).label_format();
         let run = d.run.clone();
         let annotator = self.annotator.clone();
-        self.exporting = Some(format);
         self.status = format!("exporting {}'s labels…", crate::sanitize::line(&annotator));
         self.export_job
-            .request(move || export(run, format, annotator));
+            .request(move || (format, export(run, format, annotator)));
     }
 
     /// Says how the export ended, once it has.
     pub(super) fn poll_export(&mut self) {
-        if let (Some(r), Some(format)) = (self.export_job.take(), self.exporting) {
+        if let Some((format, r)) = self.export_job.take() {
             self.status = said(r, format);
         }
     }
@@ -100,7 +99,7 @@ impl App {
     /// Waits for the export (tests).
     pub fn wait_for_export(&mut self) {
         let r = self.export_job.wait(std::time::Duration::from_secs(60));
-        if let (Some(r), Some(format)) = (r, self.exporting) {
+        if let Some((format, r)) = r {
             self.status = said(r, format);
         }
     }

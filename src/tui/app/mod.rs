@@ -163,8 +163,7 @@ pub struct Live {
 impl Live {
     /// The questions the run will ask: the planned total less those its plan left out.
     pub fn to_ask(&self) -> usize {
-        self.total
-            .saturating_sub(crate::core::not_asked::total(&self.not_asked))
+        crate::core::not_asked::to_ask(self.total, &self.not_asked)
     }
 
     /// Progress as shown: "40 / 100", or "12 asked; 92 not asked because …" once the plan
@@ -292,9 +291,8 @@ pub struct App {
     search: super::jobs::Latest<kgview::Hits>,
     /// A run's figure being saved (`P`).
     figure: super::jobs::Latest<Result<std::path::PathBuf, String>>,
-    /// The open run's labels being exported (`X`), and in which shape.
-    export_job: super::jobs::Latest<export::Exported>,
-    exporting: Option<crate::report::label_export::LabelFormat>,
+    /// The open run's labels being exported (`X`): the shape, and how it went.
+    export_job: super::jobs::Latest<(crate::report::label_export::LabelFormat, export::Exported)>,
     /// The run picker (`O`), while it is open.
     pub picker: Option<RunPicker>,
     /// The KG of a run opened from the picker, being indexed.
@@ -355,7 +353,6 @@ impl App {
             search: Default::default(),
             figure: Default::default(),
             export_job: Default::default(),
-            exporting: None,
             picker: None,
             kg_load: Default::default(),
             explore: Explore {
