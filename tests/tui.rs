@@ -943,6 +943,28 @@ fn live_shows_streamed_tokens_and_updates_the_aggregates() {
     assert!(s.contains("finished"), "{s}");
 }
 
+/// An app following a new, empty run that has started with `total` questions planned.
+fn live_app_started(dir: &Path, total: usize) -> App {
+    let (live_run, _) = empty_run_and_answers(dir);
+    let mut app = App::new(Theme::default(), "sample:countries", None);
+    app.live.active = true;
+    app.run_prepared(live_run, &[]);
+    app.on_run_event(RunEvent::Started {
+        total,
+        already_done: 0,
+    });
+    app
+}
+
+/// An app open on a recorded yes/no run of the fixture.
+fn yes_no_app(dir: &Path) -> App {
+    let model = ModelSpec::Llama {
+        path: PathBuf::from("no-model.gguf"),
+    };
+    let run = fixture_with(dir, model, usize::MAX, Task::Yesno);
+    open_app(dir, &run)
+}
+
 /// A run whose plan leaves questions out (KG-FPQ's gate) says so on Live: the gauge reads
 /// "N asked; M not asked because …" and fills to what is asked, and the finished status says
 /// it again, not "12 / 104 · finished".
@@ -950,14 +972,7 @@ fn live_shows_streamed_tokens_and_updates_the_aggregates() {
 fn live_shows_the_questions_a_gate_left_out_with_why() {
     use kgscope::core::not_asked::NotAsked;
     let tmp = tempfile::tempdir().unwrap();
-    let (live_run, _) = empty_run_and_answers(tmp.path());
-    let mut app = App::new(Theme::default(), "sample:countries", None);
-    app.live.active = true;
-    app.run_prepared(live_run, &[]);
-    app.on_run_event(RunEvent::Started {
-        total: 104,
-        already_done: 0,
-    });
+    let mut app = live_app_started(tmp.path(), 104);
     key(&mut app, KeyCode::Char('2'));
     let s = render(&app, 100, 30);
     assert!(s.contains("0 / 104"), "before the gate decides: {s}");
@@ -991,14 +1006,7 @@ fn live_shows_kglens_iterations_the_convergence_curve_and_the_weakest_edges() {
     use kgscope::metrics::kglens::EdgeTally;
     use kgscope::run::kglens::{IterationReport, IterationStats, WeakEdge};
     let tmp = tempfile::tempdir().unwrap();
-    let (live_run, _) = empty_run_and_answers(tmp.path());
-    let mut app = App::new(Theme::default(), "sample:countries", None);
-    app.live.active = true;
-    app.run_prepared(live_run, &[]);
-    app.on_run_event(RunEvent::Started {
-        total: 3840,
-        already_done: 0,
-    });
+    let mut app = live_app_started(tmp.path(), 3840);
     let history: Vec<IterationStats> = (1..=7)
         .map(|i| IterationStats {
             iteration: i,
@@ -2192,11 +2200,7 @@ fn an_interrupted_run_opened_with_run_continues_with_shift_r() {
 #[test]
 fn live_shows_the_kglens_rates_for_a_yes_no_run() {
     let tmp = tempfile::tempdir().unwrap();
-    let model = ModelSpec::Llama {
-        path: PathBuf::from("no-model.gguf"),
-    };
-    let run = fixture_with(tmp.path(), model, usize::MAX, Task::Yesno);
-    let mut app = open_app(tmp.path(), &run);
+    let mut app = yes_no_app(tmp.path());
     key(&mut app, KeyCode::Char('2'));
     let live = render(&app, 100, 30);
     assert!(

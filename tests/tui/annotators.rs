@@ -188,11 +188,8 @@ fn x_exports_the_runs_labels_in_its_methods_shape_as_the_cli_does() {
 #[test]
 fn x_on_a_yes_no_run_writes_plain_jsonl() {
     let tmp = tempfile::tempdir().unwrap();
-    let model = ModelSpec::Llama {
-        path: PathBuf::from("no-model.gguf"),
-    };
-    let run = fixture_with(tmp.path(), model, usize::MAX, Task::Yesno);
-    let mut app = open_app(tmp.path(), &run);
+    let mut app = yes_no_app(tmp.path());
+    let run = app.data.as_ref().unwrap().run.clone();
     key(&mut app, KeyCode::Char('5'));
     key(&mut app, KeyCode::Char('a'));
     key(&mut app, KeyCode::Char('X'));
