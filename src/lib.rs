@@ -9,6 +9,7 @@ pub mod core;
 pub mod credentials;
 pub mod display_width;
 pub mod document;
+pub mod durable;
 pub mod figures;
 pub mod kg;
 pub mod method;

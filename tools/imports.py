@@ -24,7 +24,7 @@ import sys
 # Bottom to top: a module may import the ones before it, never one after. Modules on one line
 # are peers that do not import each other. `main`/`cli` (the binary) sit above everything.
 LAYERS = [
-    ["sanitize"],
+    ["sanitize", "durable"],
     ["credentials", "process", "models", "display_width"],
     ["sampling"],
     ["kg"],

@@ -6,9 +6,14 @@
 //! `kgscope kg load` into the store changes them) and of this build's index format. Any
 //! mismatch, or a file that cannot be read, means the index is built again from the store and
 //! the file replaced; nothing is ever read from a file written for another state.
+//!
+//! The file is sealed ([`crate::durable`]): a first line `kgscope index FORMAT bytes=N
+//! sha256=HEX`, then the index in postcard. A file whose length or digest does not match
+//! (a flipped bit, a cut, bytes appended) is damaged: never decoded, reported with its path,
+//! and built again from the store, like a file for another state. It is written durably
+//! (synced before and after its rename), so a power loss leaves the old file or the new one.
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use oxigraph::model::{BlankNode, Literal, NamedNode, Term};
@@ -17,10 +22,18 @@ use sha2::{Digest, Sha256};
 
 use super::index::{Fact, Id, KgIndex, Parts, RelationStat};
 
-/// The file's first bytes, then [`FORMAT`]: a file of another kind or layout is never parsed.
-const MAGIC: &[u8] = b"kgscope index\n";
-/// Bumped whenever [`Saved`] or what goes into an index changes.
-const FORMAT: u32 = 2;
+/// What the seal's tag starts with, then [`FORMAT`]: a file of another kind or layout is
+/// never parsed.
+const KIND: &str = "kgscope index";
+/// The first line of the files of formats 1 and 2 (unsealed): built again without a word.
+const UNSEALED: &[u8] = b"kgscope index\n";
+/// Bumped whenever [`Saved`], its layout on disk or what goes into an index changes.
+/// 3: sealed by its length and sha256.
+const FORMAT: u32 = 3;
+
+fn tag() -> String {
+    format!("{KIND} {FORMAT}")
+}
 
 /// Where a store's index is kept and the state of the store it must match.
 pub struct Slot {
@@ -65,7 +78,7 @@ fn saved_term(t: &Term) -> SavedTerm {
 }
 
 /// The term back. The strings were valid when saved, and the file is the one this build
-/// wrote for this store (key and format checked), so they are taken without validation.
+/// wrote for this store (seal, key and format checked), so they are taken without validation.
 fn term(t: SavedTerm) -> Term {
     match t {
         SavedTerm::Iri(i) => NamedNode::new_unchecked(i).into(),
@@ -127,21 +140,40 @@ impl Slot {
     }
 
     /// The saved index, when there is one for this state of the store. `Ok(None)`: none, or
-    /// saved for another state or by another format; `Err`: the file is there but unreadable.
+    /// saved for another state or by another format; `Err`: the file is there but unreadable
+    /// or damaged (the error names the file and what is wrong with it); never an index read
+    /// from a file that is not exactly as this build wrote it.
     pub fn load(&self) -> Result<Option<KgIndex>, String> {
         let bytes = match std::fs::read(&self.path) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(format!("{}: {e}", self.path.display())),
         };
-        let Some(rest) = bytes.strip_prefix(MAGIC) else {
-            return Ok(None);
+        let damaged = |what: &dyn std::fmt::Display| {
+            format!(
+                "{}: damaged: it {what}; it is not used (built again from the store and \
+                 written anew)",
+                self.path.display()
+            )
         };
-        if rest.len() < 4 || rest[..4] != FORMAT.to_le_bytes() {
+        if bytes.starts_with(UNSEALED) {
+            // Written by a kgscope before the seal: another format, replaced without a word.
             return Ok(None);
         }
-        let saved: Saved = postcard::from_bytes(&rest[4..])
-            .map_err(|e| format!("{}: {e}", self.path.display()))?;
+        let (tag, payload) = crate::durable::unseal(&bytes).map_err(|e| damaged(&e))?;
+        if tag != self::tag() {
+            // A good seal over another tag: a format of another kgscope, or not an index.
+            return match tag.strip_prefix(KIND) {
+                Some(_) => Ok(None),
+                None => Err(damaged(&format_args!(
+                    "is sealed as {:?}, not as a kgscope index",
+                    crate::sanitize::line(tag)
+                ))),
+            };
+        }
+        // Sealed by this build: a decoding error is a bug, not damage, but is refused the same.
+        let saved: Saved = postcard::from_bytes(payload)
+            .map_err(|e| damaged(&format_args!("cannot be decoded ({e})")))?;
         if saved.key != self.key {
             return Ok(None);
         }
@@ -171,7 +203,7 @@ impl Slot {
                 .iter()
                 .all(|(p, _, h, t)| *p < n && h.is_none_or(|h| h < n) && t.is_none_or(|t| t < n));
         if ids.len() != terms.len() || !ids_ok {
-            return Err(format!("{}: inconsistent", self.path.display()));
+            return Err(damaged(&"names terms it does not hold"));
         }
         Ok(Some(KgIndex::from_parts(Parts {
             terms,
@@ -198,8 +230,8 @@ impl Slot {
         })))
     }
 
-    /// Saves `index` for this state of the store, whole or not at all (a temporary file
-    /// renamed into place).
+    /// Saves `index` for this state of the store, sealed, whole or not at all, and durably
+    /// ([`crate::durable::write_atomic`]).
     pub fn save(&self, index: &KgIndex) -> Result<(), String> {
         let mut qualifier_years: Vec<(Fact, i32)> = index
             .qualifier_years
@@ -224,18 +256,11 @@ impl Slot {
                 .collect(),
         };
         let failed = |e: &dyn std::fmt::Display| format!("{}: {e}", self.path.display());
-        let dir = self
-            .path
-            .parent()
-            .ok_or_else(|| failed(&"no parent directory"))?;
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| failed(&e))?;
-        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
-        w.write_all(MAGIC).map_err(|e| failed(&e))?;
-        w.write_all(&FORMAT.to_le_bytes()).map_err(|e| failed(&e))?;
-        postcard::to_io(&saved, &mut w).map_err(|e| failed(&e))?;
-        w.flush().map_err(|e| failed(&e))?;
-        drop(w);
-        tmp.persist(&self.path).map_err(|e| failed(&e.error))?;
-        Ok(())
+        // Whole in memory first: the seal's line, before it, holds its length and digest.
+        let payload = postcard::to_stdvec(&saved).map_err(|e| failed(&e))?;
+        crate::durable::write_atomic(&self.path, |w| {
+            crate::durable::write_sealed(w, &tag(), &payload)
+        })
+        .map_err(|e| failed(&e))
     }
 }

@@ -216,18 +216,17 @@ impl RunDir {
         }
     }
 
-    /// Writes `name` in the run directory whole or not at all (a temporary file renamed over
-    /// it), so a reader or a crash never sees half a file.
+    /// Writes `name` in the run directory whole or not at all, and durably (synced before and
+    /// after its rename: [`crate::durable::write_atomic`]), so a reader, a crash or a power
+    /// loss never leaves half a file, or an empty one, where a resume reads its state.
     pub fn write_json<T: Serialize>(&self, name: &str, value: &T) -> Result<(), StoreError> {
         let path = self.path.join(name);
-        let tmp = self.path.join(format!(".{name}.tmp"));
         let err = |e: std::io::Error| StoreError::Other {
             path: path.clone(),
             message: e.to_string(),
         };
         let text = serde_json::to_vec_pretty(value).map_err(|e| err(e.into()))?;
-        std::fs::write(&tmp, text).map_err(err)?;
-        std::fs::rename(&tmp, &path).map_err(err)
+        crate::durable::write_atomic(&path, |w| std::io::Write::write_all(w, &text)).map_err(err)
     }
 
     /// Reads `name` from the run directory; `None` when there is no such file.

@@ -69,16 +69,16 @@ pub fn load(path: &Path) -> TuiState {
     }
 }
 
-/// Writes the state to `path` whole or not at all (a temporary file renamed over it), so a
-/// crash mid-write never leaves a broken file behind.
+/// Writes the state to `path` whole or not at all, and durably
+/// ([`crate::durable::write_atomic`]), so a crash or a power loss mid-write never leaves a
+/// broken or empty file behind.
 pub fn save(path: &Path, state: &TuiState) -> Result<(), String> {
     let write = || -> std::io::Result<()> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, serde_json::to_vec_pretty(state)?)?;
-        std::fs::rename(&tmp, path)
+        let text = serde_json::to_vec_pretty(state)?;
+        crate::durable::write_atomic(path, |w| std::io::Write::write_all(w, &text))
     };
     write().map_err(|e| format!("saving the TUI state {}: {e}", path.display()))
 }
