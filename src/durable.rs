@@ -41,8 +41,9 @@ pub fn write_atomic(
     let name = path
         .file_name()
         .map_or("out".into(), |n| n.to_string_lossy());
+    let prefix = format!(".{name}.");
     let mut builder = tempfile::Builder::new();
-    builder.prefix(&format!(".{name}.")).suffix(".tmp");
+    builder.prefix(&prefix).suffix(".tmp");
     // Created as any file is (0666 less the umask), not tempfile's owner-only 0600: the file
     // replaces one that others may be meant to read (a run's manifest, a shared store's index).
     #[cfg(unix)]

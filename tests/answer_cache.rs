@@ -172,6 +172,8 @@ fn a_damaged_cache_entry_is_refused_or_read_exactly_as_written() {
 
     let mut rng = ChaCha8Rng::seed_from_u64(36);
     let (mut refused, mut accepted) = (0, 0);
+    // Served, but not the endpoint's rows.
+    let mut wrong = vec![];
     let n = 320;
     for case in 0..n {
         let (query, vars, rows, path, whole) = &cases[rng.random_range(0..cases.len())];
@@ -181,7 +183,9 @@ fn a_damaged_cache_entry_is_refused_or_read_exactly_as_written() {
         let got = std::panic::catch_unwind(AssertUnwindSafe(|| endpoint.select(query, vars)))
             .unwrap_or_else(|_| panic!("case {case}: {what}: reading the entry panicked"))
             .unwrap();
-        assert_eq!(&got, rows, "case {case}: {what}: not the endpoint's rows");
+        if &got != rows {
+            wrong.push(format!("case {case}: {what}"));
+        }
         if endpoint.requests() == sent {
             accepted += 1;
         } else {
@@ -196,6 +200,12 @@ fn a_damaged_cache_entry_is_refused_or_read_exactly_as_written() {
     eprintln!(
         "answer cache fuzz: {refused} refused (asked again, rewritten), {accepted} accepted \
          of {n}"
+    );
+    assert!(
+        wrong.is_empty(),
+        "{} damaged entries served as other rows than the endpoint's: {:#?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(10)]
     );
     // Every damage changes the bytes, and the seal covers every byte.
     assert_eq!((refused, accepted), (n, 0));
