@@ -132,6 +132,124 @@ pub fn redact_urls_in(text: &str) -> String {
     out
 }
 
+/// Every form in which the credentials kgscope sends to one server can come back in that
+/// server's text (an error page that echoes the request, an error chain quoting the URL): the
+/// user name and password of the URL, `user:password`, its base64 as sent in Basic auth, the
+/// values of key-like query parameters (each raw and percent-decoded), and a Bearer key.
+/// [`Scrubber::scrub`] masks them all, and every URL in the text as [`redact`] does. The
+/// model backend and the SPARQL endpoint both pass every text that came from a server through
+/// one of these before it is shown or logged.
+#[derive(Clone, Default)]
+pub struct Scrubber {
+    /// Longest first, so a secret inside a longer one is masked as part of it.
+    secrets: Vec<String>,
+}
+
+impl fmt::Debug for Scrubber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Scrubber({} secret forms)", self.secrets.len())
+    }
+}
+
+/// A secret shorter than this is masked only inside a longer form (`user:pw`, its base64):
+/// masking every `pw` or `bob` in a message would garble it.
+const SHORTEST_ALONE: usize = 4;
+
+impl Scrubber {
+    /// The credentials of `url` and, when given, the API key sent as a Bearer token.
+    pub fn new(url: &str, key: Option<&str>) -> Self {
+        use base64::Engine as _;
+        let mut alone: Vec<String> = key.into_iter().map(str::to_string).collect();
+        let mut whole: Vec<String> = Vec::new();
+        if let Some(p) = parts(url) {
+            if let Some(info) = p.userinfo {
+                let info = &url[info];
+                let (user, password) = info.split_once(':').unwrap_or((info, ""));
+                for (u, pw) in [
+                    (user.to_string(), password.to_string()),
+                    (percent_decode(user), percent_decode(password)),
+                ] {
+                    // Basic auth sends `user:password` (the password may be empty) in base64.
+                    let pair = format!("{u}:{pw}");
+                    whole.push(base64::engine::general_purpose::STANDARD.encode(&pair));
+                    whole.push(pair);
+                    alone.extend([u, pw]);
+                }
+                whole.push(info.to_string());
+            }
+            for r in p.secret_values {
+                let value = &url[r];
+                alone.push(percent_decode(value));
+                whole.push(value.to_string());
+            }
+        }
+        alone.retain(|s| s.chars().count() >= SHORTEST_ALONE);
+        whole.retain(|s| !s.is_empty() && s != MASK);
+        let mut secrets: Vec<String> = whole.into_iter().chain(alone).collect();
+        secrets.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        secrets.dedup();
+        Scrubber { secrets }
+    }
+
+    /// `text` with every URL redacted, every form of the secrets masked, and whatever follows
+    /// `Basic ` or `Bearer ` (an echoed `Authorization` header, whoever's it is) masked.
+    pub fn scrub(&self, text: &str) -> String {
+        let mut out = redact_urls_in(text);
+        for secret in &self.secrets {
+            out = out.replace(secret.as_str(), MASK);
+        }
+        mask_auth_schemes(&out)
+    }
+}
+
+/// Masks the token after every `Basic ` / `Bearer ` (any case): the credentials of an
+/// `Authorization` header a server echoed, even ones in a form [`Scrubber`] did not foresee.
+fn mask_auth_schemes(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    let mut search = 0;
+    while let Some((start, scheme)) = ["basic ", "bearer "]
+        .iter()
+        .filter_map(|s| lower[search..].find(s).map(|i| (search + i, s.len())))
+        .min()
+    {
+        let token_start = start + scheme;
+        let token_len = text[token_start..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || "+/=-._~".contains(c)))
+            .unwrap_or(text.len() - token_start);
+        search = token_start + token_len;
+        // A word after "basic " in prose is rarely 8 characters of base64; a token is.
+        if token_len >= 8 {
+            out.push_str(&text[at..token_start]);
+            out.push_str(MASK);
+            at = token_start + token_len;
+        }
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// `%XX` escapes decoded; invalid UTF-8 replaced.
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// Which credentials a URL carries (or carried, when masked), for messages:
 /// `["user:password", "api_key"]`.
 pub fn kinds(url: &str) -> Vec<String> {
@@ -269,6 +387,41 @@ mod tests {
             redact_urls_in("a «https://u:pw@x/y» b ftp://c ://d"),
             "a «https://***@x/y» b ftp://c ://d"
         );
+    }
+
+    #[test]
+    fn every_form_of_a_urls_secrets_is_scrubbed() {
+        let s = Scrubber::new(
+            "http://alice:S3CRET%25PW@h.test/q?api_key=K3Y%2Fv&model=m",
+            Some("sk-bearer-123"),
+        );
+        use base64::Engine as _;
+        let basic = base64::engine::general_purpose::STANDARD.encode("alice:S3CRET%PW");
+        let text = format!(
+            "POST /q?api_key=K3Y%2Fv HTTP/1.1 (decoded K3Y/v) alice:S3CRET%PW S3CRET%25PW \
+             Authorization: Basic {basic} Authorization: bEaReR sk-bearer-123 \
+             Authorization: Basic c29tZW9uZTplbHNl url http://bob:pw@x.test/?token=t9 model=m"
+        );
+        let out = s.scrub(&text);
+        for secret in [
+            "K3Y%2Fv",
+            "K3Y/v",
+            "S3CRET%PW",
+            "S3CRET%25PW",
+            &basic,
+            "sk-bearer-123",
+            "c29tZW9uZTplbHNl",
+            "bob:pw",
+            "t9",
+        ] {
+            assert!(!out.contains(secret), "{secret} in {out}");
+        }
+        assert!(out.contains("model=m"), "{out}");
+        assert!(out.contains("Authorization: Basic ***"), "{out}");
+        // A URL without credentials scrubs nothing but URLs; a short password goes with its user.
+        assert_eq!(Scrubber::default().scrub("basic text"), "basic text");
+        let short = Scrubber::new("http://bob:pw@h/", None);
+        assert_eq!(short.scrub("bob:pw in pwd"), "*** in pwd");
     }
 
     #[test]

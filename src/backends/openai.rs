@@ -176,8 +176,9 @@ struct Inner {
     base: Url,
     /// `base_url` with its credentials masked, for messages and the model id.
     shown_base: String,
-    /// Credentials of the base URL (raw and percent-decoded), scrubbed from error texts.
-    url_secrets: Vec<String>,
+    /// Masks the key and the base URL's credentials, in every form, in texts from the server
+    /// (server messages, error chains quoting the request URL).
+    scrubber: credentials::Scrubber,
     /// Some request of this backend got an HTTP response: the URL is right and the server was
     /// up, so a refused connection from now on is a restart worth retrying.
     reached: AtomicBool,
@@ -240,7 +241,7 @@ impl OpenAiBackend {
             BackendError::Model(format!("could not build the HTTP client: {}", chain(&e)))
         })?;
         let shown_base = credentials::redact(url.as_str().trim_end_matches('/'));
-        let url_secrets = url_secrets(&url);
+        let scrubber = credentials::Scrubber::new(url.as_str(), key.as_ref().map(ApiKey::expose));
         let permits = Arc::new(Semaphore::new(opts.concurrency.max(1)));
         Ok(Self {
             inner: Arc::new(Inner {
@@ -249,7 +250,7 @@ impl OpenAiBackend {
                 client,
                 base: url,
                 shown_base,
-                url_secrets,
+                scrubber,
                 reached: AtomicBool::new(false),
                 permits,
                 retries: AtomicU64::new(0),
@@ -488,22 +489,6 @@ impl Inner {
         rb
     }
 
-    /// Removes the key and the base URL's credentials from text that may echo them (server
-    /// messages, error chains quoting the request URL).
-    fn scrub(&self, text: &str) -> String {
-        let mut out = credentials::redact_urls_in(text);
-        let key = self.key.as_ref().map(ApiKey::expose);
-        for secret in key
-            .into_iter()
-            .chain(self.url_secrets.iter().map(String::as_str))
-        {
-            if secret.len() >= 4 {
-                out = out.replace(secret, credentials::MASK);
-            }
-        }
-        out
-    }
-
     /// Seconds for messages: `30`, `0.5`.
     fn secs(d: Duration) -> String {
         let s = d.as_secs_f64();
@@ -736,7 +721,7 @@ impl Inner {
             let events = match next {
                 Some(Ok(b)) => parser.feed(&b),
                 Some(Err(e)) => {
-                    let what = format!("the stream broke: {}", self.scrub(&chain(&e)));
+                    let what = format!("the stream broke: {}", self.scrubber.scrub(&chain(&e)));
                     return Err(state.broken(what, &req.id));
                 }
                 None => parser.finish().into_iter().collect(),
@@ -786,7 +771,7 @@ impl Inner {
             Err(e) => {
                 let what = format!(
                     "the server sent an event that is not JSON ({e}): {}",
-                    excerpt(&self.scrub(&ev.data))
+                    excerpt(&self.scrubber.scrub(&ev.data))
                 );
                 return Err(state.broken(what, ""));
             }
@@ -794,7 +779,9 @@ impl Inner {
         if let Some(err) = v.get("error") {
             // An error reported inside the stream (llama-server does this, e.g. for a prompt
             // longer than the context).
-            let msg = self.scrub(&error_message_from(err).unwrap_or_else(|| err.to_string()));
+            let msg = self
+                .scrubber
+                .scrub(&error_message_from(err).unwrap_or_else(|| err.to_string()));
             let code = err.get("code").and_then(Value::as_u64).unwrap_or(500);
             let what = format!("the server reported an error in the stream: {msg}");
             if code >= 500 || code == 429 {
@@ -853,7 +840,10 @@ impl Inner {
             Ok(Ok(t)) => t,
             Ok(Err(e)) => {
                 return Err(AttemptError::Retry {
-                    what: format!("reading the response failed: {}", self.scrub(&chain(&e))),
+                    what: format!(
+                        "reading the response failed: {}",
+                        self.scrubber.scrub(&chain(&e))
+                    ),
                     after: None,
                 })
             }
@@ -867,12 +857,14 @@ impl Inner {
         let v: Value = serde_json::from_str(&text).map_err(|e| AttemptError::Retry {
             what: format!(
                 "the response is not valid JSON ({e}): {}",
-                excerpt(&self.scrub(&text))
+                excerpt(&self.scrubber.scrub(&text))
             ),
             after: None,
         })?;
         if let Some(err) = v.get("error") {
-            let msg = self.scrub(&error_message_from(err).unwrap_or_else(|| err.to_string()));
+            let msg = self
+                .scrubber
+                .scrub(&error_message_from(err).unwrap_or_else(|| err.to_string()));
             return Err(AttemptError::Fatal(BackendError::Rejected(format!(
                 "the server answered request {} with an error: {msg}",
                 req.id
@@ -914,7 +906,7 @@ impl Inner {
     }
 
     fn classify_send_error(&self, e: &reqwest::Error, url: &str) -> AttemptError {
-        let detail = self.scrub(&chain(e));
+        let detail = self.scrubber.scrub(&chain(e));
         if e.is_builder() || e.is_redirect() {
             return AttemptError::Fatal(BackendError::Rejected(format!(
                 "cannot send the request to {url}: {detail}"
@@ -961,7 +953,7 @@ impl Inner {
         body: &str,
     ) -> AttemptError {
         let url = self.shown_url(self.opts.endpoint.path());
-        let msg = self.scrub(&server_message(body));
+        let msg = self.scrubber.scrub(&server_message(body));
         let what = format!("HTTP {status}: {}", excerpt(&msg));
         let after = headers
             .get(RETRY_AFTER)
@@ -1028,17 +1020,20 @@ impl Inner {
             .send()
             .await
             .map_err(|e| {
-                BackendError::Transient(format!("GET {url} failed: {}", self.scrub(&chain(&e))))
+                BackendError::Transient(format!(
+                    "GET {url} failed: {}",
+                    self.scrubber.scrub(&chain(&e))
+                ))
             })?;
         let status = resp.status();
         let text = resp.text().await.map_err(|e| {
             BackendError::Transient(format!(
                 "reading GET {url} failed: {}",
-                self.scrub(&chain(&e))
+                self.scrubber.scrub(&chain(&e))
             ))
         })?;
         if !status.is_success() {
-            let msg = excerpt(&self.scrub(&server_message(&text)));
+            let msg = excerpt(&self.scrubber.scrub(&server_message(&text)));
             let e = format!("GET {url} returned HTTP {status}: {msg}");
             return Err(match status.as_u16() {
                 401 | 403 => BackendError::Rejected(format!(
@@ -1284,57 +1279,6 @@ fn chain(e: &dyn StdError) -> String {
     s
 }
 
-/// The secrets inside a base URL as they may appear in error texts: the user name and
-/// password, and the values of key-like query parameters, raw and percent-decoded.
-fn url_secrets(url: &Url) -> Vec<String> {
-    let mut v: Vec<String> = vec![url.username().to_string()];
-    v.extend(url.password().map(str::to_string));
-    for (name, value) in url.query_pairs() {
-        if credentials::is_key_like(&name) {
-            v.push(value.into_owned());
-        }
-    }
-    if let Some(q) = url.query() {
-        v.extend(
-            q.split('&')
-                .filter_map(|p| p.split_once('='))
-                .filter(|(n, _)| credentials::is_key_like(n))
-                .map(|(_, val)| val.to_string()),
-        );
-    }
-    let decoded: Vec<String> = v
-        .iter()
-        .filter_map(|s| {
-            let d = percent_decode(s);
-            (d != *s).then_some(d)
-        })
-        .collect();
-    v.extend(decoded);
-    v.retain(|s| !s.is_empty());
-    v.sort_by_key(|s| std::cmp::Reverse(s.len()));
-    v.dedup();
-    v
-}
-
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        if b[i] == b'%' && i + 2 < b.len() {
-            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 /// The error chain holds a failed name lookup (hyper-util's connector says "dns error").
 fn is_dns_failure(e: &reqwest::Error) -> bool {
     let mut cur: Option<&(dyn StdError + 'static)> = Some(e);
@@ -1494,7 +1438,7 @@ mod tests {
         assert!(b.model_id().contains("***@example.com"), "{}", b.model_id());
         let text = "error for url (https://example.com/v1/chat?api_key=k3y-value): pa$$word \
                     pa%24%24word k3y-value";
-        let scrubbed = b.inner.scrub(text);
+        let scrubbed = b.inner.scrubber.scrub(text);
         for secret in ["k3y-value", "pa$$word", "pa%24%24word"] {
             assert!(!scrubbed.contains(secret), "{scrubbed}");
         }

@@ -35,6 +35,20 @@ pub struct EndpointArgs {
         value_name = "SECS"
     )]
     pub sparql_timeout: Option<u64>,
+    /// The most one query's answer may hold, in bytes (K, M, G: KiB, MiB, GiB); an answer
+    /// over it stops the run with an error, never a short result [default: 256M]
+    #[arg(
+        long,
+        global = true,
+        env = "KGSCOPE_SPARQL_MAX_BYTES",
+        value_name = "BYTES",
+        value_parser = parse_bytes
+    )]
+    pub sparql_max_bytes: Option<u64>,
+    /// The most rows one query's answer may hold; an answer over it stops the run with an
+    /// error, never a short result [default: 4000000]
+    #[arg(long, global = true, env = "KGSCOPE_SPARQL_MAX_ROWS", value_name = "N")]
+    pub sparql_max_rows: Option<usize>,
     /// The user agent sent with every request. Public endpoints ask for one that names a
     /// contact (Wikidata's policy): "kgscope (you@example.org)" [default: kgscope/VERSION and
     /// what it is]
@@ -68,6 +82,12 @@ impl EndpointArgs {
         if self.sparql_timeout == Some(0) {
             anyhow::bail!("--sparql-timeout 0: give the seconds a query may take");
         }
+        if self.sparql_max_bytes == Some(0) || self.sparql_max_rows == Some(0) {
+            anyhow::bail!(
+                "--sparql-max-bytes/--sparql-max-rows 0: no answer would fit; give the most an \
+                 answer may hold"
+            );
+        }
         let cache = if self.no_sparql_cache {
             None
         } else {
@@ -82,9 +102,51 @@ impl EndpointArgs {
             rate: self.sparql_rate,
             concurrency: self.sparql_concurrency,
             timeout: self.sparql_timeout.map(Duration::from_secs),
+            max_bytes: self.sparql_max_bytes,
+            max_rows: self.sparql_max_rows,
             cache_dir: Some(cache),
             snapshot: self.kg_snapshot.clone(),
         });
         Ok(())
+    }
+}
+
+/// `4096`, `64K`, `256M`, `2G` (binary units; `KiB`, `MB` … are read the same way).
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (n, unit) = t.split_at(digits);
+    let shift = match unit
+        .trim()
+        .to_ascii_uppercase()
+        .trim_end_matches(['B', 'I'])
+    {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        _ => {
+            return Err(format!(
+                "{text}: give bytes, optionally with K, M or G (256M)"
+            ))
+        }
+    };
+    n.parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .ok_or_else(|| format!("{text}: give bytes, optionally with K, M or G (256M)"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn byte_sizes_read_with_binary_units() {
+        use super::parse_bytes;
+        assert_eq!(parse_bytes("4096"), Ok(4096));
+        assert_eq!(parse_bytes("64K"), Ok(64 << 10));
+        assert_eq!(parse_bytes("256MiB"), Ok(256 << 20));
+        assert_eq!(parse_bytes("2g"), Ok(2 << 30));
+        assert!(parse_bytes("lots").is_err());
+        assert!(parse_bytes("").is_err());
     }
 }

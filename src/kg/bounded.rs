@@ -70,15 +70,29 @@ fn values(terms: &[Term]) -> String {
         .join(" ")
 }
 
+/// An error with what its query was for in front: an endpoint's message names the query and
+/// the endpoint, this says which step of the draw it was (`while listing the KG's relations`).
+fn during(what: &str) -> impl Fn(KgError) -> KgError + '_ {
+    move |e| match e {
+        KgError::Endpoint { url, message } => KgError::Endpoint {
+            url,
+            message: format!("while {what}: {message}"),
+        },
+        other => other,
+    }
+}
+
 /// The relations of the KG, by IRI, with their fact counts.
 fn relations(kg: &dyn KnowledgeGraph) -> Result<Vec<(Term, u64)>> {
-    let rows = kg.select(
-        &format!(
-            "SELECT ?p (COUNT(*) AS ?n) WHERE {{ ?s ?p ?o . FILTER(isIRI(?s) && !isBlank(?o) && ?p NOT IN ({})) }} GROUP BY ?p",
-            in_list(&vocab::meta_predicates())
-        ),
-        &["p", "n"],
-    )?;
+    let rows = kg
+        .select(
+            &format!(
+                "SELECT ?p (COUNT(*) AS ?n) WHERE {{ ?s ?p ?o . FILTER(isIRI(?s) && !isBlank(?o) && ?p NOT IN ({})) }} GROUP BY ?p",
+                in_list(&vocab::meta_predicates())
+            ),
+            &["p", "n"],
+        )
+        .map_err(during("listing the KG's relations"))?;
     let mut out: Vec<(Term, u64)> = rows
         .into_iter()
         .filter_map(|r| {
@@ -115,16 +129,21 @@ fn chosen(all: &[(Term, u64)], names: &[String]) -> Result<Vec<Term>> {
         .collect()
 }
 
-/// Runs `query` (with `{}` where a `VALUES` list of terms goes) over `terms` in batches.
+/// Runs `query` (with `{}` where a `VALUES` list of terms goes) over `terms` in batches;
+/// `what` the query is for, for its errors.
 fn batched(
     kg: &dyn KnowledgeGraph,
+    what: &str,
     terms: &[Term],
     vars: &[&str],
     query: impl Fn(&str) -> String,
 ) -> Result<Vec<Row>> {
     let mut out = Vec::new();
     for chunk in terms.chunks(BATCH) {
-        out.extend(kg.select(&query(&values(chunk)), vars)?);
+        out.extend(
+            kg.select(&query(&values(chunk)), vars)
+                .map_err(during(what))?,
+        );
     }
     Ok(out)
 }
@@ -194,7 +213,8 @@ fn about(kg: &dyn KnowledgeGraph, terms: &[Term]) -> Result<(Vec<Row>, Vec<Row>,
         .chain(&vocab::TYPES)
         .copied()
         .collect();
-    let rows = batched(kg, terms, &["s", "p", "v"], |v| {
+    let what = "reading the labels, aliases and types of the entities drawn";
+    let rows = batched(kg, what, terms, &["s", "p", "v"], |v| {
         format!(
             "SELECT ?s ?p ?v WHERE {{ VALUES ?s {{ {v} }} ?s ?p ?v . FILTER(?p IN ({})) }}",
             in_list(&wanted)
@@ -256,12 +276,13 @@ pub fn build(kg: &dyn KnowledgeGraph, draw: &Draw, progress: &dyn Fn(&str)) -> R
     let mut drawn = Terms::default();
     // Several relations' draws to a query: each a sub-select of its own, joined by UNION.
     for (i, chunk) in relations.chunks(RELATIONS_PER_QUERY).enumerate() {
-        progress(&format!(
+        let what = format!(
             "drawing facts of relations {}-{} of {}",
             i * RELATIONS_PER_QUERY + 1,
             i * RELATIONS_PER_QUERY + chunk.len(),
             relations.len()
-        ));
+        );
+        progress(&what);
         let draws: Vec<String> = chunk
             .iter()
             .map(|p| {
@@ -274,10 +295,12 @@ pub fn build(kg: &dyn KnowledgeGraph, draw: &Draw, progress: &dyn Fn(&str)) -> R
                 )
             })
             .collect();
-        let rows = kg.select(
-            &format!("SELECT ?s ?o WHERE {{ {} }}", draws.join(" UNION ")),
-            &["s", "o"],
-        )?;
+        let rows = kg
+            .select(
+                &format!("SELECT ?s ?o WHERE {{ {} }}", draws.join(" UNION ")),
+                &["s", "o"],
+            )
+            .map_err(during(&what))?;
         for r in rows {
             for t in r.into_iter().flatten() {
                 if t.is_named_node() {
@@ -301,15 +324,16 @@ pub fn build(kg: &dyn KnowledgeGraph, draw: &Draw, progress: &dyn Fn(&str)) -> R
     let mut frontier: Vec<Term> = drawn.into_vec();
     let mut facts: Vec<Row> = Vec::new();
     for hop in 0..=draw.hops {
-        progress(&if hop == 0 {
+        let what = if hop == 0 {
             "reading the drawn entities' facts".to_string()
         } else {
             format!(
                 "reading the facts of {} entities {hop} hop(s) out",
                 frontier.len()
             )
-        });
-        let read = batched(kg, &frontier, &["s", "p", "o"], |v| {
+        };
+        progress(&what);
+        let read = batched(kg, &what, &frontier, &["s", "p", "o"], |v| {
             format!(
                 "SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {v} }} ?s ?p ?o . \
                  FILTER(!isBlank(?o) && ?p IN ({predicate_list})) }}"
@@ -340,7 +364,8 @@ pub fn build(kg: &dyn KnowledgeGraph, draw: &Draw, progress: &dyn Fn(&str)) -> R
             }
         }
         facts.extend(read);
-        let pointing = batched(kg, &from, &["s"], |v| {
+        let what = format!("finding what points at the entities {hop} hop(s) out");
+        let pointing = batched(kg, &what, &from, &["s"], |v| {
             format!(
                 "SELECT DISTINCT ?s WHERE {{ VALUES ?o {{ {v} }} ?s ?p ?o . \
                  FILTER(isIRI(?s) && ?p IN ({predicate_list})) \
@@ -380,7 +405,8 @@ pub fn build(kg: &dyn KnowledgeGraph, draw: &Draw, progress: &dyn Fn(&str)) -> R
         .for_each(|t| more.insert(t.clone()));
     labels.extend(about(kg, &more.into_vec())?.0);
     progress("reading date qualifiers");
-    let qualifiers = batched(kg, &drawn, &["s", "p", "o", "d"], |v| {
+    let what = "reading date qualifiers";
+    let qualifiers = batched(kg, what, &drawn, &["s", "p", "o", "d"], |v| {
         format!(
             "SELECT ?s ?p ?o ?d WHERE {{ VALUES ?s {{ {v} }} ?st <{}> ?s ; <{}> ?p ; <{}> ?o ; ?q ?d . \
              FILTER(isLiteral(?d) && DATATYPE(?d) IN ({})) }}",

@@ -4,11 +4,23 @@
 //! used for the requests and masked everywhere the URL is shown or stored. Every request
 //! waits its turn under the endpoint's limits and is asked again while the endpoint says it
 //! is busy ([`polite`]); every answer is kept on disk and never asked twice ([`cache`]).
+//!
+//! An answer is read as a stream and counted as it arrives: one over the byte or row cap
+//! (`--sparql-max-bytes`, `--sparql-max-rows`) stops the reading at once and is an error, as is
+//! an answer that lacks a variable the query selects or binds one to a term its slot cannot
+//! hold ([`slots`]); a cut or malformed answer is never read as a short one. Every text that
+//! came from the server (an error page, an error chain) passes through the one
+//! [`credentials::Scrubber`] the model backend uses too, so no form of the URL's credentials
+//! is ever shown or logged.
 
 pub mod cache;
 pub mod polite;
+pub mod slots;
 
+use std::cell::Cell;
+use std::io::Read;
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, SystemTime};
@@ -30,6 +42,8 @@ pub struct SparqlEndpoint {
     url: String,
     /// The URL with its credentials masked: for messages, `source()` and manifests.
     shown: String,
+    /// Masks the URL's credentials in whatever the server sends back.
+    scrubber: credentials::Scrubber,
     client: reqwest::blocking::Client,
     gate: Gate,
     /// Where answers are cached, if anywhere.
@@ -65,6 +79,7 @@ impl SparqlEndpoint {
         cache_root: Option<PathBuf>,
     ) -> Result<Self> {
         let shown = credentials::redact(url);
+        let scrubber = credentials::Scrubber::new(url, None);
         let client = reqwest::blocking::Client::builder()
             .connect_timeout(connect)
             .timeout(limits.timeout)
@@ -72,11 +87,12 @@ impl SparqlEndpoint {
             .build()
             .map_err(|e| KgError::Endpoint {
                 url: shown.clone(),
-                message: credentials::redact_urls_in(&e.to_string()),
+                message: scrubber.scrub(&e.to_string()),
             })?;
         Ok(Self {
             url: url.to_string(),
             shown,
+            scrubber,
             client,
             gate: Gate::new(limits),
             cache_root,
@@ -94,7 +110,7 @@ impl SparqlEndpoint {
     fn err(&self, message: impl Into<String>) -> KgError {
         KgError::Endpoint {
             url: self.shown.clone(),
-            message: credentials::redact_urls_in(&message.into()),
+            message: self.scrubber.scrub(&message.into()),
         }
     }
 
@@ -108,8 +124,9 @@ impl SparqlEndpoint {
             )
         } else if e.is_timeout() {
             format!(
-                "the query timed out ({detail}); the endpoint did not answer within the time \
-                 limit: it may be overloaded, or the query too heavy for it"
+                "the query timed out ({detail}); the endpoint did not answer within {} s \
+                 (--sparql-timeout): it may be overloaded, or the query too heavy for it",
+                self.gate.limits().timeout.as_secs()
             )
         } else if e.is_connect() {
             format!("{detail} (is the server running and the URL right?)")
@@ -211,7 +228,12 @@ impl SparqlEndpoint {
                 continue;
             }
             if !status.is_success() {
-                let body = response.text().unwrap_or_default();
+                // An error page is read only so far: enough to say what it says, never the
+                // whole of an endless one.
+                let mut body = Vec::new();
+                let _ = response.take(ERROR_PAGE_BYTES).read_to_end(&mut body);
+                // Scrubbed whole, before it is cut to an excerpt that could end inside a secret.
+                let body = self.scrubber.scrub(&String::from_utf8_lossy(&body));
                 return Err(self.err(status_message(status, &body)));
             }
             let header = |name: &str| {
@@ -232,7 +254,7 @@ impl SparqlEndpoint {
                 )));
             }
             let max_rows = header("X-SPARQL-MaxRows").and_then(|v| v.trim().parse::<usize>().ok());
-            let rows = self.read_rows(response, vars)?;
+            let rows = self.read_rows(response, query, vars)?;
             drop(permit);
             if let Some(max) = max_rows.filter(|&m| rows.len() >= m) {
                 return Err(self.err(format!(
@@ -245,32 +267,187 @@ impl SparqlEndpoint {
         unreachable!("the last try returns")
     }
 
-    fn read_rows(&self, response: reqwest::blocking::Response, vars: &[&str]) -> Result<Vec<Row>> {
-        let parsed = QueryResultsParser::from_format(QueryResultsFormat::Tsv)
-            .for_reader(response)
-            .map_err(|e| self.err(format!("unreadable results: {e}")))?;
-        let ReaderQueryResultsParserOutput::Solutions(solutions) = parsed else {
-            return Err(self.err("expected SELECT results, got a boolean"));
+    /// The rows of an answer, read as they arrive under the caps, each checked against the
+    /// variables the query selects and the kinds of term their slots hold.
+    fn read_rows(
+        &self,
+        response: reqwest::blocking::Response,
+        query: &str,
+        vars: &[&str],
+    ) -> Result<Vec<Row>> {
+        let limits = self.gate.limits();
+        let what = purpose(query);
+        let stop = Rc::new(Cell::new(Stop::No));
+        let body = Capped {
+            inner: response,
+            read: 0,
+            cap: limits.max_bytes,
+            stop: stop.clone(),
         };
+        // Says why the reading failed: a cap, the time limit, or the answer itself.
+        let failed = |e: &dyn std::fmt::Display| {
+            self.err(match stop.get() {
+                Stop::Cap => format!(
+                    "the answer to {what} passed {}, the most kgscope reads of one answer; \
+                     reading stopped there. {}",
+                    size(limits.max_bytes),
+                    raise("--sparql-max-bytes")
+                ),
+                Stop::TimedOut => format!(
+                    "the endpoint stopped sending the answer to {what} part way, and the query \
+                     timed out after {} s (--sparql-timeout); it may be overloaded, or the query \
+                     too heavy for it",
+                    limits.timeout.as_secs()
+                ),
+                Stop::No => format!("unreadable answer to {what}: {e}"),
+            })
+        };
+        let parsed = QueryResultsParser::from_format(QueryResultsFormat::Tsv)
+            .for_reader(body)
+            .map_err(|e| failed(&e))?;
+        let ReaderQueryResultsParserOutput::Solutions(solutions) = parsed else {
+            return Err(self.err(format!(
+                "expected the rows of {what}, got a boolean (an ASK answer)"
+            )));
+        };
+        let given: Vec<&str> = solutions.variables().iter().map(|v| v.as_str()).collect();
+        if let Some(missing) = vars.iter().find(|v| !given.contains(v)) {
+            return Err(self.err(format!(
+                "the answer to {what} lacks ?{missing}, which the query selects (the answer's \
+                 variables: {}); it is not an answer to this query: is the URL a SPARQL 1.1 \
+                 endpoint?",
+                if given.is_empty() {
+                    "none".to_string()
+                } else {
+                    given
+                        .iter()
+                        .map(|v| format!("?{v}"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                }
+            )));
+        }
+        let kinds = slots::of_query(query);
+        let checks: Vec<(usize, &str, &[slots::Kind])> = vars
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| kinds.get(*v).map(|k| (i, *v, k.as_slice())))
+            .collect();
         let mut rows = Vec::new();
         for solution in solutions {
-            let solution = solution.map_err(|e| {
-                let timed_out = std::error::Error::source(&e)
-                    .and_then(|s| s.downcast_ref::<std::io::Error>())
-                    .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut)
-                    || e.to_string().contains("timed out");
-                if timed_out {
-                    self.err(format!(
-                        "the query timed out while its results were read ({e})"
-                    ))
-                } else {
-                    self.err(format!("unreadable results: {e}"))
+            let solution = solution.map_err(|e| failed(&e))?;
+            if rows.len() == limits.max_rows {
+                return Err(self.err(format!(
+                    "the answer to {what} has more than {} rows, the most kgscope reads of one \
+                     answer; reading stopped there. {}",
+                    limits.max_rows,
+                    raise("--sparql-max-rows")
+                )));
+            }
+            let row: Row = vars.iter().map(|v| solution.get(*v).cloned()).collect();
+            for &(i, var, kinds) in &checks {
+                let Some(term) = &row[i] else { continue };
+                if let Some(k) = kinds.iter().find(|k| !k.admits(term)) {
+                    let shown: String = term.to_string().chars().take(120).collect();
+                    return Err(self.err(format!(
+                        "the answer to {what} binds ?{var} to {}, but ?{var} can only be {} in \
+                         this query; it is not an answer to this query: is the URL a SPARQL 1.1 \
+                         endpoint?",
+                        crate::sanitize::escape(&shown),
+                        k.needs()
+                    )));
                 }
-            })?;
-            rows.push(vars.iter().map(|v| solution.get(*v).cloned()).collect());
+            }
+            rows.push(row);
         }
         Ok(rows)
     }
+}
+
+/// How much of an error page is read.
+const ERROR_PAGE_BYTES: u64 = 64 << 10;
+
+/// A query for messages: its own text, cut short (the endpoint is named beside it).
+fn purpose(query: &str) -> String {
+    let flat = query.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut cut: String = flat.chars().take(100).collect();
+    if cut.len() < flat.len() {
+        cut.push('…');
+    }
+    format!("the query `{}`", crate::sanitize::escape(&cut))
+}
+
+/// What to do about an answer over a cap.
+fn raise(flag: &str) -> String {
+    format!(
+        "Raise {flag} if the endpoint is right to send this much, or ask for less (a sample: \
+         --kg-sample N, fewer relations: --relation)"
+    )
+}
+
+/// Bytes in words: `256 MiB`, `1000 bytes`.
+fn size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{} GiB", b >> 30),
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// Why reading an answer stopped, seen by the reader itself: the parser's error only says
+/// that its input failed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    No,
+    Cap,
+    TimedOut,
+}
+
+/// An answer's body, counted as it is read: a read that would pass `cap` fails at once.
+struct Capped<R> {
+    inner: R,
+    read: u64,
+    cap: u64,
+    stop: Rc<Cell<Stop>>,
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        // One byte past the cap is enough to know the answer is over it.
+        let room = (self.cap + 1).saturating_sub(self.read);
+        let want = buf.len().min(usize::try_from(room).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..want]).inspect_err(|e| {
+            if is_timeout(e) {
+                self.stop.set(Stop::TimedOut);
+            }
+        })?;
+        self.read += n as u64;
+        if self.read > self.cap {
+            self.stop.set(Stop::Cap);
+            return Err(std::io::Error::other("the answer is over the cap"));
+        }
+        Ok(n)
+    }
+}
+
+/// Whether a read failed on the time limit: reqwest's blocking body says "error decoding
+/// response body" with the timeout as its cause.
+fn is_timeout(e: &std::io::Error) -> bool {
+    // An `io::Error`'s `source()` skips the error it wraps: start from that one.
+    let mut cur: Option<&(dyn std::error::Error + 'static)> = e
+        .get_ref()
+        .map(|inner| inner as &(dyn std::error::Error + 'static));
+    let mut timed_out = e.kind() == std::io::ErrorKind::TimedOut;
+    while let Some(c) = cur {
+        timed_out |= c
+            .downcast_ref::<reqwest::Error>()
+            .is_some_and(|r| r.is_timeout())
+            || c.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut);
+        cur = c.source();
+    }
+    timed_out
 }
 
 /// What to do about a query an endpoint's limits cut.

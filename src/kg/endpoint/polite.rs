@@ -21,6 +21,10 @@ pub struct Overrides {
     pub rate: Option<f64>,
     pub concurrency: Option<usize>,
     pub timeout: Option<Duration>,
+    /// The most bytes of one answer (`--sparql-max-bytes`).
+    pub max_bytes: Option<u64>,
+    /// The most rows of one answer (`--sparql-max-rows`).
+    pub max_rows: Option<usize>,
     /// Where answers are cached; `Some(None)` turns the cache off.
     pub cache_dir: Option<Option<std::path::PathBuf>>,
     /// Names the KG's version for the cache (`--kg-snapshot`), instead of its triple count.
@@ -54,6 +58,11 @@ pub struct Politeness {
     pub max_wait: Duration,
     /// One whole query, from sending it to the last byte of its results.
     pub timeout: Duration,
+    /// The most bytes one answer may have: it is counted as it arrives, and reading stops
+    /// (an error) at the first byte over, so an endless answer costs this much and no more.
+    pub max_bytes: u64,
+    /// The most rows one answer may have (its parsed rows are what stays in memory).
+    pub max_rows: usize,
 }
 
 pub const DEFAULT_USER_AGENT: &str = concat!(
@@ -65,6 +74,10 @@ const REMOTE_RATE: f64 = 5.0;
 const REMOTE_CONCURRENCY: usize = 2;
 const LOCAL_CONCURRENCY: usize = 8;
 const QUERY_TIMEOUT: Duration = Duration::from_secs(600);
+/// Room for the whole index of a KG of a few million facts read from an endpoint, while an
+/// endless answer stops long before it fills a laptop's memory.
+pub const MAX_BYTES: u64 = 256 << 20;
+pub const MAX_ROWS: usize = 4_000_000;
 
 impl Politeness {
     /// The limits for `url`: loopback or not, then what the process set.
@@ -88,6 +101,8 @@ impl Politeness {
             tries: 6,
             max_wait: Duration::from_secs(300),
             timeout: o.timeout.unwrap_or(QUERY_TIMEOUT),
+            max_bytes: o.max_bytes.unwrap_or(MAX_BYTES),
+            max_rows: o.max_rows.unwrap_or(MAX_ROWS),
         }
     }
 }
