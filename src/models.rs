@@ -287,13 +287,11 @@ fn pip_download_cancellable(
         .stdout(std::process::Stdio::null())
         .stderr(said);
     crate::process::die_with_parent(&mut cmd);
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| {
-            fail(format!(
-                "running `{python} -m pip`: {e} (install Python 3 with pip, or set KGSCOPE_PYTHON)"
-            ))
-        })?;
+    let mut child = cmd.spawn().map_err(|e| {
+        fail(format!(
+            "running `{python} -m pip`: {e} (install Python 3 with pip, or set KGSCOPE_PYTHON)"
+        ))
+    })?;
     let status = loop {
         if cancel.load(Ordering::SeqCst) {
             let _ = child.kill();

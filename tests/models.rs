@@ -223,7 +223,10 @@ fn a_killed_fetch_leaves_no_download_running() {
     let fake = home.path().join("python");
     std::fs::write(
         &fake,
-        format!("#!/bin/sh\necho $$ > '{}'\nexec sleep 300\n", pid_file.display()),
+        format!(
+            "#!/bin/sh\necho $$ > '{}'\nexec sleep 300\n",
+            pid_file.display()
+        ),
     )
     .unwrap();
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -267,5 +270,8 @@ fn a_killed_fetch_leaves_no_download_running() {
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     };
-    assert!(gone, "pip ({pid}) was still running after kgscope was killed");
+    assert!(
+        gone,
+        "pip ({pid}) was still running after kgscope was killed"
+    );
 }
