@@ -279,19 +279,19 @@ fn pip_download_cancellable(
     // could fill up and stall pip.
     let said_path = dir.join(".pip-stderr");
     let said = std::fs::File::create(&said_path).map_err(|e| fail(e.to_string()))?;
-    let mut child = Command::new(python)
-        .args(["-m", "pip", "download", "--quiet", "--no-deps", "--dest"])
+    let mut cmd = Command::new(python);
+    cmd.args(["-m", "pip", "download", "--quiet", "--no-deps", "--dest"])
         .arg(dir)
         .args(specs)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
-        .stderr(said)
-        .spawn()
-        .map_err(|e| {
-            fail(format!(
-                "running `{python} -m pip`: {e} (install Python 3 with pip, or set KGSCOPE_PYTHON)"
-            ))
-        })?;
+        .stderr(said);
+    crate::process::die_with_parent(&mut cmd);
+    let mut child = cmd.spawn().map_err(|e| {
+        fail(format!(
+            "running `{python} -m pip`: {e} (install Python 3 with pip, or set KGSCOPE_PYTHON)"
+        ))
+    })?;
     let status = loop {
         if cancel.load(Ordering::SeqCst) {
             let _ = child.kill();

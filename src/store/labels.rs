@@ -309,11 +309,14 @@ pub struct Majority<'a> {
     pub of: usize,
 }
 
-/// Who is labelling: `$KGSCOPE_ANNOTATOR`, else `$USER`, else "unknown".
+/// Who is labelling: `$KGSCOPE_ANNOTATOR`, else `$USER`, else "unknown". Control characters
+/// and escape sequences are dropped: the name is shown on screens and typed back to
+/// `--annotator`, and a name that reads one way and is stored another could not be.
 pub fn annotator() -> String {
     std::env::var("KGSCOPE_ANNOTATOR")
         .or_else(|_| std::env::var("USER"))
         .ok()
+        .map(|n| crate::sanitize::line(&n).trim().to_string())
         .filter(|n| !n.is_empty())
         .or_else(login_name)
         .unwrap_or_else(|| "unknown".into())
