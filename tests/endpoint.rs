@@ -24,28 +24,24 @@ fn busy_proxy(upstream: String) -> (String, Log) {
     let server = common::body_handler_server(move |n, stream, _, body| {
         // When the request came, not when its answer went: a forwarded query takes a while.
         let arrived = Instant::now();
-        let status = match n % 4 {
-            1 => {
-                let _ = stream.write_all(
-                    common::http("429 Too Many Requests", "Retry-After: 1\r\n", "slow down")
-                        .as_bytes(),
-                );
-                429
-            }
-            3 => {
-                let _ =
-                    stream.write_all(common::http("503 Service Unavailable", "", "").as_bytes());
-                503
-            }
-            _ => forward(&upstream, body, stream),
+        let (status, answer) = match n % 4 {
+            1 => (
+                429,
+                common::http("429 Too Many Requests", "Retry-After: 1\r\n", "slow down"),
+            ),
+            3 => (503, common::http("503 Service Unavailable", "", "")),
+            _ => forward(&upstream, body),
         };
+        // Logged before the answer goes: once kgscope has its answer, the log holds it (a
+        // test that reads the log right after the run never races the proxy).
         seen.lock().unwrap().push((arrived, status));
+        let _ = stream.write_all(answer.as_bytes());
     });
     (server.base.replace("/v1", "/sparql"), log)
 }
 
-/// Passes a query on to `upstream` and its answer back; returns the upstream's status.
-fn forward(upstream: &str, body: &[u8], stream: &mut std::net::TcpStream) -> u16 {
+/// Asks `upstream` the query; returns its status and the HTTP answer to pass back.
+fn forward(upstream: &str, body: &[u8]) -> (u16, String) {
     let r = reqwest::blocking::Client::new()
         .post(upstream)
         .header("Content-Type", "application/sparql-query")
@@ -55,15 +51,12 @@ fn forward(upstream: &str, body: &[u8], stream: &mut std::net::TcpStream) -> u16
         .unwrap();
     let status = r.status().as_u16();
     let text = r.text().unwrap();
-    let _ = stream.write_all(
-        common::http(
-            &format!("{status} OK"),
-            "Content-Type: text/tab-separated-values\r\n",
-            &text,
-        )
-        .as_bytes(),
+    let answer = common::http(
+        &format!("{status} OK"),
+        "Content-Type: text/tab-separated-values\r\n",
+        &text,
     );
-    status
+    (status, answer)
 }
 
 /// A proxy to `upstream` that passes every query on, logging each.
@@ -71,8 +64,10 @@ fn counting_proxy(upstream: String) -> (String, Log) {
     let log: Log = Arc::default();
     let seen = log.clone();
     let server = common::body_handler_server(move |_, stream, _, body| {
-        let status = forward(&upstream, body, stream);
+        let (status, answer) = forward(&upstream, body);
+        // Logged before the answer goes (see `busy_proxy`).
         seen.lock().unwrap().push((Instant::now(), status));
+        let _ = stream.write_all(answer.as_bytes());
     });
     (server.base.replace("/v1", "/sparql"), log)
 }
