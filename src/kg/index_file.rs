@@ -20,7 +20,7 @@ use super::index::{Fact, Id, KgIndex, Parts, RelationStat};
 /// The file's first bytes, then [`FORMAT`]: a file of another kind or layout is never parsed.
 const MAGIC: &[u8] = b"kgscope index\n";
 /// Bumped whenever [`Saved`] or what goes into an index changes.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 
 /// Where a store's index is kept and the state of the store it must match.
 pub struct Slot {
@@ -49,6 +49,8 @@ struct Saved {
     fingerprint: String,
     /// (predicate, facts, head type, tail type), in the index's order.
     relations: Vec<(Id, u64, Option<Id>, Option<Id>)>,
+    /// Popularity counters ([`super::profile::shape::Counters`]).
+    counters: Vec<(Id, super::profile::shape::Counters)>,
 }
 
 fn saved_term(t: &Term) -> SavedTerm {
@@ -126,6 +128,13 @@ impl Slot {
         })
     }
 
+    /// The slot of the same store for an index built under another profile: the key takes
+    /// the profile's ([`super::profile::Profile::key`]).
+    pub fn keyed(mut self, profile_key: &str) -> Slot {
+        self.key = format!("{} profile {profile_key}", self.key);
+        self
+    }
+
     /// The saved index, when there is one for this state of the store. `Ok(None)`: none, or
     /// saved for another state or by another format; `Err`: the file is there but unreadable.
     pub fn load(&self) -> Result<Option<KgIndex>, String> {
@@ -195,6 +204,7 @@ impl Slot {
                     })
                     .collect(),
             ),
+            counters: saved.counters.into_iter().filter(|(i, _)| *i < n).collect(),
         })))
     }
 
@@ -222,6 +232,7 @@ impl Slot {
                 .iter()
                 .map(|r| (r.predicate, r.count as u64, r.head_type, r.tail_type))
                 .collect(),
+            counters: sorted(&index.counters),
         };
         let failed = |e: &dyn std::fmt::Display| format!("{}: {e}", self.path.display());
         let dir = self
