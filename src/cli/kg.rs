@@ -531,7 +531,13 @@ fn profile_text(r: &ProfileReport, all_relations: usize) -> String {
     let _ = writeln!(
         out,
         "qualifiers {}",
-        if quals.is_empty() { "any date on a reified statement".into() } else { list(&quals) }
+        if !quals.is_empty() {
+            list(&quals)
+        } else if p.is_generic() {
+            "any date on a reified statement".into()
+        } else {
+            "-".into()
+        }
     );
     let _ = writeln!(
         out,

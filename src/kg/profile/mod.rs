@@ -211,7 +211,11 @@ impl Profile {
     /// Whether this is the generic profile as built in (with no language asked for): the
     /// index is then built exactly as before profiles existed.
     pub fn is_generic(&self) -> bool {
-        *self == Self::generic() && self.asked.is_empty()
+        // The relations a run names change nothing where no namespace waits to be asked.
+        Profile {
+            asked: vec![],
+            ..self.clone()
+        } == Self::generic()
     }
 
     /// A digest of everything that decides how the index is built (the name, the rules, the
@@ -221,9 +225,17 @@ impl Profile {
     pub fn key(&self) -> String {
         let mut h = Sha256::new();
         h.update(serde_json::to_string(self).unwrap_or_default().as_bytes());
-        let mut asked = self.asked.clone();
-        asked.sort();
-        h.update(asked.join("\n").as_bytes());
+        // Asked relations matter only where they can add facts (on-request namespaces).
+        if !self.facts.on_request.is_empty() {
+            let mut asked: Vec<&String> =
+                self.asked.iter().filter(|a| self.asked_for_any(a)).collect();
+            asked.sort();
+            asked.dedup();
+            for a in asked {
+                h.update(a.as_bytes());
+                h.update(b"\n");
+            }
+        }
         hex::encode(&h.finalize()[..8])
     }
 
@@ -285,6 +297,13 @@ impl Profile {
     pub fn in_fact_namespace(&self, iri: &str) -> bool {
         self.facts.include.iter().any(|p| p == iri)
             || self.facts.namespaces.iter().any(|n| iri.starts_with(n.as_str()))
+    }
+
+    /// Whether a run's `--relation` value can name an on-request predicate (a full IRI in an
+    /// on-request namespace, or `prefix:local`).
+    fn asked_for_any(&self, a: &str) -> bool {
+        self.facts.on_request.iter().any(|n| a.starts_with(n.as_str()))
+            || (!a.contains('/') && a.contains(':'))
     }
 
     /// Whether a predicate of an on-request namespace was asked for by the run: by IRI, by
@@ -505,7 +524,13 @@ mod tests {
         );
         let asked = Profile::dbpedia().with_asked(&["dbp:capital".into()]);
         assert_ne!(asked.key(), Profile::dbpedia().key());
+        // A relation named by its label adds no raw facts: the same index.
+        let named = Profile::dbpedia().with_asked(&["capital".into()]);
+        assert_eq!(named.key(), Profile::dbpedia().key());
         assert!(!Profile::generic().with_lang(Some("de")).is_generic());
+        assert!(Profile::generic()
+            .with_asked(&["year of discovery".into()])
+            .is_generic());
     }
 
     #[test]
