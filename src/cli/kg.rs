@@ -1,4 +1,4 @@
-//! `kgscope kg load|stats|show|samples`.
+//! `kgscope kg load|stats|show|samples|profile`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -223,6 +223,7 @@ pub struct StatsArgs {
 }
 
 pub fn stats(a: StatsArgs) -> anyhow::Result<ExitCode> {
+    a.kg.apply(&[]);
     let kgscope::run::session::OpenKg { kg, index } = open_indexed(&a.kg.kg, None)?;
     let s = info::stats(kg.as_ref(), &index)?;
     if a.json {
@@ -390,4 +391,210 @@ pub fn samples() -> anyhow::Result<ExitCode> {
         println!("sample:{name:<12} {source}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Args)]
+pub struct ProfileArgs {
+    #[command(flatten)]
+    pub kg: KgArg,
+    /// Relations shown with their counts, types and a question (the largest first).
+    #[arg(long, default_value_t = 40)]
+    pub relations: usize,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One relation as `kg profile` shows it.
+#[derive(serde::Serialize)]
+struct ProfiledRelation {
+    #[serde(flatten)]
+    info: info::RelationInfo,
+    /// Facts of the relation dated by a qualifier on their statement.
+    dated_by_qualifier: usize,
+    question: Option<String>,
+}
+
+#[derive(serde::Serialize)]
+struct ProfileReport {
+    profile: kg::profile::Profile,
+    source: String,
+    facts: usize,
+    entities: usize,
+    labelled_entities: usize,
+    typed_entities: usize,
+    types: usize,
+    entities_with_counters: usize,
+    relations: Vec<ProfiledRelation>,
+    /// Triples left out of the facts, by reason, then by predicate.
+    left_out: kg::profile::LeftOut,
+}
+
+/// `kgscope kg profile`: what kgscope will treat as facts, names, types and qualifiers under
+/// the profile it reads the KG with, and what it leaves out and why.
+pub fn profile(a: ProfileArgs) -> anyhow::Result<ExitCode> {
+    a.kg.apply(&[]);
+    let kg = kg::open(&a.kg.kg)?;
+    let p = kg::profile::chosen(kg.as_ref())?;
+    let shown = clean(&kgscope::credentials::redact(&a.kg.kg));
+    let sp = progress::spinner(&format!("reading {shown}"));
+    let (index, left_out) = if p.is_generic() {
+        let index =
+            KgIndex::build_fresh_with(kg.as_ref(), &p, &|s: &str| sp.set_message(s.to_string()))?;
+        (index, kg::profile::LeftOut::default())
+    } else {
+        KgIndex::build_profiled(kg.as_ref(), &p, &|s: &str| sp.set_message(s.to_string()))?
+    };
+    sp.finish_and_clear();
+    let templates = kgscope::questions::TemplateSet::builtin();
+    let renderer = kgscope::questions::Renderer {
+        index: &index,
+        templates: &templates,
+        seed: 0,
+    };
+    let relations: Vec<ProfiledRelation> = info::relation_infos(&index)
+        .into_iter()
+        .zip(index.relations())
+        .take(a.relations)
+        .map(|(info, r)| {
+            let facts = index.facts_of_predicate(r.predicate);
+            ProfiledRelation {
+                info,
+                dated_by_qualifier: facts
+                    .iter()
+                    .filter(|&&i| index.qualifier_year(&index.facts()[i]).is_some())
+                    .count(),
+                question: facts.first().map(|&i| renderer.statement(&index.facts()[i])),
+            }
+        })
+        .collect();
+    let entities = index.entities();
+    let mut types: Vec<u32> = entities
+        .iter()
+        .flat_map(|&e| index.types_of(e).iter().copied())
+        .collect();
+    types.sort_unstable();
+    types.dedup();
+    let report = ProfileReport {
+        source: kgscope::credentials::redact(&a.kg.kg),
+        facts: index.facts().len(),
+        entities: entities.len(),
+        labelled_entities: entities.iter().filter(|&&e| index.has_label(e)).count(),
+        typed_entities: entities.iter().filter(|&&e| !index.types_of(e).is_empty()).count(),
+        types: types.len(),
+        entities_with_counters: entities.iter().filter(|&&e| index.counters(e).is_some()).count(),
+        relations,
+        left_out,
+        profile: p,
+    };
+    if a.json {
+        println!("{}", kgscope::sanitize::json_pretty(&report)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    print!("{}", profile_text(&report, index.relations().len()));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn profile_text(r: &ProfileReport, all_relations: usize) -> String {
+    use std::fmt::Write;
+    let p = &r.profile;
+    let mut out = String::new();
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "-".to_string()
+        } else {
+            v.iter().map(|x| clean(x)).collect::<Vec<_>>().join(", ")
+        }
+    };
+    let _ = writeln!(out, "KG        {}", clean(&r.source));
+    let _ = writeln!(out, "profile   {}", clean(&p.summary()));
+    let langs = p.languages();
+    let _ = writeln!(
+        out,
+        "labels    {} (languages: {})",
+        list(&p.names.labels),
+        if langs.is_empty() { "English, untagged, any".into() } else { langs.join(", ") }
+    );
+    let _ = writeln!(out, "aliases   {}", list(&p.names.aliases));
+    let _ = writeln!(out, "described {}", list(&p.names.descriptions));
+    let _ = writeln!(
+        out,
+        "types     {}{}",
+        list(&p.types.predicates),
+        p.types
+            .subclass
+            .as_ref()
+            .map(|s| format!(" (most specific by {})", clean(s)))
+            .unwrap_or_default()
+    );
+    let quals: Vec<String> = p.qualifiers.all().cloned().collect();
+    let _ = writeln!(
+        out,
+        "qualifiers {}",
+        if !quals.is_empty() {
+            list(&quals)
+        } else if p.is_generic() {
+            "any date on a reified statement".into()
+        } else {
+            "-".into()
+        }
+    );
+    let _ = writeln!(
+        out,
+        "\n{} facts, {} entities ({} labelled, {} typed), {} types, {} with popularity counters",
+        r.facts, r.entities, r.labelled_entities, r.typed_entities, r.types, r.entities_with_counters
+    );
+    let _ = writeln!(
+        out,
+        "\nFacts: {} relations{}",
+        all_relations,
+        if all_relations > r.relations.len() {
+            format!(" (the {} largest shown)", r.relations.len())
+        } else {
+            String::new()
+        }
+    );
+    for rel in &r.relations {
+        let i = &rel.info;
+        let _ = writeln!(
+            out,
+            "  {} <{}>  {} facts, {} → {}{}",
+            clean(&i.label),
+            clean(&i.iri),
+            i.count,
+            clean(i.head_type.as_deref().unwrap_or("?")),
+            clean(i.tail_type.as_deref().unwrap_or("?")),
+            if rel.dated_by_qualifier > 0 {
+                format!(", {} dated by qualifiers", rel.dated_by_qualifier)
+            } else {
+                String::new()
+            }
+        );
+        if let Some(q) = &rel.question {
+            let _ = writeln!(out, "      e.g. {}", clean(q));
+        }
+    }
+    if r.left_out.0.is_empty() {
+        let _ = writeln!(out, "\nLeft out: nothing beyond names, types and reification");
+    } else {
+        let _ = writeln!(out, "\nLeft out (triples), and why:");
+        for (why, preds) in &r.left_out.0 {
+            let total: usize = preds.values().sum();
+            let mut top: Vec<(&String, &usize)> = preds.iter().collect();
+            top.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            let names: Vec<String> = top
+                .iter()
+                .take(6)
+                .map(|(p, n)| format!("{} {n}", clean(&kg::vocab::local_name(p))))
+                .collect();
+            let _ = writeln!(
+                out,
+                "  {total:>8}  {}: {}{}",
+                clean(why),
+                names.join(", "),
+                if top.len() > 6 { ", …" } else { "" }
+            );
+        }
+    }
+    out
 }

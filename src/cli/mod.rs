@@ -111,6 +111,9 @@ pub enum KgCommand {
     Show(kg::ShowArgs),
     /// List the built-in sample KGs.
     Samples,
+    /// How kgscope reads the KG under its profile: facts per relation (count, types, a
+    /// question), names, types, qualifiers, and what it leaves out and why.
+    Profile(kg::ProfileArgs),
 }
 
 /// The `--kg` option shared by every command that reads a KG.
@@ -119,6 +122,30 @@ pub struct KgArg {
     /// RDF file, store directory, SPARQL endpoint URL, or sample:NAME.
     #[arg(long, value_name = "KG", default_value = "sample:countries")]
     pub kg: String,
+    /// How to read the KG: wikidata, dbpedia, generic, or a profile FILE.toml (which
+    /// predicates are facts, labels, types, qualifiers, metadata); without it, detected from
+    /// the data (the Wikibase ontology: wikidata; DBpedia ontology classes: dbpedia; else
+    /// generic).
+    #[arg(long, value_name = "PROFILE")]
+    pub profile: Option<String>,
+    /// Language of labels, aliases and descriptions (a BCP 47 tag); without it, English
+    /// (Wikidata falls back to `mul`, then English).
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
+}
+
+impl KgArg {
+    /// Makes `--profile` and `--lang` (and the run's `--relation`s) the choice every index
+    /// this command builds reads the KG with.
+    pub fn apply(&self, relations: &[String]) -> kgscope::kg::profile::Choice {
+        let c = kgscope::kg::profile::Choice {
+            profile: self.profile.clone(),
+            lang: self.lang.clone(),
+            relations: relations.to_vec(),
+        };
+        kgscope::kg::profile::set_choice(c.clone());
+        c
+    }
 }
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -137,6 +164,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Kg(KgCommand::Stats(a)) => kg::stats(a),
         Command::Kg(KgCommand::Show(a)) => kg::show(a),
         Command::Kg(KgCommand::Samples) => kg::samples(),
+        Command::Kg(KgCommand::Profile(a)) => kg::profile(a),
         Command::Questions(a) => questions::run(a),
         Command::Audit(a) => questions::audit(a),
         Command::Run(a) => run::run(*a),

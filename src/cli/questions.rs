@@ -144,6 +144,7 @@ pub struct QuestionsArgs {
 
 pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
     a.gen.check()?;
+    a.gen.kg.apply(&a.gen.relations);
     let templates = session::load_templates(&a.gen.templates)?;
     let sp = super::progress::spinner("opening the KG");
     let (session::OpenKg { kg, index }, entities) = super::kg::open_with_entities(
@@ -243,6 +244,7 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
         })?);
     }
     let templates = session::load_templates(&a.templates)?;
+    a.kg.apply(&[]);
     let session::OpenKg { index, .. } = super::kg::open_indexed(&a.kg.kg, None)?;
     let renderer = questions::Renderer {
         index: &index,
@@ -289,6 +291,10 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
     println!(
         "  questions with unnatural wording   {} of {}",
         report.unnatural_wording, report.questions
+    );
+    println!(
+        "  about the data model's machinery   {} of {}",
+        report.model_machinery, report.questions
     );
     for (what, n) in [
         (

@@ -335,6 +335,10 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
                 kg_sample: a.gen.kg_sample,
                 via_judge: None,
                 scoring: a.scoring.unwrap_or_default(),
+                profile: kgscope::kg::profile::Choice {
+                    relations: vec![],
+                    ..a.gen.kg.apply(&a.gen.relations)
+                },
                 extra: Default::default(),
             };
             if !cfg.scoring.is_generate() {

@@ -7,9 +7,12 @@
 //! rows and in whatever order.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
+use super::profile::shape::Counters;
+use super::profile::{LeftOut, Profile};
 use super::vocab::{self, iri_list};
 use super::{KgError, KnowledgeGraph, Result, Term};
 
@@ -64,6 +67,10 @@ pub struct KgIndex {
     /// Entities whose label another entity has as its label or an alias, found on first use
     /// ([`Self::shares_name`]).
     shared_names: std::sync::OnceLock<std::collections::HashSet<Id>>,
+    /// The profile the index was built under ([`super::profile`]).
+    profile: Arc<Profile>,
+    /// Popularity counters the KG keeps for its entities (Wikidata's page counters).
+    pub(super) counters: HashMap<Id, Counters>,
 }
 
 /// What an index is built from, row by row, as the queries of [`KgIndex::build_by_queries`]
@@ -94,6 +101,7 @@ pub(super) struct Parts {
     /// The relations with their head and tail types, when known already (a saved index):
     /// the one derived part that costs a pass over every fact's types.
     pub relations: Option<Vec<RelationStat>>,
+    pub counters: HashMap<Id, Counters>,
 }
 
 /// Picks the preferred label among candidates: English or untagged first, then the order of
@@ -125,16 +133,34 @@ impl KgIndex {
     /// A store on disk keeps its index beside it: read back when the store has not changed
     /// since, else built and saved (a failure to save is only reported: the index is built).
     pub fn build(kg: &dyn KnowledgeGraph, progress: &dyn Fn(&str)) -> Result<Self> {
-        let Some(slot) = kg.index_slot() else {
-            return Self::build_fresh(kg, progress);
+        progress("detecting the KG's profile");
+        let profile = super::profile::chosen(kg)?;
+        Self::build_with(kg, &profile, progress)
+    }
+
+    /// [`Self::build`] under `profile`. A saved index is reused only when it was built
+    /// under the same profile (its key is part of the slot's).
+    pub fn build_with(
+        kg: &dyn KnowledgeGraph,
+        profile: &Profile,
+        progress: &dyn Fn(&str),
+    ) -> Result<Self> {
+        let Some(mut slot) = kg.index_slot() else {
+            return Self::build_fresh_with(kg, profile, progress);
         };
+        if !profile.is_generic() {
+            slot = slot.keyed(&profile.key());
+        }
         progress("reading the saved index");
         match slot.load() {
-            Ok(Some(index)) => return Ok(index),
+            Ok(Some(mut index)) => {
+                index.profile = Arc::new(profile.clone());
+                return Ok(index);
+            }
             Ok(None) => {}
             Err(e) => tracing::warn!("the saved index is unreadable, building it again: {e}"),
         }
-        let index = Self::build_fresh(kg, progress)?;
+        let index = Self::build_fresh_with(kg, profile, progress)?;
         progress("saving the index");
         if let Err(e) = slot.save(&index) {
             tracing::warn!("the index could not be saved beside the store: {e}");
@@ -142,9 +168,23 @@ impl KgIndex {
         Ok(index)
     }
 
-    /// Builds the index from the KG, never from a saved one: from a scan of its quads where
-    /// it has them (a local store), else by queries.
+    /// Builds the index from the KG, never from a saved one, under the profile the data
+    /// calls for.
     pub fn build_fresh(kg: &dyn KnowledgeGraph, progress: &dyn Fn(&str)) -> Result<Self> {
+        let profile = super::profile::chosen(kg)?;
+        Self::build_fresh_with(kg, &profile, progress)
+    }
+
+    /// Builds the index from the KG under `profile`, never from a saved one: from a scan
+    /// of its quads where it has them (a local store), else by queries.
+    pub fn build_fresh_with(
+        kg: &dyn KnowledgeGraph,
+        profile: &Profile,
+        progress: &dyn Fn(&str),
+    ) -> Result<Self> {
+        if !profile.is_generic() {
+            return Ok(Self::build_profiled(kg, profile, progress)?.0);
+        }
         if let Some(rows) = {
             progress("scanning the store");
             kg.index_rows()
@@ -160,6 +200,39 @@ impl KgIndex {
             ));
         }
         Self::build_by_queries(kg, progress)
+    }
+
+    /// Builds the index under a profile other than the generic one: every triple, read as
+    /// the profile says ([`super::profile::shape`]), and what it left out of the facts.
+    pub fn build_profiled(
+        kg: &dyn KnowledgeGraph,
+        profile: &Profile,
+        progress: &dyn Fn(&str),
+    ) -> Result<(Self, LeftOut)> {
+        progress("reading the triples");
+        let triples = match kg.triples() {
+            Some(t) => t?,
+            None => kg.select("SELECT ?s ?p ?o WHERE { ?s ?p ?o }", &["s", "p", "o"])?,
+        };
+        progress(&format!("reading the KG as {}", profile.name));
+        let shaped = super::profile::shape(profile, triples);
+        let r = shaped.rows;
+        progress("indexing");
+        let mut index = Self::from_rows(r.facts, r.labels, r.aliases, r.types, r.qualifiers);
+        for (t, c) in shaped.counters {
+            if let Some(id) = index.id(&t) {
+                index.counters.insert(id, c);
+            }
+        }
+        // The same triples read under another profile are another index: its questions'
+        // ids and its saved file must not be taken for this one's.
+        let mut h = Sha256::new();
+        h.update(index.fingerprint.as_bytes());
+        h.update(b" profile ");
+        h.update(profile.key().as_bytes());
+        index.fingerprint = hex::encode(&h.finalize()[..8]);
+        index.profile = Arc::new(profile.clone());
+        Ok((index, shaped.left_out))
     }
 
     /// Builds the index from SPARQL queries (an endpoint's only way; the baseline of
@@ -349,6 +422,7 @@ impl KgIndex {
             qualifier_years,
             fingerprint,
             relations: None,
+            counters: HashMap::new(),
         })
     }
 
@@ -366,6 +440,7 @@ impl KgIndex {
             qualifier_years,
             fingerprint,
             relations,
+            counters,
         } = parts;
         // Years: the earliest date among an entity's date-valued facts.
         let mut years: HashMap<Id, i32> = HashMap::new();
@@ -459,6 +534,8 @@ impl KgIndex {
             fingerprint,
             closed: None,
             shared_names: Default::default(),
+            profile: Arc::new(Profile::generic()),
+            counters,
         }
     }
 
@@ -561,6 +638,10 @@ impl KgIndex {
     pub fn fact_year(&self, f: &Fact) -> Option<i32> {
         date_year(self.term(f[2])).or_else(|| self.qualifier_years.get(f).copied())
     }
+    /// The year a qualifier on the fact's statement gives it, if one does.
+    pub fn qualifier_year(&self, f: &Fact) -> Option<i32> {
+        self.qualifier_years.get(f).copied()
+    }
     pub fn aliases_of(&self, e: Id) -> &[String] {
         self.aliases.get(&e).map_or(&[], Vec::as_slice)
     }
@@ -626,6 +707,15 @@ impl KgIndex {
                     .collect()
             })
             .contains(&e)
+    }
+
+    /// The profile the index was built under.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+    /// The popularity counters the KG keeps for `e`, where it keeps any.
+    pub fn counters(&self, e: Id) -> Option<&Counters> {
+        self.counters.get(&e)
     }
 
     /// Content hash of everything questions are made of (facts, labels, aliases, types).

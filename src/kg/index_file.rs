@@ -28,8 +28,8 @@ const KIND: &str = "kgscope index";
 /// The first line of the files of formats 1 and 2 (unsealed): built again without a word.
 const UNSEALED: &[u8] = b"kgscope index\n";
 /// Bumped whenever [`Saved`], its layout on disk or what goes into an index changes.
-/// 3: sealed by its length and sha256.
-const FORMAT: u32 = 3;
+/// 3: sealed by its length and sha256. 4: built under a profile, with page counters.
+const FORMAT: u32 = 4;
 
 fn tag() -> String {
     format!("{KIND} {FORMAT}")
@@ -62,6 +62,8 @@ struct Saved {
     fingerprint: String,
     /// (predicate, facts, head type, tail type), in the index's order.
     relations: Vec<(Id, u64, Option<Id>, Option<Id>)>,
+    /// Popularity counters ([`super::profile::shape::Counters`]).
+    counters: Vec<(Id, super::profile::shape::Counters)>,
 }
 
 fn saved_term(t: &Term) -> SavedTerm {
@@ -137,6 +139,13 @@ impl Slot {
             key: store_state(&dir).ok()?,
             path,
         })
+    }
+
+    /// The slot of the same store for an index built under another profile: the key takes
+    /// the profile's ([`super::profile::Profile::key`]).
+    pub fn keyed(mut self, profile_key: &str) -> Slot {
+        self.key = format!("{} profile {profile_key}", self.key);
+        self
     }
 
     /// The saved index, when there is one for this state of the store. `Ok(None)`: none, or
@@ -227,6 +236,7 @@ impl Slot {
                     })
                     .collect(),
             ),
+            counters: saved.counters.into_iter().filter(|(i, _)| *i < n).collect(),
         })))
     }
 
@@ -254,6 +264,7 @@ impl Slot {
                 .iter()
                 .map(|r| (r.predicate, r.count as u64, r.head_type, r.tail_type))
                 .collect(),
+            counters: sorted(&index.counters),
         };
         let failed = |e: &dyn std::fmt::Display| format!("{}: {e}", self.path.display());
         // Whole in memory first: the seal's line, before it, holds its length and digest.

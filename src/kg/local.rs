@@ -161,6 +161,22 @@ impl KnowledgeGraph for LocalKg {
         Some(self.scan())
     }
 
+    fn triples(&self) -> Option<Result<Vec<Row>>> {
+        Some(
+            self.store
+                .iter()
+                .map(|q| {
+                    let q = q.map_err(|e| KgError::Query(e.to_string()))?;
+                    Ok(vec![
+                        Some(Term::from(q.subject)),
+                        Some(Term::NamedNode(q.predicate)),
+                        Some(q.object),
+                    ])
+                })
+                .collect(),
+        )
+    }
+
     fn index_slot(&self) -> Option<super::index_file::Slot> {
         self.dir
             .as_deref()

@@ -13,6 +13,7 @@ pub mod info;
 pub mod load;
 pub mod local;
 pub mod neighbourhood;
+pub mod profile;
 pub mod samples;
 pub mod search;
 pub mod subgraph;
@@ -64,6 +65,12 @@ pub trait KnowledgeGraph: Send + Sync {
     /// What the index is built from, read by a scan of the KG's own quads where it can
     /// (`None`: by SPARQL queries).
     fn index_rows(&self) -> Option<Result<index::IndexRows>> {
+        None
+    }
+
+    /// Every triple whose subject is not a literal, `(s, p, o)`, by a scan where the KG can
+    /// do one (`None`: by a query): what a [`profile`] other than the generic one reads.
+    fn triples(&self) -> Option<Result<Vec<Row>>> {
         None
     }
 

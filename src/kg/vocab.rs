@@ -15,12 +15,14 @@ pub const RDF_OBJECT: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#object"
 pub const XSD_DATE: &str = "http://www.w3.org/2001/XMLSchema#date";
 pub const XSD_GYEAR: &str = "http://www.w3.org/2001/XMLSchema#gYear";
 pub const XSD_DATETIME: &str = "http://www.w3.org/2001/XMLSchema#dateTime";
+/// A month-precision date (how a Wikidata date of month precision is asked).
+pub const XSD_GYEARMONTH: &str = "http://www.w3.org/2001/XMLSchema#gYearMonth";
 
 /// Label predicates in order of preference.
 pub const LABELS: [&str; 3] = [RDFS_LABEL, SKOS_PREF_LABEL, SCHEMA_NAME];
 pub const ALIASES: [&str; 2] = [SKOS_ALT_LABEL, SCHEMA_ALTERNATE_NAME];
 pub const TYPES: [&str; 2] = [RDF_TYPE, WD_INSTANCE_OF];
-pub const DATES: [&str; 3] = [XSD_DATE, XSD_GYEAR, XSD_DATETIME];
+pub const DATES: [&str; 4] = [XSD_DATE, XSD_GYEAR, XSD_DATETIME, XSD_GYEARMONTH];
 /// Description predicates in order of preference.
 pub const DESCRIPTIONS: [&str; 2] = [SCHEMA_DESCRIPTION, RDFS_COMMENT];
 /// The parts of an RDF reification (`[] rdf:subject s; rdf:predicate p; rdf:object o; …`): they

@@ -50,6 +50,10 @@ pub struct Audit {
     pub article_errors: usize,
     /// Questions with a phrasing a reader rejects ([`wording::unnatural`]).
     pub unnatural_wording: usize,
+    /// Questions about a data model's machinery rather than the world: an identifier, URL,
+    /// image, coordinate, statement node, page node, property entity, ontology axiom or page
+    /// metadata ([`crate::kg::profile::machinery`]).
+    pub model_machinery: usize,
     /// Multiple-choice questions' options ([`super::option_audit`]).
     pub options: OptionAudit,
     pub examples: HashMap<&'static str, Vec<String>>,
@@ -233,6 +237,17 @@ pub fn audit(
         if misses_article(index, fact_of(q), q) {
             a.article_errors += 1;
             a.note("name without its article", &q.prompt);
+        }
+        if let Some(kind) = fact_of(q).and_then(|[s, p, o]| {
+            crate::kg::profile::machinery(
+                index.profile(),
+                crate::kg::term_str(index.term(s)),
+                crate::kg::term_str(index.term(p)),
+                index.term(o),
+            )
+        }) {
+            a.model_machinery += 1;
+            a.note("about the data model's machinery", &format!("{kind}: {}", q.prompt));
         }
         if !wording::unnatural(&q.prompt, &q.relation).is_empty() {
             a.unnatural_wording += 1;

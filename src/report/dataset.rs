@@ -307,6 +307,7 @@ mod tests {
             ),
             kg_source: "sample:countries".into(),
             kg_fingerprint: "f".into(),
+            kg_profile: None,
             model_id: "m".into(),
             prompt: None,
             questions: 3,

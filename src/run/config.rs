@@ -111,9 +111,27 @@ pub struct RunConfig {
     /// Closed answers generated, or chosen by likelihood (`--scoring`).
     #[serde(default, skip_serializing_if = "AnswerScoring::is_generate")]
     pub scoring: AnswerScoring,
+    /// How the KG is read (`--profile`, `--lang`): kept so a resumed run reads it the same
+    /// way. The profile actually used is the manifest's `kg_profile`.
+    #[serde(default, skip_serializing_if = "is_default_choice")]
+    pub profile: crate::kg::profile::Choice,
     /// Settings this build does not know (written by a newer kgscope), kept as they were.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl RunConfig {
+    /// How the run reads its KG: its `--profile` and `--lang`, with its `--relation`s.
+    pub fn profile_choice(&self) -> crate::kg::profile::Choice {
+        crate::kg::profile::Choice {
+            relations: self.relations.clone(),
+            ..self.profile.clone()
+        }
+    }
+}
+
+fn is_default_choice(c: &crate::kg::profile::Choice) -> bool {
+    c.profile.is_none() && c.lang.is_none()
 }
 
 impl RunConfig {
@@ -156,6 +174,7 @@ impl RunConfig {
             kg_sample: None,
             via_judge: None,
             scoring: AnswerScoring::Generate,
+            profile: Default::default(),
             extra: Default::default(),
         }
     }
@@ -220,6 +239,10 @@ pub struct Manifest {
     pub config: RunConfig,
     pub kg_source: String,
     pub kg_fingerprint: String,
+    /// The profile the KG was read with ([`crate::kg::profile`]), with its language;
+    /// `None`: the generic one (and every run recorded before profiles).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kg_profile: Option<String>,
     pub model_id: String,
     /// How the prompts were laid out for a local model: chat (with which template) or
     /// completion. `None`: a server's model (its template is the server's), or a run made

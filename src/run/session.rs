@@ -285,6 +285,7 @@ pub fn prepare_new(
     runs_dir: &Path,
     progress: &dyn Fn(&str),
 ) -> Result<Prepared, SessionError> {
+    crate::kg::profile::set_choice(config.profile_choice());
     let opened = open_kg(&config.kg, config.draw().as_ref(), progress)?;
     prepare_new_on(opened, config, model_id, runs_dir, progress)
 }
@@ -316,6 +317,7 @@ pub fn prepare_new_on(
         created_at: crate::store::rundir::now(),
         kg_source: kg.source(),
         kg_fingerprint: index.fingerprint().into(),
+        kg_profile: (!index.profile().is_generic()).then(|| index.profile().summary()),
         model_id: model_id.into(),
         prompt: prompt_format(&config.model),
         questions: plan
@@ -352,6 +354,7 @@ pub fn prepare_resume(
     let run = RunDir::open(runs_dir, id)?;
     let lock = Arc::new(run.lock_for_writing()?);
     let (run, manifest, done) = read_run(run)?;
+    crate::kg::profile::set_choice(manifest.config.profile_choice());
     let OpenKg { kg, index } = open_kg(
         &manifest.config.kg,
         manifest.config.draw().as_ref(),

@@ -1,12 +1,13 @@
 //! The description of a focal entity, which KGHaluBench's entity-level check compares an
-//! answer with: the KG's own where it has one (`schema:description`, else `rdfs:comment`;
-//! English or untagged first), else one rendered from the entity's facts, and which of the
+//! answer with: the KG's own where it has one (the profile's description predicates in
+//! order: `schema:description`, else `rdfs:comment`; DBpedia's `dbo:abstract`; English or
+//! untagged first), else one rendered from the entity's facts, and which of the
 //! two it is, so a run can say how many of its descriptions the KG gave.
 
 use std::collections::HashMap;
 
 use crate::kg::index::{Id, KgIndex};
-use crate::kg::vocab::{iri_list, DESCRIPTIONS};
+use crate::kg::vocab::iri_list;
 use crate::kg::{term_str, KgError, KnowledgeGraph, Term};
 use crate::questions::templates::slots::indefinite;
 use crate::questions::Renderer;
@@ -24,6 +25,17 @@ pub fn stated(
     index: &KgIndex,
     entities: &[Id],
 ) -> Result<HashMap<Id, String>, KgError> {
+    let descriptions: Vec<&str> = index
+        .profile()
+        .names
+        .descriptions
+        .iter()
+        .map(String::as_str)
+        .collect();
+    if descriptions.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let wanted = index.profile().languages();
     let mut best: HashMap<Id, ((u8, usize), String)> = HashMap::new();
     for chunk in entities.chunks(BATCH) {
         let values: String = chunk
@@ -33,7 +45,7 @@ pub fn stated(
         let query = format!(
             "SELECT ?e ?p ?d WHERE {{ VALUES ?e {{ {values} }} VALUES ?p {{ {} }} ?e ?p ?d . \
              FILTER(isLiteral(?d)) }}",
-            iri_list(&DESCRIPTIONS)
+            iri_list(&descriptions)
         );
         for r in kg.select(&query, &["e", "p", "d"])? {
             let (Some(e), Some(p), Some(d)) = (&r[0], &r[1], &r[2]) else {
@@ -41,13 +53,25 @@ pub fn stated(
             };
             let Some(id) = index.id(e) else { continue };
             let lang_rank = match d {
+                // The profile's languages in order (Wikidata: the run's, `mul`, English),
+                // then kgscope's own ranking.
+                Term::Literal(l) if !wanted.is_empty() => match l.language() {
+                    Some(t) => wanted
+                        .iter()
+                        .position(|w| w.eq_ignore_ascii_case(t))
+                        .map_or(u8::MAX, |i| i as u8),
+                    None => wanted.len() as u8,
+                },
                 Term::Literal(l) => crate::kg::index::lang_rank(l.language()),
                 _ => continue,
             };
-            let pred_rank = DESCRIPTIONS
+            if lang_rank == u8::MAX {
+                continue;
+            }
+            let pred_rank = descriptions
                 .iter()
                 .position(|x| *x == term_str(p))
-                .unwrap_or(DESCRIPTIONS.len());
+                .unwrap_or(descriptions.len());
             let rank = (lang_rank, pred_rank);
             let text = term_str(d).trim().to_string();
             if text.is_empty() {

@@ -11,7 +11,8 @@
 //!   by the relation's IRI and label ([`is_excluded`], extensible with the user's words).
 //! - **Popularity** from the KG's own statistics ([`super::difficulty::Popularity`]): linked
 //!   entities, statements, and external identifiers (the facts of the relations excluded as
-//!   identifiers). An entity with fewer than 3 valid relations cannot be asked about.
+//!   identifiers), or the KG's own counters where its profile names them (Wikidata's
+//!   `wikibase:sitelinks`, `wikibase:statements`, `wikibase:identifiers`). An entity with fewer than 3 valid relations cannot be asked about.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -189,11 +190,18 @@ pub fn candidates(index: &KgIndex, extra_excluded: &[String]) -> Vec<Focal> {
             entity: e,
             band,
             relations: relations.into_iter().collect(),
-            popularity: Popularity {
-                linked_entities: Some(linked.len() as u64),
-                statements: Some(index.facts_from(e).len() as u64),
-                identifiers: Some(identifiers),
-                sitelinks: None,
+            // The KG's own counters where it keeps them (Wikidata's page counters), else
+            // what the index can count.
+            popularity: {
+                let kept = index.counters(e);
+                Popularity {
+                    linked_entities: Some(linked.len() as u64),
+                    statements: kept
+                        .and_then(|c| c.statements)
+                        .or(Some(index.facts_from(e).len() as u64)),
+                    identifiers: kept.and_then(|c| c.identifiers).or(Some(identifiers)),
+                    sitelinks: kept.and_then(|c| c.sitelinks),
+                }
             },
         });
     }

@@ -284,10 +284,20 @@ fn draw_welcome(f: &mut Frame, app: &App, area: Rect) {
                 name("KG"),
                 Span::styled(app.kg_name.clone(), t.title()),
                 Span::raw(format!(
-                    " · {} entities · {} relations · {} facts",
+                    " · {} entities · {} relations · {} facts{}",
                     index.entities().len(),
                     index.relations().len(),
-                    index.facts().len()
+                    index.facts().len(),
+                    // The profile the KG is read with, when it is not kgscope's own
+                    // vocabulary (the samples' screens stay as they were).
+                    if index.profile().is_generic() {
+                        String::new()
+                    } else {
+                        format!(
+                            " · read as {}",
+                            crate::sanitize::line(&index.profile().summary())
+                        )
+                    }
                 )),
             ]),
         ),

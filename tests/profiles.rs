@@ -1,0 +1,317 @@
+//! KG profiles (issue 37) on KGs in Wikidata's and DBpedia's own data models: the profile is
+//! detected from the data, the facts are the model's facts (truthy claims; ontology
+//! properties) named by their labels, its machinery (statement, value and page nodes,
+//! property entities, page metadata, ontology axioms) never becomes a question, and types and
+//! years come from where the model keeps them.
+
+mod common;
+
+use kgscope::kg::profile::{self, shape::reason, Profile};
+use kgscope::kg::{self, KgIndex, KnowledgeGraph};
+use kgscope::core::question::FpqOptions;
+use kgscope::questions::{GenerateOptions, Question, Task, TemplateSet};
+
+const WIKIDATA: &str = "tests/data/wikidata/countries.ttl";
+const DBPEDIA: &str = "tests/data/dbpedia/scientists.ttl";
+
+fn open(path: &str) -> (Box<dyn KnowledgeGraph>, KgIndex) {
+    let path = common::root().join(path);
+    let kg = kg::open(path.to_str().unwrap()).unwrap();
+    let index = KgIndex::build(kg.as_ref(), &|_| {}).unwrap();
+    (kg, index)
+}
+
+/// IRIs no question may be about: statement, value, reference and page nodes, property
+/// entities, the Wikibase and OWL vocabularies, DBpedia's raw properties and categories.
+fn machinery(iri: &str) -> bool {
+    const NODES: [&str; 9] = [
+        "http://www.wikidata.org/entity/statement/",
+        "http://www.wikidata.org/value/",
+        "http://www.wikidata.org/reference/",
+        "https://www.wikidata.org/wiki/Special:EntityData/",
+        "http://wikiba.se/ontology#",
+        "http://www.w3.org/2002/07/owl#",
+        "http://dbpedia.org/property/",
+        "http://dbpedia.org/resource/Category:",
+        "http://commons.wikimedia.org/",
+    ];
+    NODES.iter().any(|n| iri.starts_with(n))
+        || iri
+            .strip_prefix("http://www.wikidata.org/entity/")
+            .is_some_and(|id| id.starts_with('P'))
+}
+
+/// A name that is an id, not a label: `P36`, `Q142`, `Q142-69728906-…`.
+fn looks_like_an_id(name: &str) -> bool {
+    let mut c = name.chars();
+    matches!(c.next(), Some('P' | 'Q' | 'L'))
+        && name.len() > 1
+        && name[1..].chars().all(|x| x.is_ascii_digit() || x == '-' || x.is_ascii_hexdigit())
+}
+
+#[test]
+fn the_profile_is_detected_from_the_data() {
+    for (path, name) in [(WIKIDATA, "wikidata"), (DBPEDIA, "dbpedia")] {
+        let (kg, index) = open(path);
+        assert_eq!(profile::detect(kg.as_ref()).unwrap().name, name, "{path}");
+        assert_eq!(index.profile().name, name);
+    }
+    for sample in ["sample:countries", "sample:elements", "sample:nba"] {
+        let kg = kg::open(sample).unwrap();
+        assert!(profile::detect(kg.as_ref()).unwrap().is_generic(), "{sample}");
+    }
+}
+
+#[test]
+fn the_generic_profile_builds_the_index_it_always_did() {
+    // The same fingerprint with the profile given as without: the samples' questions and
+    // their ids do not move.
+    let kg = kg::open("sample:countries").unwrap();
+    let detected = KgIndex::build(kg.as_ref(), &|_| {}).unwrap();
+    let given = KgIndex::build_fresh_with(kg.as_ref(), &Profile::generic(), &|_| {}).unwrap();
+    assert_eq!(detected.fingerprint(), given.fingerprint());
+    // Read under another profile, the same KG is another index.
+    let other = KgIndex::build_fresh_with(kg.as_ref(), &Profile::dbpedia(), &|_| {}).unwrap();
+    assert_ne!(detected.fingerprint(), other.fingerprint());
+}
+
+#[test]
+fn wikidata_facts_are_truthy_claims_named_by_their_property_entities() {
+    let (kg, index) = open(WIKIDATA);
+    assert!(!index.relations().is_empty());
+    for r in index.relations() {
+        let iri = kg::term_str(index.term(r.predicate));
+        assert!(
+            iri.starts_with("http://www.wikidata.org/prop/direct/"),
+            "{iri} is not a truthy claim"
+        );
+        let name = index.label(r.predicate);
+        assert!(!looks_like_an_id(&name), "{iri} is named {name}");
+    }
+    for &e in index.entities() {
+        let iri = kg::term_str(index.term(e));
+        assert!(!machinery(iri), "{iri} is an entity");
+    }
+    // Only the asked property types: no identifier, URL, media or coordinate relation.
+    let (_, left_out) =
+        KgIndex::build_profiled(kg.as_ref(), &Profile::wikidata(), &|_| {}).unwrap();
+    let types: Vec<&String> = left_out
+        .0
+        .keys()
+        .filter(|k| k.starts_with(reason::PROPERTY_TYPE))
+        .collect();
+    assert!(
+        types.iter().any(|k| k.ends_with("ExternalId")),
+        "no external identifier left out: {:?}",
+        left_out.0.keys().collect::<Vec<_>>()
+    );
+    for k in &types {
+        for asked in ["WikibaseItem", "Quantity", " Time", " String", "Monolingualtext"] {
+            assert!(!k.ends_with(asked), "{k} left out");
+        }
+    }
+}
+
+#[test]
+fn wikidata_types_are_the_most_specific_readable_classes() {
+    let (_, index) = open(WIKIDATA);
+    let mut typed = 0;
+    for &e in index.entities() {
+        for &t in index.types_of(e) {
+            let iri = kg::term_str(index.term(t));
+            assert!(
+                iri.starts_with("http://www.wikidata.org/entity/Q"),
+                "{iri} is a type"
+            );
+            let name = index.label(t);
+            assert!(!looks_like_an_id(&name), "type {iri} is named {name}");
+            typed += 1;
+        }
+    }
+    assert!(typed > 0);
+}
+
+#[test]
+fn wikidata_years_come_from_the_statements_qualifiers() {
+    let (_, index) = open(WIKIDATA);
+    let population = index
+        .iri_id("http://www.wikidata.org/prop/direct/P1082")
+        .expect("population is a relation");
+    let dated: Vec<i32> = index
+        .facts_of_predicate(population)
+        .iter()
+        .filter_map(|&i| index.fact_year(&index.facts()[i]))
+        .collect();
+    assert!(!dated.is_empty(), "no population is dated by its point in time");
+    assert!(dated.iter().all(|y| (1900..=2030).contains(y)), "{dated:?}");
+}
+
+#[test]
+fn wikidata_deprecated_statements_are_never_facts() {
+    let (kg, index) = open(WIKIDATA);
+    // Every deprecated statement's (subject, property, value), checked against the index.
+    let rows = kg
+        .select(
+            "PREFIX wikibase: <http://wikiba.se/ontology#> \
+             SELECT ?s ?p ?v WHERE { ?st wikibase:rank wikibase:DeprecatedRank . ?s ?claim ?st . \
+             ?prop wikibase:claim ?claim ; wikibase:directClaim ?p ; wikibase:statementProperty ?ps . \
+             ?st ?ps ?v . FILTER NOT EXISTS { ?s ?claim ?other . ?other ?ps ?v . \
+             FILTER(?other != ?st) FILTER NOT EXISTS { ?other wikibase:rank wikibase:DeprecatedRank } } }",
+            &["s", "p", "v"],
+        )
+        .unwrap();
+    assert!(!rows.is_empty(), "the fixture has a deprecated statement");
+    for r in rows {
+        let ids: Vec<Option<u32>> = r.iter().map(|t| index.id(t.as_ref().unwrap())).collect();
+        if let [Some(s), Some(p), Some(o)] = ids[..] {
+            assert!(!index.contains(&[s, p, o]), "{r:?} is a fact");
+        }
+    }
+}
+
+#[test]
+fn dbpedia_facts_are_ontology_properties_without_page_metadata() {
+    let (kg, index) = open(DBPEDIA);
+    assert!(!index.relations().is_empty());
+    let metadata = Profile::dbpedia().metadata.predicates;
+    for r in index.relations() {
+        let iri = kg::term_str(index.term(r.predicate));
+        assert!(iri.starts_with("http://dbpedia.org/ontology/"), "{iri}");
+        assert!(!metadata.iter().any(|m| m == iri), "{iri} is metadata");
+    }
+    for &e in index.entities() {
+        let iri = kg::term_str(index.term(e));
+        assert!(iri.starts_with("http://dbpedia.org/resource/"), "{iri} is an entity");
+        for &t in index.types_of(e) {
+            let class = kg::term_str(index.term(t));
+            assert!(class.starts_with("http://dbpedia.org/ontology/"), "{class} is a type");
+            // The most specific: no other type of the entity is a subclass of it.
+            for &u in index.types_of(e) {
+                let below = format!(
+                    "SELECT (1 AS ?x) WHERE {{ {} <http://www.w3.org/2000/01/rdf-schema#subClassOf>+ {} }}",
+                    index.term(u),
+                    index.term(t)
+                );
+                assert!(
+                    u == t || kg.select(&below, &["x"]).unwrap().is_empty(),
+                    "{iri}: {class} and its subclass {}",
+                    index.label(u)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn dbpedia_raw_properties_only_when_asked_for() {
+    let path = common::root().join(DBPEDIA);
+    let kg = kg::open(path.to_str().unwrap()).unwrap();
+    let raw = kg
+        .select(
+            "SELECT DISTINCT ?p WHERE { ?s ?p ?o . FILTER(STRSTARTS(STR(?p), \"http://dbpedia.org/property/\")) } ORDER BY ?p LIMIT 1",
+            &["p"],
+        )
+        .unwrap();
+    let Some(Some(p)) = raw.first().map(|r| r[0].clone()) else {
+        panic!("the fixture has no dbp: property");
+    };
+    let p = kg::term_str(&p).to_string();
+    let plain = KgIndex::build_fresh_with(kg.as_ref(), &Profile::dbpedia(), &|_| {}).unwrap();
+    assert!(plain.iri_id(&p).is_none_or(|id| plain.facts_of_predicate(id).is_empty()));
+    let asked = Profile::dbpedia().with_asked(&[p.clone()]);
+    let with = KgIndex::build_fresh_with(kg.as_ref(), &asked, &|_| {}).unwrap();
+    let id = with.iri_id(&p).unwrap();
+    assert!(!with.facts_of_predicate(id).is_empty(), "{p} not asked");
+}
+
+fn questions(index: &KgIndex, task: Task) -> Vec<Question> {
+    let opts = GenerateOptions {
+        task,
+        limit: 40,
+        seed: 3,
+        fpq: (task == Task::KgFpq).then(FpqOptions::default),
+        ..GenerateOptions::default()
+    };
+    kgscope::method::generate(index, &TemplateSet::builtin(), &opts)
+        .unwrap()
+        .0
+}
+
+#[test]
+fn every_method_asks_about_labelled_entities_and_relations_never_machinery() {
+    for path in [WIKIDATA, DBPEDIA] {
+        let (_, index) = open(path);
+        for task in Task::ALL {
+            let qs = questions(&index, task);
+            if qs.is_empty() {
+                // The staged methods make their questions from a plan; the rest must ask.
+                assert!(
+                    matches!(task, Task::Kglens | Task::Kghalubench),
+                    "{path}: {} made no questions",
+                    task.as_str()
+                );
+                continue;
+            }
+            for q in &qs {
+                for iri in [&q.subject, &q.predicate, &q.object] {
+                    assert!(!machinery(iri), "{path} {}: {iri} in {}", task.as_str(), q.prompt);
+                }
+                assert!(!looks_like_an_id(&q.relation), "{path}: relation {}", q.relation);
+                assert!(
+                    !looks_like_an_id(&q.subject_label),
+                    "{path} {}: {}",
+                    task.as_str(),
+                    q.prompt
+                );
+                for t in q.head_type.iter().chain(&q.tail_type) {
+                    assert!(!looks_like_an_id(t) && !t.contains("://"), "{path}: type {t}");
+                }
+                assert!(!q.prompt.contains("://"), "{path}: {}", q.prompt);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_audit_finds_no_question_about_model_machinery_on_either_model() {
+    use kgscope::questions::negatives::Corrupter;
+    use kgscope::questions::{NegativesFrom, Renderer};
+    let templates = TemplateSet::builtin();
+    for path in [WIKIDATA, DBPEDIA] {
+        let (_, index) = open(path);
+        let renderer = Renderer {
+            index: &index,
+            templates: &templates,
+            seed: 3,
+        };
+        let corrupter = Corrupter::new(&renderer, NegativesFrom::default());
+        let mut qs = Vec::new();
+        for task in Task::ALL {
+            qs.extend(questions(&index, task));
+        }
+        let audit = kgscope::questions::audit::audit(&renderer, &corrupter, &qs, &|_| false);
+        assert!(audit.questions > 50, "{path}: {} questions", audit.questions);
+        assert_eq!(audit.model_machinery, 0, "{path}: {:?}", audit.examples);
+    }
+}
+
+#[test]
+fn the_audit_counts_questions_about_machinery_when_a_kg_is_misread() {
+    // The Wikidata-model KG read as if it were written for kgscope: its statement nodes and
+    // page metadata become questions, and the audit says so.
+    use kgscope::questions::negatives::Corrupter;
+    use kgscope::questions::{NegativesFrom, Renderer};
+    let path = common::root().join(WIKIDATA);
+    let kg = kg::open(path.to_str().unwrap()).unwrap();
+    let index = KgIndex::build_fresh_with(kg.as_ref(), &Profile::generic(), &|_| {}).unwrap();
+    let templates = TemplateSet::builtin();
+    let renderer = Renderer {
+        index: &index,
+        templates: &templates,
+        seed: 3,
+    };
+    let corrupter = Corrupter::new(&renderer, NegativesFrom::default());
+    let qs = questions(&index, Task::Statement);
+    let audit = kgscope::questions::audit::audit(&renderer, &corrupter, &qs, &|_| false);
+    assert!(audit.model_machinery > 0, "{:?}", audit.examples);
+}
