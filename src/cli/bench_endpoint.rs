@@ -202,7 +202,11 @@ fn one(method: &str, read: Read, kg: &str, a: &EndpointBenchArgs) -> anyhow::Res
             let draw = cfg.draw().expect("a sample is drawn");
             kgscope::kg::bounded::build(opened.as_ref(), &draw, &|_| {})?
         }
-        Read::Whole => kgscope::kg::KgIndex::build(opened.as_ref(), &|_| {})?,
+        Read::Whole => {
+            // What is measured is the whole read, which an endpoint gets only when asked.
+            kgscope::kg::bounded::set_whole(true);
+            kgscope::kg::KgIndex::build(opened.as_ref(), &|_| {})?
+        }
         Read::Scan => kgscope::kg::KgIndex::build_fresh(opened.as_ref(), &|_| {})?,
     };
     let items = match task {

@@ -107,6 +107,7 @@ pub fn run(a: DemoArgs) -> anyhow::Result<ExitCode> {
         theme: a.theme,
         log: a.log,
         kg_sample: None,
+        kg_whole: false,
     };
     super::tui::open(tui, |app| app.start_demo(options, Instant::now()))
 }

@@ -132,6 +132,12 @@ pub struct KgArg {
     /// (Wikidata falls back to `mul`, then English).
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
+    /// Read a SPARQL endpoint's KG whole (every triple, by a few unbounded queries) instead of
+    /// a sample: only for an endpoint small enough to hold in memory (a 2M-triple one takes
+    /// about 1 GiB and minutes). Without it an endpoint is sampled ([`--kg-sample`], 100 facts
+    /// per relation unless given); files and stores are always read whole.
+    #[arg(long, conflicts_with = "kg_sample")]
+    pub kg_whole: bool,
 }
 
 impl KgArg {
@@ -144,6 +150,7 @@ impl KgArg {
             relations: relations.to_vec(),
         };
         kgscope::kg::profile::set_choice(c.clone());
+        kgscope::kg::bounded::set_whole(self.kg_whole);
         c
     }
 }

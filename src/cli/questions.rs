@@ -69,7 +69,8 @@ pub struct GenArgs {
     /// for an endpoint or store too big to read (Wikidata, DBpedia). Questions come from the
     /// sample; negatives are checked against every fact of the entities drawn. `--entity`
     /// entities are drawn too; KGLens walks and KG-FPQ's neighbourhoods reach out from what is
-    /// drawn, hop by hop [default: the KG is read whole]
+    /// drawn, hop by hop [default: 100 on a SPARQL endpoint (`--kg-whole` reads it whole);
+    /// files and stores are read whole]
     #[arg(long, value_name = "N")]
     pub kg_sample: Option<usize>,
 }
@@ -117,6 +118,19 @@ impl GenArgs {
             .map(|d| d.reaching(entity_iris, hops, kgscope::kg::bounded::HOP_WIDTH, true))
     }
 
+    /// An endpoint is sampled unless `--kg-whole` says otherwise: `--kg-sample` becomes the
+    /// default size there (so a run's manifest records the sample it asked), said on stderr.
+    pub fn sample_endpoints(&mut self) {
+        if self.kg_sample.is_none()
+            && !self.kg.kg_whole
+            && kgscope::kg::bounded::is_endpoint(&self.kg.kg)
+        {
+            let n = kgscope::kg::bounded::DEFAULT_SAMPLE;
+            eprintln!("note: {}", kgscope::kg::bounded::default_sample_note(n));
+            self.kg_sample = Some(n);
+        }
+    }
+
     /// Refuses options the task does not use, rather than ignoring them.
     pub fn check(&self) -> anyhow::Result<()> {
         self.fpq.options(self.task)?;
@@ -142,8 +156,9 @@ pub struct QuestionsArgs {
     pub out: String,
 }
 
-pub fn run(a: QuestionsArgs) -> anyhow::Result<ExitCode> {
+pub fn run(mut a: QuestionsArgs) -> anyhow::Result<ExitCode> {
     a.gen.check()?;
+    a.gen.sample_endpoints();
     a.gen.kg.apply(&a.gen.relations);
     let templates = session::load_templates(&a.gen.templates)?;
     let sp = super::progress::spinner("opening the KG");

@@ -242,7 +242,7 @@ fn via_judge(
     Ok(std::path::absolute(judge)?)
 }
 
-pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
+pub fn run(mut a: RunArgs) -> anyhow::Result<ExitCode> {
     let rt = tokio::runtime::Runtime::new()?;
     let sp = progress::spinner("preparing");
     let say = |m: &str| sp.set_message(m.to_string());
@@ -255,6 +255,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         Some(id) => session::prepare_resume(&a.runs_dir, id, &say)?,
         None => {
             a.gen.check()?;
+            a.gen.sample_endpoints();
             let kglens = a.kglens.config(a.gen.task)?;
             let writer = helper_model(&a, a.writer.as_deref(), "--writer")?;
             let fpq = a

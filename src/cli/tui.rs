@@ -37,9 +37,12 @@ pub struct TuiArgs {
     pub log: Option<PathBuf>,
     /// Explore, and run on, N facts per relation drawn with bounded queries instead of the
     /// whole KG (an endpoint or store too big to read; see `kgscope run --kg-sample`)
-    /// [default: the KG is read whole]
+    /// [default: 100 on a SPARQL endpoint; files and stores are read whole]
     #[arg(long, value_name = "N")]
     pub kg_sample: Option<usize>,
+    /// Read a SPARQL endpoint's KG whole instead of a sample (see `kgscope run --kg-whole`).
+    #[arg(long, conflicts_with = "kg_sample")]
+    pub kg_whole: bool,
 }
 
 pub fn run(a: TuiArgs) -> anyhow::Result<ExitCode> {
@@ -71,6 +74,15 @@ pub fn open(a: TuiArgs, setup: impl FnOnce(&mut kgscope::tui::App)) -> anyhow::R
         kgscope::credentials::supply(url.trim_end_matches('/'));
     }
     kgscope::credentials::supply(&a.kg);
+    kgscope::kg::bounded::set_whole(a.kg_whole);
+    // An endpoint is sampled unless read whole is asked for: said before the screen is taken.
+    let kg_sample = a.kg_sample.or_else(|| {
+        (!a.kg_whole && kgscope::kg::bounded::is_endpoint(&a.kg)).then(|| {
+            let n = kgscope::kg::bounded::DEFAULT_SAMPLE;
+            eprintln!("kgscope: {}", kgscope::kg::bounded::default_sample_note(n));
+            n
+        })
+    });
     // Said before the screen is taken, and kept in the log.
     if let Ok(spec) = a.openai.model_spec(&a.model) {
         if let Some(notice) = a.openai.default_url_notice(&spec) {
@@ -95,7 +107,7 @@ pub fn open(a: TuiArgs, setup: impl FnOnce(&mut kgscope::tui::App)) -> anyhow::R
             runs_dir: a.runs_dir,
             theme: a.theme,
             log,
-            kg_sample: a.kg_sample,
+            kg_sample,
             judge,
             writer,
             state: Some(kgscope::tui::state::default_path()),
