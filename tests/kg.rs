@@ -433,14 +433,19 @@ fn file_store_and_sparql_endpoint_agree() {
     let mut question_sets = vec![];
     for spec in &specs {
         let mut s: serde_json::Value =
-            serde_json::from_str(&ok(&["kg", "stats", "--kg", spec, "--json"])).unwrap();
+            // Read whole: an endpoint is otherwise sampled (files and stores ignore the flag).
+            serde_json::from_str(&ok(&["kg", "stats", "--kg", spec, "--json", "--kg-whole"]))
+                .unwrap();
         s.as_object_mut().unwrap().remove("source");
         stats.push(s);
-        let mut q = ok(&["questions", "--kg", spec, "--limit", "300", "--seed", "5"]);
+        let mut q = ok(&[
+            "questions", "--kg", spec, "--limit", "300", "--seed", "5", "--kg-whole",
+        ]);
         q.push_str(&ok(&[
             "questions",
             "--kg",
             spec,
+            "--kg-whole",
             "--task",
             "yesno",
             "--limit",

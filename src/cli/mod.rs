@@ -136,7 +136,7 @@ pub struct KgArg {
     /// a sample: only for an endpoint small enough to hold in memory (a 2M-triple one takes
     /// about 1 GiB and minutes). Without it an endpoint is sampled ([`--kg-sample`], 100 facts
     /// per relation unless given); files and stores are always read whole.
-    #[arg(long, conflicts_with = "kg_sample")]
+    #[arg(long)]
     pub kg_whole: bool,
 }
 

@@ -137,6 +137,10 @@ impl GenArgs {
         if let Some(n) = self.kg_sample {
             anyhow::ensure!(n > 0, "--kg-sample 0: draw at least one fact per relation");
         }
+        anyhow::ensure!(
+            !(self.kg_sample.is_some() && self.kg.kg_whole),
+            "--kg-sample and --kg-whole contradict each other: draw a sample, or read the KG whole"
+        );
         if self.context.is_some() && !kgscope::method::of(self.task).takes_context() {
             anyhow::bail!(
                 "--context is for the tfq, mcq-fib, mcq-wh and saq tasks (Luo et al.), not {}",
