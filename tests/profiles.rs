@@ -6,9 +6,9 @@
 
 mod common;
 
+use kgscope::core::question::FpqOptions;
 use kgscope::kg::profile::{self, shape::reason, Profile};
 use kgscope::kg::{self, KgIndex, KnowledgeGraph};
-use kgscope::core::question::FpqOptions;
 use kgscope::questions::{GenerateOptions, Question, Task, TemplateSet};
 
 const WIKIDATA: &str = "tests/data/wikidata/countries.ttl";
@@ -46,7 +46,9 @@ fn looks_like_an_id(name: &str) -> bool {
     let mut c = name.chars();
     matches!(c.next(), Some('P' | 'Q' | 'L'))
         && name.len() > 1
-        && name[1..].chars().all(|x| x.is_ascii_digit() || x == '-' || x.is_ascii_hexdigit())
+        && name[1..]
+            .chars()
+            .all(|x| x.is_ascii_digit() || x == '-' || x.is_ascii_hexdigit())
 }
 
 #[test]
@@ -58,7 +60,10 @@ fn the_profile_is_detected_from_the_data() {
     }
     for sample in ["sample:countries", "sample:elements", "sample:nba"] {
         let kg = kg::open(sample).unwrap();
-        assert!(profile::detect(kg.as_ref()).unwrap().is_generic(), "{sample}");
+        assert!(
+            profile::detect(kg.as_ref()).unwrap().is_generic(),
+            "{sample}"
+        );
     }
 }
 
@@ -106,7 +111,13 @@ fn wikidata_facts_are_truthy_claims_named_by_their_property_entities() {
         left_out.0.keys().collect::<Vec<_>>()
     );
     for k in &types {
-        for asked in ["WikibaseItem", "Quantity", " Time", " String", "Monolingualtext"] {
+        for asked in [
+            "WikibaseItem",
+            "Quantity",
+            " Time",
+            " String",
+            "Monolingualtext",
+        ] {
             assert!(!k.ends_with(asked), "{k} left out");
         }
     }
@@ -142,7 +153,10 @@ fn wikidata_years_come_from_the_statements_qualifiers() {
         .iter()
         .filter_map(|&i| index.fact_year(&index.facts()[i]))
         .collect();
-    assert!(!dated.is_empty(), "no population is dated by its point in time");
+    assert!(
+        !dated.is_empty(),
+        "no population is dated by its point in time"
+    );
     assert!(dated.iter().all(|y| (1900..=2030).contains(y)), "{dated:?}");
 }
 
@@ -181,10 +195,16 @@ fn dbpedia_facts_are_ontology_properties_without_page_metadata() {
     }
     for &e in index.entities() {
         let iri = kg::term_str(index.term(e));
-        assert!(iri.starts_with("http://dbpedia.org/resource/"), "{iri} is an entity");
+        assert!(
+            iri.starts_with("http://dbpedia.org/resource/"),
+            "{iri} is an entity"
+        );
         for &t in index.types_of(e) {
             let class = kg::term_str(index.term(t));
-            assert!(class.starts_with("http://dbpedia.org/ontology/"), "{class} is a type");
+            assert!(
+                class.starts_with("http://dbpedia.org/ontology/"),
+                "{class} is a type"
+            );
             // The most specific: no other type of the entity is a subclass of it.
             for &u in index.types_of(e) {
                 let below = format!(
@@ -217,7 +237,9 @@ fn dbpedia_raw_properties_only_when_asked_for() {
     };
     let p = kg::term_str(&p).to_string();
     let plain = KgIndex::build_fresh_with(kg.as_ref(), &Profile::dbpedia(), &|_| {}).unwrap();
-    assert!(plain.iri_id(&p).is_none_or(|id| plain.facts_of_predicate(id).is_empty()));
+    assert!(plain
+        .iri_id(&p)
+        .is_none_or(|id| plain.facts_of_predicate(id).is_empty()));
     let asked = Profile::dbpedia().with_asked(&[p.clone()]);
     let with = KgIndex::build_fresh_with(kg.as_ref(), &asked, &|_| {}).unwrap();
     let id = with.iri_id(&p).unwrap();
@@ -254,9 +276,18 @@ fn every_method_asks_about_labelled_entities_and_relations_never_machinery() {
             }
             for q in &qs {
                 for iri in [&q.subject, &q.predicate, &q.object] {
-                    assert!(!machinery(iri), "{path} {}: {iri} in {}", task.as_str(), q.prompt);
+                    assert!(
+                        !machinery(iri),
+                        "{path} {}: {iri} in {}",
+                        task.as_str(),
+                        q.prompt
+                    );
                 }
-                assert!(!looks_like_an_id(&q.relation), "{path}: relation {}", q.relation);
+                assert!(
+                    !looks_like_an_id(&q.relation),
+                    "{path}: relation {}",
+                    q.relation
+                );
                 assert!(
                     !looks_like_an_id(&q.subject_label),
                     "{path} {}: {}",
@@ -264,7 +295,10 @@ fn every_method_asks_about_labelled_entities_and_relations_never_machinery() {
                     q.prompt
                 );
                 for t in q.head_type.iter().chain(&q.tail_type) {
-                    assert!(!looks_like_an_id(t) && !t.contains("://"), "{path}: type {t}");
+                    assert!(
+                        !looks_like_an_id(t) && !t.contains("://"),
+                        "{path}: type {t}"
+                    );
                 }
                 assert!(!q.prompt.contains("://"), "{path}: {}", q.prompt);
             }
@@ -290,7 +324,11 @@ fn the_audit_finds_no_question_about_model_machinery_on_either_model() {
             qs.extend(questions(&index, task));
         }
         let audit = kgscope::questions::audit::audit(&renderer, &corrupter, &qs, &|_| false);
-        assert!(audit.questions > 50, "{path}: {} questions", audit.questions);
+        assert!(
+            audit.questions > 50,
+            "{path}: {} questions",
+            audit.questions
+        );
         assert_eq!(audit.model_machinery, 0, "{path}: {:?}", audit.examples);
     }
 }

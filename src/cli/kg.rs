@@ -464,7 +464,9 @@ pub fn profile(a: ProfileArgs) -> anyhow::Result<ExitCode> {
                     .iter()
                     .filter(|&&i| index.qualifier_year(&index.facts()[i]).is_some())
                     .count(),
-                question: facts.first().map(|&i| renderer.statement(&index.facts()[i])),
+                question: facts
+                    .first()
+                    .map(|&i| renderer.statement(&index.facts()[i])),
             }
         })
         .collect();
@@ -480,9 +482,15 @@ pub fn profile(a: ProfileArgs) -> anyhow::Result<ExitCode> {
         facts: index.facts().len(),
         entities: entities.len(),
         labelled_entities: entities.iter().filter(|&&e| index.has_label(e)).count(),
-        typed_entities: entities.iter().filter(|&&e| !index.types_of(e).is_empty()).count(),
+        typed_entities: entities
+            .iter()
+            .filter(|&&e| !index.types_of(e).is_empty())
+            .count(),
         types: types.len(),
-        entities_with_counters: entities.iter().filter(|&&e| index.counters(e).is_some()).count(),
+        entities_with_counters: entities
+            .iter()
+            .filter(|&&e| index.counters(e).is_some())
+            .count(),
         relations,
         left_out,
         profile: p,
@@ -513,7 +521,11 @@ fn profile_text(r: &ProfileReport, all_relations: usize) -> String {
         out,
         "labels    {} (languages: {})",
         list(&p.names.labels),
-        if langs.is_empty() { "English, untagged, any".into() } else { langs.join(", ") }
+        if langs.is_empty() {
+            "English, untagged, any".into()
+        } else {
+            langs.join(", ")
+        }
     );
     let _ = writeln!(out, "aliases   {}", list(&p.names.aliases));
     let _ = writeln!(out, "described {}", list(&p.names.descriptions));
@@ -542,7 +554,12 @@ fn profile_text(r: &ProfileReport, all_relations: usize) -> String {
     let _ = writeln!(
         out,
         "\n{} facts, {} entities ({} labelled, {} typed), {} types, {} with popularity counters",
-        r.facts, r.entities, r.labelled_entities, r.typed_entities, r.types, r.entities_with_counters
+        r.facts,
+        r.entities,
+        r.labelled_entities,
+        r.typed_entities,
+        r.types,
+        r.entities_with_counters
     );
     let _ = writeln!(
         out,
@@ -575,7 +592,10 @@ fn profile_text(r: &ProfileReport, all_relations: usize) -> String {
         }
     }
     if r.left_out.0.is_empty() {
-        let _ = writeln!(out, "\nLeft out: nothing beyond names, types and reification");
+        let _ = writeln!(
+            out,
+            "\nLeft out: nothing beyond names, types and reification"
+        );
     } else {
         let _ = writeln!(out, "\nLeft out (triples), and why:");
         for (why, preds) in &r.left_out.0 {

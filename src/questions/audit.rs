@@ -247,7 +247,10 @@ pub fn audit(
             )
         }) {
             a.model_machinery += 1;
-            a.note("about the data model's machinery", &format!("{kind}: {}", q.prompt));
+            a.note(
+                "about the data model's machinery",
+                &format!("{kind}: {}", q.prompt),
+            );
         }
         if !wording::unnatural(&q.prompt, &q.relation).is_empty() {
             a.unnatural_wording += 1;

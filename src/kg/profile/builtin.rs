@@ -63,7 +63,11 @@ pub(super) fn wikidata() -> Profile {
             entity_namespaces: strings(&[WD]),
         },
         names: Names {
-            labels: strings(&[vocab::RDFS_LABEL, vocab::SKOS_PREF_LABEL, vocab::SCHEMA_NAME]),
+            labels: strings(&[
+                vocab::RDFS_LABEL,
+                vocab::SKOS_PREF_LABEL,
+                vocab::SCHEMA_NAME,
+            ]),
             aliases: strings(&[vocab::SKOS_ALT_LABEL]),
             descriptions: strings(&[vocab::SCHEMA_DESCRIPTION]),
             lang: None,

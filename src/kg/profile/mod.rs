@@ -79,7 +79,10 @@ pub struct Qualifiers {
 
 impl Qualifiers {
     pub fn all(&self) -> impl Iterator<Item = &String> {
-        self.point_in_time.iter().chain(&self.start).chain(&self.end)
+        self.point_in_time
+            .iter()
+            .chain(&self.start)
+            .chain(&self.end)
     }
 }
 
@@ -227,8 +230,11 @@ impl Profile {
         h.update(serde_json::to_string(self).unwrap_or_default().as_bytes());
         // Asked relations matter only where they can add facts (on-request namespaces).
         if !self.facts.on_request.is_empty() {
-            let mut asked: Vec<&String> =
-                self.asked.iter().filter(|a| self.asked_for_any(a)).collect();
+            let mut asked: Vec<&String> = self
+                .asked
+                .iter()
+                .filter(|a| self.asked_for_any(a))
+                .collect();
             asked.sort();
             asked.dedup();
             for a in asked {
@@ -289,33 +295,49 @@ impl Profile {
         if self.in_fact_namespace(iri) {
             return false;
         }
-        self.metadata.namespaces.iter().any(|n| iri.starts_with(n.as_str()))
+        self.metadata
+            .namespaces
+            .iter()
+            .any(|n| iri.starts_with(n.as_str()))
     }
 
     /// Whether a predicate is one of the profile's facts by its namespace or by name (not
     /// counting the on-request ones).
     pub fn in_fact_namespace(&self, iri: &str) -> bool {
         self.facts.include.iter().any(|p| p == iri)
-            || self.facts.namespaces.iter().any(|n| iri.starts_with(n.as_str()))
+            || self
+                .facts
+                .namespaces
+                .iter()
+                .any(|n| iri.starts_with(n.as_str()))
     }
 
     /// Whether a run's `--relation` value can name an on-request predicate (a full IRI in an
     /// on-request namespace, or `prefix:local`).
     fn asked_for_any(&self, a: &str) -> bool {
-        self.facts.on_request.iter().any(|n| a.starts_with(n.as_str()))
+        self.facts
+            .on_request
+            .iter()
+            .any(|n| a.starts_with(n.as_str()))
             || (!a.contains('/') && a.contains(':'))
     }
 
     /// Whether a predicate of an on-request namespace was asked for by the run: by IRI, by
     /// `prefix:local` (a bare local name means the fact namespaces' relation).
     pub fn asked_for(&self, iri: &str) -> bool {
-        let Some(ns) = self.facts.on_request.iter().find(|n| iri.starts_with(n.as_str())) else {
+        let Some(ns) = self
+            .facts
+            .on_request
+            .iter()
+            .find(|n| iri.starts_with(n.as_str()))
+        else {
             return false;
         };
         let local = &iri[ns.len()..];
         self.asked.iter().any(|a| {
             a == iri
-                || a.rsplit_once(':').is_some_and(|(_, l)| l == local && !a.contains('/'))
+                || a.rsplit_once(':')
+                    .is_some_and(|(_, l)| l == local && !a.contains('/'))
         })
     }
 

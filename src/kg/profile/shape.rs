@@ -217,8 +217,10 @@ impl<'a> Shaper<'a> {
         // Relations are named by their property entities (Wikibase), so the wdt: predicate
         // gets the entity's labels and aliases.
         if wb.is_some() {
-            let by_entity: HashMap<&str, &str> =
-                direct_of.iter().map(|(e, d)| (e.as_str(), d.as_str())).collect();
+            let by_entity: HashMap<&str, &str> = direct_of
+                .iter()
+                .map(|(e, d)| (e.as_str(), d.as_str()))
+                .collect();
             let relabel = |r: &Row| -> Option<Row> {
                 let d = by_entity.get(iri(&r[0])?)?;
                 let mut r = r.clone();
@@ -233,7 +235,12 @@ impl<'a> Shaper<'a> {
         let (labels, aliases) = self.in_language(labels, aliases);
         let label_of: HashMap<String, String> = labels
             .iter()
-            .filter_map(|r| Some((iri(&r[0])?.to_string(), term_str(r[2].as_ref()?).to_string())))
+            .filter_map(|r| {
+                Some((
+                    iri(&r[0])?.to_string(),
+                    term_str(r[2].as_ref()?).to_string(),
+                ))
+            })
             .collect();
 
         // Facts.
@@ -276,7 +283,12 @@ impl<'a> Shaper<'a> {
             let fact_ns = p.in_fact_namespace(&pred)
                 || (p.facts.namespaces.is_empty() && !p.is_metadata(&pred));
             if !fact_ns && !p.asked_for(&pred) {
-                let why = if p.facts.on_request.iter().any(|n| pred.starts_with(n.as_str())) {
+                let why = if p
+                    .facts
+                    .on_request
+                    .iter()
+                    .any(|n| pred.starts_with(n.as_str()))
+                {
                     reason::ON_REQUEST
                 } else if p.is_metadata(&pred) {
                     reason::METADATA
@@ -315,7 +327,8 @@ impl<'a> Shaper<'a> {
                 .or_insert_with(|| excluded_type(&pred))
             {
                 let name = t.strip_prefix(WIKIBASE).unwrap_or(t);
-                self.left_out.add(&format!("{} {name}", reason::PROPERTY_TYPE), &pred);
+                self.left_out
+                    .add(&format!("{} {name}", reason::PROPERTY_TYPE), &pred);
                 continue;
             }
             let id = wb
@@ -328,9 +341,11 @@ impl<'a> Shaper<'a> {
                     continue;
                 }
             }
-            let node = id
-                .as_ref()
-                .and_then(|id| value_node_of.get(&(s.clone(), id.clone(), o.clone())).copied());
+            let node = id.as_ref().and_then(|id| {
+                value_node_of
+                    .get(&(s.clone(), id.clone(), o.clone()))
+                    .copied()
+            });
             let o = match &o {
                 Term::Literal(_) if wb.is_some() => wikibase_value(&o, node, &label_of),
                 _ => o,
@@ -345,7 +360,9 @@ impl<'a> Shaper<'a> {
                 let (Some(s), Some(id), Some(v)) = (&st.subject, &st.property, &st.value) else {
                     continue;
                 };
-                let node = value_node_of.get(&(s.clone(), id.clone(), v.clone())).copied();
+                let node = value_node_of
+                    .get(&(s.clone(), id.clone(), v.clone()))
+                    .copied();
                 let v = match v {
                     Term::Literal(_) => wikibase_value(v, node, &label_of),
                     v => v.clone(),
@@ -421,7 +438,11 @@ impl<'a> Shaper<'a> {
             }
             if p.qualifiers.all().any(|q| q == pred) {
                 if matches!(o, Term::Literal(_)) {
-                    statements.entry(s.clone()).or_default().dates.push(o.clone());
+                    statements
+                        .entry(s.clone())
+                        .or_default()
+                        .dates
+                        .push(o.clone());
                 }
                 self.left_out.add(reason::NAMES, pred);
                 return true;
@@ -452,8 +473,7 @@ impl<'a> Shaper<'a> {
                 }
             }
             "timePrecision" => {
-                value_nodes.entry(s.clone()).or_default().precision =
-                    term_str(o).parse().ok();
+                value_nodes.entry(s.clone()).or_default().precision = term_str(o).parse().ok();
             }
             "quantityUnit" => {
                 value_nodes.entry(s.clone()).or_default().unit = Some(term_str(o).into());
@@ -513,7 +533,10 @@ impl<'a> Shaper<'a> {
             let c = n.as_str();
             !p.metadata.classes.iter().any(|x| x == c)
                 && (p.types.namespaces.is_empty()
-                    || p.types.namespaces.iter().any(|ns| c.starts_with(ns.as_str())))
+                    || p.types
+                        .namespaces
+                        .iter()
+                        .any(|ns| c.starts_with(ns.as_str())))
         };
         let mut by_entity: HashMap<Term, Vec<Term>> = HashMap::new();
         for (s, t) in rows {
@@ -550,7 +573,9 @@ impl<'a> Shaper<'a> {
 /// A Wikibase value as it is asked: a date at its precision (a year-precision date is a
 /// year), a quantity without its sign and with its unit's name.
 fn wikibase_value(o: &Term, node: Option<&ValueNode>, label_of: &HashMap<String, String>) -> Term {
-    let Term::Literal(l) = o else { return o.clone() };
+    let Term::Literal(l) = o else {
+        return o.clone();
+    };
     let dt = l.datatype().as_str();
     let v = l.value();
     if dt == vocab::XSD_DATETIME {
@@ -562,7 +587,10 @@ fn wikibase_value(o: &Term, node: Option<&ValueNode>, label_of: &HashMap<String,
         let precision = node.and_then(|n| n.precision).unwrap_or(11);
         let (text, ty) = match precision {
             0..=9 => (date.split('-').next().unwrap_or(date).to_string(), "gYear"),
-            10 => (date.splitn(3, '-').take(2).collect::<Vec<_>>().join("-"), "gYearMonth"),
+            10 => (
+                date.splitn(3, '-').take(2).collect::<Vec<_>>().join("-"),
+                "gYearMonth",
+            ),
             _ => (date.to_string(), "date"),
         };
         return Term::Literal(Literal::new_typed_literal(
