@@ -104,12 +104,17 @@ fn a_sampled_endpoint_asks_what_the_file_asks_by_labels_never_machinery() {
                 .iri_id(iri)
                 .unwrap_or_else(|| panic!("{path}: {iri} is no relation of the file"));
             assert_eq!(remote.label(r.predicate), whole.label(id), "{path}: {iri}");
-            assert!(!looks_like_an_id(&remote.label(r.predicate)), "{path}: {iri}");
+            assert!(
+                !looks_like_an_id(&remote.label(r.predicate)),
+                "{path}: {iri}"
+            );
         }
         for task in Task::ALL {
             let qs = questions(&remote, task);
-            let from_file: Vec<String> =
-                questions(&sampled, task).iter().map(|q| q.prompt.clone()).collect();
+            let from_file: Vec<String> = questions(&sampled, task)
+                .iter()
+                .map(|q| q.prompt.clone())
+                .collect();
             assert_eq!(
                 qs.iter().map(|q| q.prompt.clone()).collect::<Vec<_>>(),
                 from_file,
@@ -127,12 +132,24 @@ fn a_sampled_endpoint_asks_what_the_file_asks_by_labels_never_machinery() {
             }
             for q in &qs {
                 for iri in [&q.subject, &q.predicate, &q.object] {
-                    assert!(!machinery(iri), "{path} {}: {iri} in {}", task.as_str(), q.prompt);
+                    assert!(
+                        !machinery(iri),
+                        "{path} {}: {iri} in {}",
+                        task.as_str(),
+                        q.prompt
+                    );
                 }
-                assert!(!looks_like_an_id(&q.relation), "{path}: relation {}", q.relation);
+                assert!(
+                    !looks_like_an_id(&q.relation),
+                    "{path}: relation {}",
+                    q.relation
+                );
                 assert!(!looks_like_an_id(&q.subject_label), "{path}: {}", q.prompt);
                 for t in q.head_type.iter().chain(&q.tail_type) {
-                    assert!(!looks_like_an_id(t) && !t.contains("://"), "{path}: type {t}");
+                    assert!(
+                        !looks_like_an_id(t) && !t.contains("://"),
+                        "{path}: type {t}"
+                    );
                 }
                 assert!(!q.prompt.contains("://"), "{path}: {}", q.prompt);
             }
@@ -147,7 +164,10 @@ fn a_sampled_endpoint_asks_what_the_file_asks_by_labels_never_machinery() {
             seed: 3,
         };
         let corrupter = Corrupter::new(&renderer, NegativesFrom::default());
-        let qs: Vec<Question> = Task::ALL.iter().flat_map(|&t| questions(&remote, t)).collect();
+        let qs: Vec<Question> = Task::ALL
+            .iter()
+            .flat_map(|&t| questions(&remote, t))
+            .collect();
         let audit = kgscope::questions::audit::audit(&renderer, &corrupter, &qs, &|_| false);
         assert_eq!(audit.model_machinery, 0, "{path}: {:?}", audit.examples);
     }
@@ -163,7 +183,10 @@ fn wikidata_types_and_qualifier_years_come_through_a_sample() {
     for &e in index.entities() {
         for &t in index.types_of(e) {
             let iri = kg::term_str(index.term(t));
-            assert!(iri.starts_with("http://www.wikidata.org/entity/Q"), "{iri} is a type");
+            assert!(
+                iri.starts_with("http://www.wikidata.org/entity/Q"),
+                "{iri} is a type"
+            );
             assert!(!looks_like_an_id(&index.label(t)), "type {iri}");
             typed += 1;
         }
@@ -174,7 +197,10 @@ fn wikidata_types_and_qualifier_years_come_through_a_sample() {
         .iter()
         .filter(|f| index.fact_year(f).is_some())
         .count();
-    assert!(dated > 0, "no fact of the sample is dated by its qualifiers");
+    assert!(
+        dated > 0,
+        "no fact of the sample is dated by its qualifiers"
+    );
 }
 
 /// Each query a proxy passed on, logged before its answer goes.
@@ -218,7 +244,15 @@ fn reads_whole(query: &str) -> bool {
 
 fn questions_cli(endpoint: &str, extra: &[&str]) -> std::process::Output {
     common::bin()
-        .args(["questions", "--kg", endpoint, "--task", "statement", "--limit", "5"])
+        .args([
+            "questions",
+            "--kg",
+            endpoint,
+            "--task",
+            "statement",
+            "--limit",
+            "5",
+        ])
         .args(["--seed", "3", "--no-sparql-cache"])
         .args(extra)
         .env_remove("KGSCOPE_SPARQL_CACHE")
@@ -252,7 +286,9 @@ fn an_endpoint_is_sampled_by_default_and_read_whole_only_when_asked() {
         "{sampled:#?}"
     );
     assert!(
-        !sampled.iter().any(|q| q.contains("GROUP BY ?p") && !q.contains("VALUES")),
+        !sampled
+            .iter()
+            .any(|q| q.contains("GROUP BY ?p") && !q.contains("VALUES")),
         "{sampled:#?}"
     );
 
@@ -261,7 +297,10 @@ fn an_endpoint_is_sampled_by_default_and_read_whole_only_when_asked() {
     assert!(out.status.success(), "{stderr}");
     assert!(!stderr.contains("sample of"), "{stderr}");
     let whole = log.lock().unwrap().clone();
-    assert!(whole.iter().any(|q| reads_whole(q)), "--kg-whole read no whole KG: {whole:#?}");
+    assert!(
+        whole.iter().any(|q| reads_whole(q)),
+        "--kg-whole read no whole KG: {whole:#?}"
+    );
 
     // Both at once is a contradiction, refused.
     let out = questions_cli(&endpoint, &["--kg-whole", "--kg-sample", "5"]);

@@ -439,7 +439,14 @@ fn file_store_and_sparql_endpoint_agree() {
         s.as_object_mut().unwrap().remove("source");
         stats.push(s);
         let mut q = ok(&[
-            "questions", "--kg", spec, "--limit", "300", "--seed", "5", "--kg-whole",
+            "questions",
+            "--kg",
+            spec,
+            "--limit",
+            "300",
+            "--seed",
+            "5",
+            "--kg-whole",
         ]);
         q.push_str(&ok(&[
             "questions",

@@ -12,7 +12,7 @@ use oxigraph::model::Term;
 use super::super::profile::Profile;
 use super::super::vocab;
 use super::super::{KgError, KgIndex, KnowledgeGraph, Result, Row};
-use super::{batched, chosen, during, drawn_entities, first_draw, in_list, reach, Draw, Terms};
+use super::{batched, chosen, drawn_entities, during, first_draw, in_list, reach, Draw, Terms};
 
 const WIKIBASE: &str = "http://wikiba.se/ontology#";
 const OWL: &str = "http://www.w3.org/2002/07/owl#";
@@ -43,7 +43,11 @@ fn language_filter(profile: &Profile, var: &str) -> String {
     if langs.is_empty() {
         return "true".into();
     }
-    let list = langs.iter().map(|l| format!("\"{l}\"")).collect::<Vec<_>>().join(", ");
+    let list = langs
+        .iter()
+        .map(|l| format!("\"{l}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
     format!("(!isLiteral(?{var}) || LANG(?{var}) = \"\" || LCASE(LANG(?{var})) IN ({list}))")
 }
 
@@ -88,7 +92,10 @@ fn relations(
                 kg,
                 "reading the relations' property entities",
                 &entities,
-                &[&format!("{WIKIBASE}directClaim"), &format!("{WIKIBASE}propertyType")],
+                &[
+                    &format!("{WIKIBASE}directClaim"),
+                    &format!("{WIKIBASE}propertyType"),
+                ],
                 "true",
             )?);
             triples.extend(names(kg, profile, &entities, false)?);
@@ -111,14 +118,19 @@ fn relations(
                 &["e", "d", "t"],
             )
             .map_err(during("listing the KG's property entities"))?;
-        let (claim, ty) = (named(&format!("{WIKIBASE}directClaim")), named(&format!("{WIKIBASE}propertyType")));
+        let (claim, ty) = (
+            named(&format!("{WIKIBASE}directClaim")),
+            named(&format!("{WIKIBASE}propertyType")),
+        );
         for r in rows {
             let (Some(e), Some(d), Some(t)) = (&r[0], &r[1], &r[2]) else {
                 continue;
             };
             triples.push(triple(e, &claim, d));
             triples.push(triple(e, &ty, t));
-            if w.asked_property_types.iter().any(|a| a == super::super::term_str(t))
+            if w.asked_property_types
+                .iter()
+                .any(|a| a == super::super::term_str(t))
                 && profile.in_fact_namespace(super::super::term_str(d))
             {
                 listed.push(d.clone());
@@ -142,7 +154,10 @@ fn relations(
                 &["p"],
             )
             .map_err(during("listing the properties the KG declares"))?;
-        listed = rows.into_iter().filter_map(|mut r| r.pop().flatten()).collect();
+        listed = rows
+            .into_iter()
+            .filter_map(|mut r| r.pop().flatten())
+            .collect();
         // None declared: the relations as the generic draw lists them (a count over every
         // fact: only on a KG small enough for one).
         if listed.is_empty() {
@@ -212,7 +227,12 @@ fn by_name(
 
 /// Names of `subjects` (labels and aliases in the profile's languages) and, with `typed`,
 /// their types, as triples.
-fn names(kg: &dyn KnowledgeGraph, profile: &Profile, subjects: &[Term], typed: bool) -> Result<Vec<Row>> {
+fn names(
+    kg: &dyn KnowledgeGraph,
+    profile: &Profile,
+    subjects: &[Term],
+    typed: bool,
+) -> Result<Vec<Row>> {
     let mut preds: Vec<&str> = profile
         .names
         .labels
@@ -259,7 +279,10 @@ pub(super) fn build(
         format!("({})", ns.join(" || "))
     };
     let (closed, mut facts) = reach(kg, draw, drawn, &filter, &is_entity, progress)?;
-    facts.retain(|r| r[1].as_ref().is_some_and(|p| wanted.contains(&p.to_string())));
+    facts.retain(|r| {
+        r[1].as_ref()
+            .is_some_and(|p| wanted.contains(&p.to_string()))
+    });
     let mut named = Terms::default();
     closed.iter().cloned().for_each(|t| named.insert(t));
     for r in &facts {
@@ -285,9 +308,17 @@ pub(super) fn build(
     // The classes, units and other nodes the rows name get their names (not their types: a
     // class is not an entity of the sample).
     let mut classes = Terms::default();
-    let type_preds: Vec<&str> = profile.types.predicates.iter().map(String::as_str).collect();
+    let type_preds: Vec<&str> = profile
+        .types
+        .predicates
+        .iter()
+        .map(String::as_str)
+        .collect();
     for r in &about {
-        if r[1].as_ref().is_some_and(|p| type_preds.contains(&super::super::term_str(p))) {
+        if r[1]
+            .as_ref()
+            .is_some_and(|p| type_preds.contains(&super::super::term_str(p)))
+        {
             if let Some(t) = r[2].as_ref().filter(|t| t.is_named_node()) {
                 classes.insert(t.clone());
             }
@@ -303,7 +334,10 @@ pub(super) fn build(
     if profile.wikibase.is_some() {
         let unit = format!("{WIKIBASE}quantityUnit");
         for r in &triples {
-            if r[1].as_ref().is_some_and(|p| super::super::term_str(p) == unit) {
+            if r[1]
+                .as_ref()
+                .is_some_and(|p| super::super::term_str(p) == unit)
+            {
                 if let Some(u) = r[2].as_ref().filter(|u| u.is_named_node()) {
                     units.insert(u.clone());
                 }
@@ -331,8 +365,12 @@ fn statements(
         .iter()
         .filter_map(|p| super::super::term_str(p).strip_prefix(w.direct.as_str()))
         .collect();
-    let claims: Vec<Term> = ids.iter().map(|id| named(&format!("{}{id}", w.claim))).collect();
-    let wanted_claims: std::collections::HashSet<String> = claims.iter().map(Term::to_string).collect();
+    let claims: Vec<Term> = ids
+        .iter()
+        .map(|id| named(&format!("{}{id}", w.claim)))
+        .collect();
+    let wanted_claims: std::collections::HashSet<String> =
+        claims.iter().map(Term::to_string).collect();
     let rank = format!("{WIKIBASE}rank");
     let mut on_statement: Vec<String> = vec![rank.clone()];
     for id in &ids {
@@ -360,7 +398,8 @@ fn statements(
     let mut value_nodes = Terms::default();
     let psv = w.statement_value.as_str();
     for r in rows {
-        let (Some(s), Some(c), Some(st), Some(p), Some(o)) = (&r[0], &r[1], &r[2], &r[3], &r[4]) else {
+        let (Some(s), Some(c), Some(st), Some(p), Some(o)) = (&r[0], &r[1], &r[2], &r[3], &r[4])
+        else {
             continue;
         };
         if !wanted_claims.contains(&c.to_string()) {
@@ -395,13 +434,19 @@ fn counters(kg: &dyn KnowledgeGraph, profile: &Profile, entities: &[Term]) -> Re
     let Some(about) = &p.about else {
         return read(kg, "reading page counters", entities, &preds, "true");
     };
-    let rows = batched(kg, "reading page counters", entities, &["e", "page", "c", "n"], |v| {
-        format!(
-            "SELECT ?e ?page ?c ?n WHERE {{ VALUES ?e {{ {v} }} ?page <{about}> ?e ; ?c ?n . \
+    let rows = batched(
+        kg,
+        "reading page counters",
+        entities,
+        &["e", "page", "c", "n"],
+        |v| {
+            format!(
+                "SELECT ?e ?page ?c ?n WHERE {{ VALUES ?e {{ {v} }} ?page <{about}> ?e ; ?c ?n . \
              FILTER(?c IN ({})) }}",
-            in_list(&preds)
-        )
-    })?;
+                in_list(&preds)
+            )
+        },
+    )?;
     let about = named(about);
     let mut out = Vec::new();
     for r in rows {
@@ -422,9 +467,15 @@ fn subclasses(kg: &dyn KnowledgeGraph, subclass: &str, classes: &[Term]) -> Resu
     }
     let all = super::in_filter("u", classes);
     let sub = named(subclass);
-    let rows = batched(kg, "reading how the types relate", classes, &["t", "u"], |v| {
-        format!("SELECT DISTINCT ?t ?u WHERE {{ VALUES ?t {{ {v} }} ?t <{subclass}>+ ?u . FILTER({all}) }}")
-    })?;
+    let rows = batched(
+        kg,
+        "reading how the types relate",
+        classes,
+        &["t", "u"],
+        |v| {
+            format!("SELECT DISTINCT ?t ?u WHERE {{ VALUES ?t {{ {v} }} ?t <{subclass}>+ ?u . FILTER({all}) }}")
+        },
+    )?;
     Ok(rows
         .into_iter()
         .filter_map(|r| Some(triple(r[0].as_ref()?, &sub, r[1].as_ref()?)))
