@@ -29,7 +29,7 @@ use sha2::{Digest, Sha256};
 /// is left as it was. The directory must exist.
 pub fn write_atomic(
     path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    write: impl FnOnce(&mut (dyn Write + Send)) -> io::Result<()>,
 ) -> io::Result<()> {
     let dir = path
         .parent()

@@ -84,7 +84,7 @@ pub fn run(a: ExportArgs) -> anyhow::Result<ExitCode> {
 fn write_rows(
     runs: &[(RunDir, Manifest)],
     format: Format,
-    out: &mut dyn Write,
+    out: &mut (dyn Write + Send),
 ) -> anyhow::Result<usize> {
     let mut n = 0;
     match format {

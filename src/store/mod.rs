@@ -21,7 +21,7 @@ pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<
 /// removed, `path` is left as it was, and `write`'s own error is returned.
 pub fn write_atomically_with(
     path: &std::path::Path,
-    write: impl FnOnce(&mut dyn std::io::Write) -> anyhow::Result<()>,
+    write: impl FnOnce(&mut (dyn std::io::Write + Send)) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     use anyhow::Context;
     let dir = path
