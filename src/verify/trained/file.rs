@@ -81,28 +81,8 @@ pub fn write_safetensors(
 ) -> Result<(), String> {
     let bytes =
         safetensors::serialize(tensors.iter().copied(), Some(meta)).map_err(|e| e.to_string())?;
-    write_durably(path, &bytes).map_err(|e| e.to_string())
-}
-
-// durable write: merge with src/durable.rs
-/// Writes `bytes` to a temporary file beside `path`, puts it on disk, renames it into place
-/// and puts the directory entry on disk too: a reader never sees half a file, and a power
-/// loss leaves the old file or the new one, never an empty or torn one.
-fn write_durably(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    // The rename is only durable once the directory is; a directory cannot be opened as a
-    // file on Windows, where the rename is journalled with the file.
-    #[cfg(unix)]
-    std::fs::File::open(dir)?.sync_all()?;
-    Ok(())
+    crate::durable::write_atomic(path, |w| std::io::Write::write_all(w, &bytes))
+        .map_err(|e| e.to_string())
 }
 
 /// What to do about a damaged judge file.
