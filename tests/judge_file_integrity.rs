@@ -93,26 +93,6 @@ fn data_offset(path: &Path, name: &str) -> usize {
     st.tensor(name).unwrap().data().as_ptr() as usize - bytes.as_ptr() as usize
 }
 
-/// `kgscope run --via-judge JUDGE` over four statements of the countries sample.
-fn run_via(judge: &Path, model: &Path, runs: &Path) -> std::process::Output {
-    common::run(&[
-        "run",
-        "--kg",
-        "sample:countries",
-        "--method",
-        "statement",
-        "--limit",
-        "4",
-        "--model",
-        model.to_str().unwrap(),
-        "--via-judge",
-        judge.to_str().unwrap(),
-        "--runs-dir",
-        runs.to_str().unwrap(),
-        "--json",
-    ])
-}
-
 fn no_run_left(runs: &Path) -> bool {
     !runs.exists() || std::fs::read_dir(runs).unwrap().next().is_none()
 }
@@ -152,13 +132,21 @@ fn a_judge_with_a_scalar_tensor_is_refused_not_a_panic() {
         .unwrap();
     (trunk.2, trunk.3) = (vec![], 0.5f32.to_le_bytes().to_vec());
     write_parts(&judge, &p);
-    let err = refused(&run_via(&judge, &model, &runs), &judge, &runs);
+    let err = refused(
+        &common::run_via_judge(&judge, &model, &runs, &["--json"]),
+        &judge,
+        &runs,
+    );
     assert!(err.contains("the file is damaged"), "{err}");
     assert!(err.contains("does not match the sha256"), "{err}");
 
     p.meta.remove(DIGEST_KEY);
     write_parts(&judge, &p);
-    let err = refused(&run_via(&judge, &model, &runs), &judge, &runs);
+    let err = refused(
+        &common::run_via_judge(&judge, &model, &runs, &["--json"]),
+        &judge,
+        &runs,
+    );
     assert!(
         err.contains("tensor trunk.weight has shape []") && err.contains("[d, d]"),
         "{err}"
@@ -190,14 +178,18 @@ fn a_judge_that_outputs_nan_is_refused_or_stops_the_run_with_nothing_recorded() 
     let flipped = f32::from_le_bytes(bytes[at - 3..=at].try_into().unwrap());
     assert!(flipped.is_finite() && flipped > 1e36, "{flipped}");
 
-    let err = refused(&run_via(&judge, &model, &runs), &judge, &runs);
+    let err = refused(
+        &common::run_via_judge(&judge, &model, &runs, &["--json"]),
+        &judge,
+        &runs,
+    );
     assert!(err.contains("does not match the sha256"), "{err}");
 
     // The same damage in a file without a digest.
     let mut p = parts(&judge);
     p.meta.remove(DIGEST_KEY);
     write_parts(&judge, &p);
-    let out = run_via(&judge, &model, &runs);
+    let out = common::run_via_judge(&judge, &model, &runs, &["--json"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "the run stops: {err}");
     assert!(err.contains("not a probability distribution"), "{err}");
@@ -227,7 +219,11 @@ fn a_judge_of_the_wrong_width_is_refused_before_the_run_exists() {
     // Width 8 throughout, for the right model file (by hash): the model's states are 640 wide.
     let judge = tmp.path().join("narrow.judge");
     save_judge(&judge, 8, Some(&model));
-    let err = refused(&run_via(&judge, &model, &runs), &judge, &runs);
+    let err = refused(
+        &common::run_via_judge(&judge, &model, &runs, &["--json"]),
+        &judge,
+        &runs,
+    );
     assert!(
         err.contains("width 8") && err.contains("width 640"),
         "{err}"
@@ -241,7 +237,11 @@ fn a_judge_of_the_wrong_width_is_refused_before_the_run_exists() {
     prov["dim"] = 640.into();
     *json = prov.to_string();
     write_parts(&judge, &p);
-    let err = refused(&run_via(&judge, &model, &runs), &judge, &runs);
+    let err = refused(
+        &common::run_via_judge(&judge, &model, &runs, &["--json"]),
+        &judge,
+        &runs,
+    );
     assert!(
         err.contains("provenance says it reads hidden states of width 640")
             && err.contains("tensors are of width 8"),
