@@ -209,9 +209,9 @@ mod tests {
     fn a_durable_write_replaces_whole_or_leaves_the_old_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f");
-        write_atomic(&path, |w: &mut dyn Write| w.write_all(b"old")).unwrap();
+        write_atomic(&path, |w| w.write_all(b"old")).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"old");
-        let failed = write_atomic(&path, |w: &mut dyn Write| {
+        let failed = write_atomic(&path, |w| {
             w.write_all(b"half")?;
             Err(io::Error::other("stopped"))
         });
@@ -222,7 +222,7 @@ mod tests {
             1,
             "no temporary file left behind"
         );
-        write_atomic(&path, |w: &mut dyn Write| w.write_all(b"new")).unwrap();
+        write_atomic(&path, |w| w.write_all(b"new")).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
     }
 }

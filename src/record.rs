@@ -24,8 +24,21 @@ pub struct TrainedCall {
     /// Which judge predicted (its file name and the first 12 hex digits of its sha256).
     pub judge: String,
     /// P(the model answers correctly), P(incorrectly), P(it says it does not know), from the
-    /// head of the statement's polarity; they sum to 1.
+    /// head of the statement's polarity; they sum to 1. Never written unless finite: JSON has
+    /// no NaN (serde_json would write `null`, which no reader of the run could read back).
+    #[serde(serialize_with = "finite_probs")]
     pub probs: [f32; 3],
+}
+
+/// Serialises probabilities, refusing any that is not a finite number, so a record the reader
+/// cannot read is never written.
+fn finite_probs<S: serde::Serializer>(probs: &[f32; 3], s: S) -> Result<S::Ok, S::Error> {
+    if let Some(p) = probs.iter().find(|p| !p.is_finite()) {
+        return Err(serde::ser::Error::custom(format!(
+            "a trained judge's probability is {p}, not a finite number: not recorded"
+        )));
+    }
+    probs.serialize(s)
 }
 
 impl TrainedCall {

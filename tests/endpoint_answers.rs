@@ -46,6 +46,15 @@ fn row(query: &[u8], n: u64) -> String {
     format!("{}\n", cells.join("\t"))
 }
 
+/// An endpoint that answers every query with `tsv`.
+fn answering(tsv: &'static str) -> common::HandlerServer {
+    common::body_handler_server(move |_, stream, _, _| {
+        let _ = stream.write_all(
+            common::http("200 OK", "Content-Type: text/tab-separated-values\r\n", tsv).as_bytes(),
+        );
+    })
+}
+
 fn sparql(server: &common::HandlerServer) -> String {
     server.base.replace("/v1", "/sparql")
 }
@@ -233,16 +242,7 @@ fn a_body_that_stalls_part_way_names_the_timeout() {
 /// count that is not a number. Neither is read as "no facts".
 #[test]
 fn an_answer_lacking_a_variable_or_of_the_wrong_kind_is_named() {
-    let server = common::body_handler_server(|_, stream, _, _| {
-        let _ = stream.write_all(
-            common::http(
-                "200 OK",
-                "Content-Type: text/tab-separated-values\r\n",
-                "?x\n<http://example.org/a>\n",
-            )
-            .as_bytes(),
-        );
-    });
+    let server = answering("?x\n<http://example.org/a>\n");
     let out = questions(&sparql(&server), &[]).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
@@ -252,16 +252,7 @@ fn an_answer_lacking_a_variable_or_of_the_wrong_kind_is_named() {
     assert!(!err.contains("no facts"), "{err}");
 
     // `--kg-sample` lists the relations with their counts first.
-    let server = common::body_handler_server(|_, stream, _, _| {
-        let _ = stream.write_all(
-            common::http(
-                "200 OK",
-                "Content-Type: text/tab-separated-values\r\n",
-                "?p\t?n\n<http://example.org/p>\t\"many\"\n",
-            )
-            .as_bytes(),
-        );
-    });
+    let server = answering("?p\t?n\n<http://example.org/p>\t\"many\"\n");
     let out = questions(&sparql(&server), &["--kg-sample", "5"])
         .output()
         .unwrap();

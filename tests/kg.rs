@@ -232,13 +232,7 @@ fn syntax_error_names_the_line_and_leaves_the_store_unchanged() {
     let store = dir.path().join("store");
     let good = dir.path().join("good.ttl");
     std::fs::write(&good, "@prefix ex: <http://example.org/> .\nex:a ex:p ex:b .\nex:a <http://www.w3.org/2000/01/rdf-schema#label> \"A\" .\n").unwrap();
-    ok(&[
-        "kg",
-        "load",
-        good.to_str().unwrap(),
-        "--store",
-        store.to_str().unwrap(),
-    ]);
+    load_store(&good, &store);
 
     let mut bad = String::from("@prefix ex: <http://example.org/> .\n");
     for i in 2..37 {
@@ -415,13 +409,7 @@ fn file_store_and_sparql_endpoint_agree() {
         .unwrap_or_else(|| sample_files()[0].clone());
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store");
-    ok(&[
-        "kg",
-        "load",
-        file.to_str().unwrap(),
-        "--store",
-        store.to_str().unwrap(),
-    ]);
+    load_store(&file, &store);
     let server = oxigraph_server(&file);
     let endpoint = format!("{}/query", server.base);
     let specs = [
@@ -582,13 +570,7 @@ fn a_store_keeps_its_index_until_the_store_changes() {
     let store = tmp.path().join("store");
     let load = |file: &str| {
         let ttl = root().join("sample-kgs").join(file);
-        ok(&[
-            "kg",
-            "load",
-            ttl.to_str().unwrap(),
-            "--store",
-            store.to_str().unwrap(),
-        ]);
+        load_store(&ttl, &store);
     };
     load("countries.ttl");
     let questions = |index: &KgIndex| -> Vec<String> {
@@ -661,13 +643,7 @@ fn an_error_after_a_written_batch_leaves_the_store_and_its_directory_unchanged()
         "<http://ex.org/a> <http://ex.org/p> <http://ex.org/b> .\n",
     )
     .unwrap();
-    ok(&[
-        "kg",
-        "load",
-        good.to_str().unwrap(),
-        "--store",
-        store.to_str().unwrap(),
-    ]);
+    load_store(&good, &store);
     let files_before = walk(&store).len();
     let bad = dir.path().join("big.nt");
     let mut w = std::io::BufWriter::new(std::fs::File::create(&bad).unwrap());

@@ -21,13 +21,7 @@ use rand_chacha::ChaCha8Rng;
 fn countries_store(dir: &Path) -> PathBuf {
     let store = dir.join("store");
     let ttl = root().join("sample-kgs/countries.ttl");
-    ok(&[
-        "kg",
-        "load",
-        ttl.to_str().unwrap(),
-        "--store",
-        store.to_str().unwrap(),
-    ]);
+    load_store(&ttl, &store);
     store
 }
 

@@ -296,21 +296,7 @@ fn a_judge_refuses_a_model_file_it_was_not_trained_on() {
     let mut bytes = std::fs::read(&model).unwrap();
     bytes.push(0);
     std::fs::write(&other, bytes).unwrap();
-    let out = common::run(&[
-        "run",
-        "--kg",
-        "sample:countries",
-        "--method",
-        "statement",
-        "--limit",
-        "4",
-        "--model",
-        other.to_str().unwrap(),
-        "--via-judge",
-        judge.to_str().unwrap(),
-        "--runs-dir",
-        runs_s,
-    ]);
+    let out = common::run_via_judge(&judge, &other, &runs, &[]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("another model file"), "{err}");

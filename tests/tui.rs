@@ -1347,21 +1347,7 @@ fn labels_export_with_two_annotators_chooses_one_or_the_majority_and_reports_kap
     .unwrap();
     let dir = tmp.path().to_str().unwrap();
     let out = tmp.path().join("x.jsonl");
-    let export = |extra: &[&str]| {
-        let mut args = vec![
-            "labels",
-            "export",
-            &run.id,
-            "--format",
-            "jsonl",
-            "--out",
-            out.to_str().unwrap(),
-            "--runs-dir",
-            dir,
-        ];
-        args.extend_from_slice(extra);
-        common::run(&args)
-    };
+    let export = |extra: &[&str]| labels_export(&run.id, dir, &out, extra);
     let lines = || -> Vec<serde_json::Value> {
         std::fs::read_to_string(&out)
             .unwrap()
@@ -1423,6 +1409,23 @@ fn labels_export_with_two_annotators_chooses_one_or_the_majority_and_reports_kap
     assert_eq!(&cells[..4], ["bob", "4", "3", "1"], "{stats}");
 }
 
+/// `kgscope labels export RUN --format jsonl --out OUT --runs-dir DIR` and `extra`.
+fn labels_export(run: &str, dir: &str, out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "labels",
+        "export",
+        run,
+        "--format",
+        "jsonl",
+        "--out",
+        out.to_str().unwrap(),
+        "--runs-dir",
+        dir,
+    ];
+    args.extend_from_slice(extra);
+    common::run(&args)
+}
+
 /// An annotator whose name holds an escape sequence (written by another tool, or before names
 /// were cleaned) is shown with it escaped, never stripped, and that shown form chooses them:
 /// the name a refusal lists can be typed back.
@@ -1444,21 +1447,7 @@ fn an_annotator_name_with_escapes_is_shown_escaped_and_taken_in_that_form() {
     }
     let dir = tmp.path().to_str().unwrap();
     let out = tmp.path().join("x.jsonl");
-    let export = |who: &str| {
-        common::run(&[
-            "labels",
-            "export",
-            &run.id,
-            "--format",
-            "jsonl",
-            "--out",
-            out.to_str().unwrap(),
-            "--runs-dir",
-            dir,
-            "--annotator",
-            who,
-        ])
-    };
+    let export = |who: &str| labels_export(&run.id, dir, &out, &["--annotator", who]);
     let stripped = export("e[31mve");
     assert!(!stripped.status.success());
     let why = String::from_utf8_lossy(&stripped.stderr);

@@ -61,8 +61,43 @@ pub fn model_hash(path: &Path) -> Result<String, String> {
     Ok(hash)
 }
 
-/// Refuses a model file other than the one `judge` was trained on (by content, not name).
+/// The width of the hidden states a GGUF model gives, read from its metadata without loading
+/// it: `<arch>.embedding_length_out` where the model has one, else `<arch>.embedding_length`
+/// (as llama.cpp's `n_embd_out`).
+pub fn model_width(path: &Path) -> Result<usize, String> {
+    use candle_core::quantized::gguf_file::Content;
+    let failed = |e: String| format!("reading the GGUF metadata of {}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(|e| failed(e.to_string()))?;
+    let content =
+        Content::read(&mut std::io::BufReader::new(file)).map_err(|e| failed(e.to_string()))?;
+    let arch = content
+        .metadata
+        .get("general.architecture")
+        .and_then(|v| v.to_string().ok())
+        .ok_or_else(|| failed("no general.architecture".into()))?;
+    let key = |k: &str| content.metadata.get(&format!("{arch}.{k}"));
+    key("embedding_length_out")
+        .or_else(|| key("embedding_length"))
+        .and_then(|v| v.to_u64().ok())
+        .map(|w| w as usize)
+        .ok_or_else(|| failed(format!("no {arch}.embedding_length")))
+}
+
+/// Refuses a model file other than the one `judge` was trained on (by content, not name), or
+/// whose hidden states are not as wide as the judge's input.
 pub fn check_model(judge: &TrainedJudge, path: &Path) -> Result<(), String> {
+    let width = model_width(path)?;
+    if width != judge.dim() {
+        return Err(format!(
+            "the judge {} reads hidden states of width {}, but {} gives hidden states of width \
+             {width}: give --model the file the judge was trained on ({}), or train a judge for \
+             this model with `kgscope judge train`",
+            judge.id,
+            judge.dim(),
+            path.display(),
+            judge.provenance.model_file
+        ));
+    }
     let hash = model_hash(path)?;
     let p = &judge.provenance;
     if hash != p.model_sha256 {

@@ -162,13 +162,16 @@ impl Appender {
         })
     }
 
+    /// Appends one record as a line. A record that cannot be serialised (one refusing a value
+    /// no reader could read back) is refused whole: nothing of it reaches the file.
     pub fn push<T: Serialize>(&mut self, record: &T) -> Result<(), JsonlError> {
         let path = self.path.clone();
-        serde_json::to_writer(&mut self.out, record).map_err(|e| JsonlError::Io {
+        let mut line = serde_json::to_vec(record).map_err(|e| JsonlError::Io {
             path: path.clone(),
             source: e.into(),
         })?;
-        self.out.write_all(b"\n").map_err(io(&path))
+        line.push(b'\n');
+        self.out.write_all(&line).map_err(io(&path))
     }
 
     /// Hands buffered lines to the OS, so they survive the process being killed.

@@ -26,6 +26,38 @@ pub fn ok(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// `kgscope kg load FILE --store STORE`, which must succeed; what it printed.
+pub fn load_store(file: &Path, store: &Path) -> String {
+    ok(&[
+        "kg",
+        "load",
+        file.to_str().unwrap(),
+        "--store",
+        store.to_str().unwrap(),
+    ])
+}
+
+/// `kgscope run --via-judge JUDGE` over four statements of the countries sample, with `extra`.
+pub fn run_via_judge(judge: &Path, model: &Path, runs: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "run",
+        "--kg",
+        "sample:countries",
+        "--method",
+        "statement",
+        "--limit",
+        "4",
+        "--model",
+        model.to_str().unwrap(),
+        "--via-judge",
+        judge.to_str().unwrap(),
+        "--runs-dir",
+        runs.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }

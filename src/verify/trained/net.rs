@@ -19,6 +19,21 @@ pub const NAMES: [&str; 8] = [
     "head_negative.bias",
 ];
 
+/// The shape of each variable of a network of width `dim`, in [`NAMES`] order: the trunk is
+/// d×d with a bias of d, the norm's weight and bias are d, each head is 3×d with a bias of 3.
+pub fn shapes(dim: usize) -> [Vec<usize>; 8] {
+    [
+        vec![dim, dim],
+        vec![dim],
+        vec![dim],
+        vec![dim],
+        vec![3, dim],
+        vec![3],
+        vec![3, dim],
+        vec![3],
+    ]
+}
+
 pub struct Net {
     trunk: Linear,
     norm: LayerNorm,
