@@ -31,6 +31,17 @@ fn entries(cache: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
         .collect()
 }
 
+/// An entry's header fields but its digest, and its rows in order.
+fn rows(entry: &[u8]) -> (String, Vec<String>) {
+    let text = String::from_utf8_lossy(entry);
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or("");
+    let kept = header.split(" sha256=").next().unwrap_or("").to_string();
+    let mut rows: Vec<String> = lines.map(str::to_string).collect();
+    rows.sort();
+    (kept, rows)
+}
+
 /// `kgscope questions` of the yes/no method on `kg`, caching its answers in `cache`.
 fn questions(kg: &str, cache: &Path) -> std::process::Output {
     common::bin()
@@ -106,9 +117,11 @@ fn a_damaged_cache_entry_is_asked_again_and_rewritten_with_a_warning() {
                 "{kind}: no warning names {}: {err}",
                 path.display()
             );
+            // The same answer: its rows (an engine may list the rows of a union of draws in
+            // another order each time it is asked).
             assert_eq!(
-                std::fs::read(path).unwrap(),
-                whole[path],
+                rows(&std::fs::read(path).unwrap()),
+                rows(&whole[path]),
                 "{kind}: {} not rewritten",
                 path.display()
             );

@@ -17,48 +17,6 @@ use kgscope::questions::{GenerateOptions, Question, Task, TemplateSet};
 const WIKIDATA: &str = "tests/data/wikidata/countries.ttl";
 const DBPEDIA: &str = "tests/data/dbpedia/scientists.ttl";
 
-/// IRIs no question may be about: statement, value, reference and page nodes, property
-/// entities, the Wikibase and OWL vocabularies, DBpedia's raw properties, categories and
-/// pages, images.
-fn machinery(iri: &str) -> bool {
-    const NODES: [&str; 11] = [
-        "http://www.wikidata.org/entity/statement/",
-        "http://www.wikidata.org/value/",
-        "http://www.wikidata.org/reference/",
-        "https://www.wikidata.org/wiki/Special:EntityData/",
-        "http://wikiba.se/ontology#",
-        "http://www.w3.org/2002/07/owl#",
-        "http://www.w3.org/2000/01/rdf-schema#",
-        "http://dbpedia.org/property/",
-        "http://dbpedia.org/resource/Category:",
-        "http://commons.wikimedia.org/",
-        "http://www.w3.org/ns/prov#",
-    ];
-    const META: [&str; 6] = [
-        "http://dbpedia.org/ontology/wikiPage",
-        "http://dbpedia.org/ontology/abstract",
-        "http://dbpedia.org/ontology/thumbnail",
-        "http://xmlns.com/foaf/0.1/isPrimaryTopicOf",
-        "http://xmlns.com/foaf/0.1/depiction",
-        "http://schema.org/",
-    ];
-    NODES.iter().chain(&META).any(|n| iri.starts_with(n))
-        || iri.contains("wikipedia.org/wiki/")
-        || iri
-            .strip_prefix("http://www.wikidata.org/entity/")
-            .is_some_and(|id| id.starts_with('P'))
-}
-
-/// A name that is an id, not a label: `P36`, `Q142`, `Q142-69728906-…`.
-fn looks_like_an_id(name: &str) -> bool {
-    let mut c = name.chars();
-    matches!(c.next(), Some('P' | 'Q' | 'L'))
-        && name.len() > 1
-        && name[1..]
-            .chars()
-            .all(|x| x.is_ascii_digit() || x == '-' || x.is_ascii_hexdigit())
-}
-
 /// What a command's `--kg-sample 20` draws for every method (KG-FPQ's neighbourhoods too).
 fn draw() -> Draw {
     Draw::of(Some(20), &[], 3).unwrap().reaching(
@@ -105,7 +63,7 @@ fn a_sampled_endpoint_asks_what_the_file_asks_by_labels_never_machinery() {
                 .unwrap_or_else(|| panic!("{path}: {iri} is no relation of the file"));
             assert_eq!(remote.label(r.predicate), whole.label(id), "{path}: {iri}");
             assert!(
-                !looks_like_an_id(&remote.label(r.predicate)),
+                !common::looks_like_an_id(&remote.label(r.predicate)),
                 "{path}: {iri}"
             );
         }
@@ -133,21 +91,25 @@ fn a_sampled_endpoint_asks_what_the_file_asks_by_labels_never_machinery() {
             for q in &qs {
                 for iri in [&q.subject, &q.predicate, &q.object] {
                     assert!(
-                        !machinery(iri),
+                        !common::model_machinery(iri),
                         "{path} {}: {iri} in {}",
                         task.as_str(),
                         q.prompt
                     );
                 }
                 assert!(
-                    !looks_like_an_id(&q.relation),
+                    !common::looks_like_an_id(&q.relation),
                     "{path}: relation {}",
                     q.relation
                 );
-                assert!(!looks_like_an_id(&q.subject_label), "{path}: {}", q.prompt);
+                assert!(
+                    !common::looks_like_an_id(&q.subject_label),
+                    "{path}: {}",
+                    q.prompt
+                );
                 for t in q.head_type.iter().chain(&q.tail_type) {
                     assert!(
-                        !looks_like_an_id(t) && !t.contains("://"),
+                        !common::looks_like_an_id(t) && !t.contains("://"),
                         "{path}: type {t}"
                     );
                 }
@@ -187,7 +149,7 @@ fn wikidata_types_and_qualifier_years_come_through_a_sample() {
                 iri.starts_with("http://www.wikidata.org/entity/Q"),
                 "{iri} is a type"
             );
-            assert!(!looks_like_an_id(&index.label(t)), "type {iri}");
+            assert!(!common::looks_like_an_id(&index.label(t)), "type {iri}");
             typed += 1;
         }
     }

@@ -547,6 +547,15 @@ ex:g2 { ex:curie ex:discovered ex:radium ; skos:altLabel "Madame Curie" . ex:rad
     specs.push(trig.to_str().unwrap().to_string());
     for spec in specs {
         let kg = kgscope::kg::open(&spec).unwrap();
+        // The scan and these queries are the generic profile's two ways in; a KG in
+        // Wikidata's model is read from its triples under its own profile either way
+        // (tests/endpoint_profiles.rs compares a file with an endpoint serving it).
+        if !kgscope::kg::profile::detect(kg.as_ref())
+            .unwrap()
+            .is_generic()
+        {
+            continue;
+        }
         assert!(kg.index_rows().is_some(), "{spec}: not scanned");
         let scanned = KgIndex::build(kg.as_ref(), &|_| {}).unwrap();
         let queried = KgIndex::build_by_queries(kg.as_ref(), &|_| {}).unwrap();

@@ -21,36 +21,6 @@ fn open(path: &str) -> (Box<dyn KnowledgeGraph>, KgIndex) {
     (kg, index)
 }
 
-/// IRIs no question may be about: statement, value, reference and page nodes, property
-/// entities, the Wikibase and OWL vocabularies, DBpedia's raw properties and categories.
-fn machinery(iri: &str) -> bool {
-    const NODES: [&str; 9] = [
-        "http://www.wikidata.org/entity/statement/",
-        "http://www.wikidata.org/value/",
-        "http://www.wikidata.org/reference/",
-        "https://www.wikidata.org/wiki/Special:EntityData/",
-        "http://wikiba.se/ontology#",
-        "http://www.w3.org/2002/07/owl#",
-        "http://dbpedia.org/property/",
-        "http://dbpedia.org/resource/Category:",
-        "http://commons.wikimedia.org/",
-    ];
-    NODES.iter().any(|n| iri.starts_with(n))
-        || iri
-            .strip_prefix("http://www.wikidata.org/entity/")
-            .is_some_and(|id| id.starts_with('P'))
-}
-
-/// A name that is an id, not a label: `P36`, `Q142`, `Q142-69728906-…`.
-fn looks_like_an_id(name: &str) -> bool {
-    let mut c = name.chars();
-    matches!(c.next(), Some('P' | 'Q' | 'L'))
-        && name.len() > 1
-        && name[1..]
-            .chars()
-            .all(|x| x.is_ascii_digit() || x == '-' || x.is_ascii_hexdigit())
-}
-
 #[test]
 fn the_profile_is_detected_from_the_data() {
     for (path, name) in [(WIKIDATA, "wikidata"), (DBPEDIA, "dbpedia")] {
@@ -91,11 +61,11 @@ fn wikidata_facts_are_truthy_claims_named_by_their_property_entities() {
             "{iri} is not a truthy claim"
         );
         let name = index.label(r.predicate);
-        assert!(!looks_like_an_id(&name), "{iri} is named {name}");
+        assert!(!common::looks_like_an_id(&name), "{iri} is named {name}");
     }
     for &e in index.entities() {
         let iri = kg::term_str(index.term(e));
-        assert!(!machinery(iri), "{iri} is an entity");
+        assert!(!common::model_machinery(iri), "{iri} is an entity");
     }
     // Only the asked property types: no identifier, URL, media or coordinate relation.
     let (_, left_out) =
@@ -135,7 +105,10 @@ fn wikidata_types_are_the_most_specific_readable_classes() {
                 "{iri} is a type"
             );
             let name = index.label(t);
-            assert!(!looks_like_an_id(&name), "type {iri} is named {name}");
+            assert!(
+                !common::looks_like_an_id(&name),
+                "type {iri} is named {name}"
+            );
             typed += 1;
         }
     }
@@ -277,26 +250,26 @@ fn every_method_asks_about_labelled_entities_and_relations_never_machinery() {
             for q in &qs {
                 for iri in [&q.subject, &q.predicate, &q.object] {
                     assert!(
-                        !machinery(iri),
+                        !common::model_machinery(iri),
                         "{path} {}: {iri} in {}",
                         task.as_str(),
                         q.prompt
                     );
                 }
                 assert!(
-                    !looks_like_an_id(&q.relation),
+                    !common::looks_like_an_id(&q.relation),
                     "{path}: relation {}",
                     q.relation
                 );
                 assert!(
-                    !looks_like_an_id(&q.subject_label),
+                    !common::looks_like_an_id(&q.subject_label),
                     "{path} {}: {}",
                     task.as_str(),
                     q.prompt
                 );
                 for t in q.head_type.iter().chain(&q.tail_type) {
                     assert!(
-                        !looks_like_an_id(t) && !t.contains("://"),
+                        !common::looks_like_an_id(t) && !t.contains("://"),
                         "{path}: type {t}"
                     );
                 }
@@ -352,4 +325,186 @@ fn the_audit_counts_questions_about_machinery_when_a_kg_is_misread() {
     let qs = questions(&index, Task::Statement);
     let audit = kgscope::questions::audit::audit(&renderer, &corrupter, &qs, &|_| false);
     assert!(audit.model_machinery > 0, "{:?}", audit.examples);
+}
+
+/// The `iri = … label = …` pairs of a built-in template file.
+fn template_labels(file: &str) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(common::root().join("assets/templates").join(file)).unwrap();
+    let doc: toml::Table = toml::from_str(&text).unwrap();
+    doc["relation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let s = |k: &str| r[k].as_str().unwrap().to_string();
+            (s("iri"), s("label"))
+        })
+        .collect()
+}
+
+#[test]
+fn every_relation_of_both_models_has_a_template_written_for_its_property() {
+    let templates = TemplateSet::builtin();
+    for (path, file) in [(WIKIDATA, "wikidata.toml"), (DBPEDIA, "dbpedia.toml")] {
+        let (_, index) = open(path);
+        let written = template_labels(file);
+        let mut seen = 0;
+        for p in index.relations().iter().map(|r| r.predicate) {
+            let (iri, label) = (kg::term_str(index.term(p)).to_string(), index.label(p));
+            assert!(
+                templates.find(&iri, &label).is_some(),
+                "{path}: no template for {iri} ({label})"
+            );
+            // The template was written for this property: the label it was written from is
+            // the one the KG gives the property (a wrong id would name another property).
+            let (_, theirs) = written
+                .iter()
+                .find(|(i, _)| *i == iri)
+                .unwrap_or_else(|| panic!("{path}: {iri} is not in {file}"));
+            assert_eq!(theirs, &label, "{path}: {iri}");
+            seen += 1;
+        }
+        assert!(seen >= 10, "{path}: {seen} relations");
+    }
+}
+
+#[test]
+fn questions_on_both_models_read_as_english_sentences() {
+    for path in [WIKIDATA, DBPEDIA] {
+        let (_, index) = open(path);
+        for task in Task::ALL {
+            for q in questions(&index, task) {
+                let p = &q.prompt;
+                let words: Vec<&str> = p.split_whitespace().collect();
+                // "the member of of Spain", "the is primary topic of of …"
+                assert!(
+                    !words.windows(2).any(|w| w[0] == w[1] && w[0].len() > 1),
+                    "{path} {}: {p}",
+                    task.as_str()
+                );
+                // No relation label in camel case or an ISO date left raw in a sentence.
+                assert!(
+                    !words.iter().any(|w| w.starts_with(char::is_lowercase)
+                        && w.chars().skip(1).any(char::is_uppercase)),
+                    "{path} {}: {p}",
+                    task.as_str()
+                );
+                let iso_date = |w: &&str| {
+                    let w = w.trim_matches(|c: char| !c.is_ascii_digit());
+                    w.len() == 10 && w.as_bytes()[4] == b'-' && w.as_bytes()[7] == b'-'
+                };
+                assert!(!words.iter().any(iso_date), "{path} {}: {p}", task.as_str());
+                assert!(
+                    !p.starts_with(|c: char| c.is_lowercase()),
+                    "{path} {}: {p}",
+                    task.as_str()
+                );
+            }
+        }
+    }
+}
+
+/// A KG in YAGO's model (schema.org properties, `owl:sameAs` links, images, a class
+/// hierarchy), read under the profile file shipped for it: no code knows YAGO.
+#[test]
+fn a_profile_file_describes_a_kg_no_built_in_profile_knows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ttl = tmp.path().join("yago.ttl");
+    std::fs::write(
+        &ttl,
+        r#"@prefix yago: <http://yago-knowledge.org/resource/> . @prefix schema: <http://schema.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+yago:Marie_Curie a schema:Person, yago:Scientist ; rdfs:label "Marie Curie"@en, "Marie Curie"@fr ;
+  rdfs:comment "Polish and naturalised-French physicist and chemist"@en ;
+  schema:alternateName "Maria Salomea Skłodowska"@en ;
+  schema:birthPlace yago:Warsaw ; schema:spouse yago:Pierre_Curie ;
+  schema:birthDate "1867-11-07"^^xsd:date ;
+  schema:image <http://commons.wikimedia.org/wiki/Special:FilePath/Marie_Curie_c1920.jpg> ;
+  schema:url <https://www.nobelprize.org/prizes/physics/1903/marie-curie/> ;
+  owl:sameAs <http://www.wikidata.org/entity/Q7186> .
+yago:Pierre_Curie a yago:Scientist ; rdfs:label "Pierre Curie"@en ; schema:birthPlace yago:Paris .
+yago:Warsaw a schema:City ; rdfs:label "Warsaw"@en ; schema:containedInPlace yago:Poland .
+yago:Paris a schema:City ; rdfs:label "Paris"@en ; schema:containedInPlace yago:France .
+yago:Poland a schema:Country ; rdfs:label "Poland"@en .
+yago:France a schema:Country ; rdfs:label "France"@en .
+yago:Scientist rdfs:subClassOf schema:Person ; rdfs:label "scientist"@en .
+schema:Person rdfs:label "person"@en . schema:City rdfs:label "city"@en . schema:Country rdfs:label "country"@en .
+"#,
+    )
+    .unwrap();
+    let file = common::root().join("profiles/yago.toml");
+    let profile = Profile::named(file.to_str().unwrap()).unwrap();
+    assert_eq!(profile.name, "yago");
+    let kg = kg::open(ttl.to_str().unwrap()).unwrap();
+    // Nothing in it names a built-in model: detected, it would be read as generic.
+    assert_eq!(profile::detect(kg.as_ref()).unwrap().name, "generic");
+    let index = KgIndex::build_with(kg.as_ref(), &profile, &|_| {}).unwrap();
+    let mut relations: Vec<String> = index
+        .relations()
+        .iter()
+        .map(|r| kg::term_str(index.term(r.predicate)).to_string())
+        .collect();
+    relations.sort();
+    assert_eq!(
+        relations,
+        [
+            "http://schema.org/birthDate",
+            "http://schema.org/birthPlace",
+            "http://schema.org/containedInPlace",
+            "http://schema.org/spouse",
+        ]
+    );
+    let curie = index
+        .iri_id("http://yago-knowledge.org/resource/Marie_Curie")
+        .unwrap();
+    // The most specific type: scientist, not person.
+    let types: Vec<String> = index
+        .types_of(curie)
+        .iter()
+        .map(|&t| index.label(t))
+        .collect();
+    assert_eq!(types, ["scientist"]);
+    assert!(index
+        .aliases_of(curie)
+        .iter()
+        .any(|a| a == "Maria Salomea Skłodowska"));
+    for q in questions(&index, Task::Saq) {
+        assert!(!q.prompt.contains("://"), "{}", q.prompt);
+        assert!(!common::model_machinery(&q.object), "{}", q.prompt);
+    }
+    let qs = questions(&index, Task::Statement);
+    assert!(
+        qs.iter().any(|q| q.prompt.contains("Marie Curie")),
+        "{:?}",
+        qs.iter().map(|q| &q.prompt).collect::<Vec<_>>()
+    );
+}
+
+/// `--lang de`: names in German where the KG has them, else Wikidata's `mul`, else English;
+/// a description in German where there is one.
+#[test]
+fn names_come_in_the_runs_language_with_muls_and_englishs_fallback() {
+    let path = common::root().join(WIKIDATA);
+    let kg = kg::open(path.to_str().unwrap()).unwrap();
+    let german = Profile::wikidata().with_lang(Some("de"));
+    assert_eq!(german.languages(), ["de", "mul", "en"]);
+    let index = KgIndex::build_with(kg.as_ref(), &german, &|_| {}).unwrap();
+    let label = |q: &str| {
+        let id = index
+            .iri_id(&format!("http://www.wikidata.org/entity/{q}"))
+            .unwrap_or_else(|| panic!("{q} not an entity"));
+        index.label(id)
+    };
+    assert_eq!(label("Q39"), "Schweiz");
+    assert_eq!(label("Q142"), "Frankreich");
+    // Berlin has no German label here, but a `mul` one.
+    assert_eq!(label("Q64"), "Berlin");
+    let english = KgIndex::build_with(kg.as_ref(), &Profile::wikidata(), &|_| {}).unwrap();
+    let q39 = english
+        .iri_id("http://www.wikidata.org/entity/Q39")
+        .unwrap();
+    assert_eq!(english.label(q39), "Switzerland");
+    // Another language is another index, never mistaken for this one.
+    assert_ne!(index.fingerprint(), english.fingerprint());
 }

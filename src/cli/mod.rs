@@ -123,18 +123,18 @@ pub struct KgArg {
     #[arg(long, value_name = "KG", default_value = "sample:countries")]
     pub kg: String,
     /// How to read the KG: wikidata, dbpedia, generic, or a profile FILE.toml (which
-    /// predicates are facts, labels, types, qualifiers, metadata); without it, detected from
-    /// the data (the Wikibase ontology: wikidata; DBpedia ontology classes: dbpedia; else
+    /// predicates are facts, labels, types, qualifiers, metadata). Default: detected from the
+    /// data (the Wikibase ontology: wikidata; DBpedia ontology classes: dbpedia; else
     /// generic).
     #[arg(long, value_name = "PROFILE")]
     pub profile: Option<String>,
-    /// Language of labels, aliases and descriptions (a BCP 47 tag); without it, English
+    /// Language of labels, aliases and descriptions (a BCP 47 tag). Default: English
     /// (Wikidata falls back to `mul`, then English).
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
     /// Read a SPARQL endpoint's KG whole (every triple, by a few unbounded queries) instead of
     /// a sample: only for an endpoint small enough to hold in memory (a 2M-triple one takes
-    /// about 1 GiB and minutes). Without it an endpoint is sampled ([`--kg-sample`], 100 facts
+    /// about 1 GiB and minutes). Without it an endpoint is sampled (`--kg-sample`, 100 facts
     /// per relation unless given); files and stores are always read whole.
     #[arg(long)]
     pub kg_whole: bool,

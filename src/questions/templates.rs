@@ -3,6 +3,7 @@
 
 pub mod articles;
 mod facts;
+pub mod phrase;
 pub mod slots;
 
 use std::collections::HashMap;
@@ -33,13 +34,20 @@ pub struct Template {
 
 impl Template {
     /// The fallback for a relation no template file knows, built from its label
-    /// (`birthPlace` → "birth place").
+    /// (`birthPlace` → "birth place") in the frame its grammar takes ([`phrase`]).
     pub fn from_label(label: &str) -> Self {
-        let words = split_camel(label);
+        // A label in words ("ISO 3166-1 alpha-2 code", "GDP") is kept as written; only a
+        // local name (`birthPlace`, `date_of_birth`) is split and lower-cased.
+        let words = if label.trim().contains(char::is_whitespace) {
+            label.split_whitespace().collect::<Vec<_>>().join(" ")
+        } else {
+            split_camel(label)
+        };
+        let (statement, question, yesno) = phrase::frames(&words);
         Self {
-            statement: format!("The {words} of {{head}} is {{tail}}."),
-            question: format!("What is the {words} of {{head}}?"),
-            yesno: Some(format!("Is {{tail}} the {words} of {{head}}?")),
+            statement,
+            question,
+            yesno: Some(yesno),
             head: Slot::default(),
             tail: Slot::default(),
         }
@@ -102,9 +110,19 @@ pub fn split_camel(label: &str) -> String {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct TomlFile {
+    /// `false`: the file's templates apply by IRI only, never to another KG's relation that
+    /// happens to share a local name or label (Wikidata's and DBpedia's templates, which must
+    /// not reword a generic KG's `capital`).
+    #[serde(default = "yes")]
+    by_name: bool,
     #[serde(default)]
     relation: Vec<TomlRelation>,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Deserialize)]
@@ -198,12 +216,15 @@ impl TemplateSet {
                 ));
             }
             if r.head_type.is_some() || r.tail_type.is_some() {
-                let names = r
-                    .iri
-                    .iter()
-                    .map(|iri| vocab::local_name(iri).to_lowercase())
-                    .chain(r.label.iter().map(|l| l.to_lowercase()))
-                    .collect();
+                let names = if file.by_name {
+                    r.iri
+                        .iter()
+                        .map(|iri| vocab::local_name(iri).to_lowercase())
+                        .chain(r.label.iter().map(|l| l.to_lowercase()))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
                 self.typed.push(Typed {
                     iri: r.iri,
                     names,
@@ -214,9 +235,14 @@ impl TemplateSet {
                 continue;
             }
             if let Some(iri) = &r.iri {
-                self.by_name
-                    .insert(vocab::local_name(iri).to_lowercase(), r.template.clone());
+                if file.by_name {
+                    self.by_name
+                        .insert(vocab::local_name(iri).to_lowercase(), r.template.clone());
+                }
                 self.by_iri.insert(iri.clone(), r.template.clone());
+            }
+            if !file.by_name {
+                continue;
             }
             if let Some(label) = &r.label {
                 self.by_name

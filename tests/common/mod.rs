@@ -481,3 +481,45 @@ pub fn files(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
         })
         .collect()
 }
+
+/// IRIs no question may be about: statement, value, reference and page nodes, property
+/// entities, the Wikibase and OWL vocabularies, DBpedia's raw properties, categories and
+/// pages, images.
+pub fn model_machinery(iri: &str) -> bool {
+    const NODES: [&str; 11] = [
+        "http://www.wikidata.org/entity/statement/",
+        "http://www.wikidata.org/value/",
+        "http://www.wikidata.org/reference/",
+        "https://www.wikidata.org/wiki/Special:EntityData/",
+        "http://wikiba.se/ontology#",
+        "http://www.w3.org/2002/07/owl#",
+        "http://www.w3.org/2000/01/rdf-schema#",
+        "http://dbpedia.org/property/",
+        "http://dbpedia.org/resource/Category:",
+        "http://commons.wikimedia.org/",
+        "http://www.w3.org/ns/prov#",
+    ];
+    const META: [&str; 6] = [
+        "http://dbpedia.org/ontology/wikiPage",
+        "http://dbpedia.org/ontology/abstract",
+        "http://dbpedia.org/ontology/thumbnail",
+        "http://xmlns.com/foaf/0.1/isPrimaryTopicOf",
+        "http://xmlns.com/foaf/0.1/depiction",
+        "http://schema.org/",
+    ];
+    NODES.iter().chain(&META).any(|n| iri.starts_with(n))
+        || iri.contains("wikipedia.org/wiki/")
+        || iri
+            .strip_prefix("http://www.wikidata.org/entity/")
+            .is_some_and(|id| id.starts_with('P'))
+}
+
+/// A name that is an id, not a label: `P36`, `Q142`, `Q142-69728906-…`.
+pub fn looks_like_an_id(name: &str) -> bool {
+    let mut c = name.chars();
+    matches!(c.next(), Some('P' | 'Q' | 'L'))
+        && name.len() > 1
+        && name[1..]
+            .chars()
+            .all(|x| x.is_ascii_digit() || x == '-' || x.is_ascii_hexdigit())
+}

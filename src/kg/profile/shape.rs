@@ -605,9 +605,74 @@ fn wikibase_value(o: &Term, node: Option<&ValueNode>, label_of: &HashMap<String,
             .filter(|u| *u != NO_UNIT)
             .and_then(|u| label_of.get(u));
         return Term::Literal(match unit {
-            Some(u) => Literal::new_simple_literal(format!("{amount} {u}")),
+            Some(u) => Literal::new_simple_literal(format!("{amount} {}", unit_for(amount, u))),
             None => Literal::new_typed_literal(amount, NamedNode::new_unchecked(dt)),
         });
     }
     o.clone()
+}
+
+/// A unit's label as it follows an amount: plural unless the amount is one ("1 metre", "2.5
+/// metres", "505992 square kilometres", "20 degrees Celsius", "3 kilometres per hour"). The
+/// plural goes on the head noun: the word before "per", before a proper adjective
+/// ("Celsius"), else the last.
+fn unit_for(amount: &str, unit: &str) -> String {
+    if amount.trim_start_matches(['+', '-']) == "1" {
+        return unit.to_string();
+    }
+    let mut words: Vec<String> = unit.split(' ').map(str::to_string).collect();
+    let head = match words.iter().position(|w| w == "per") {
+        Some(p) if p > 0 => p - 1,
+        _ => {
+            let last = words.len() - 1;
+            if last > 0 && words[last].starts_with(char::is_uppercase) {
+                last - 1
+            } else {
+                last
+            }
+        }
+    };
+    words[head] = plural(&words[head]);
+    words.join(" ")
+}
+
+fn plural(word: &str) -> String {
+    match word {
+        "foot" => return "feet".into(),
+        w if !w.starts_with(char::is_lowercase) => return w.to_string(),
+        _ => {}
+    }
+    if word.ends_with(['s', 'x', 'z']) || word.len() < 3 {
+        return word.to_string();
+    }
+    if word.ends_with("ch") || word.ends_with("sh") {
+        return format!("{word}es");
+    }
+    if let Some(stem) = word.strip_suffix('y') {
+        if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) {
+            return format!("{stem}ies");
+        }
+    }
+    format!("{word}s")
+}
+
+#[cfg(test)]
+mod unit_tests {
+    use super::unit_for;
+
+    #[test]
+    fn units_follow_their_amount() {
+        assert_eq!(unit_for("1", "metre"), "metre");
+        assert_eq!(unit_for("505992", "square kilometre"), "square kilometres");
+        assert_eq!(unit_for("20", "degree Celsius"), "degrees Celsius");
+        assert_eq!(unit_for("3", "kilometre per hour"), "kilometres per hour");
+        assert_eq!(unit_for("12", "foot"), "feet");
+        assert_eq!(unit_for("5", "inch"), "inches");
+        assert_eq!(unit_for("2", "century"), "centuries");
+        assert_eq!(unit_for("50", "hertz"), "hertz");
+        assert_eq!(
+            unit_for("7", "United States dollar"),
+            "United States dollars"
+        );
+    }
 }

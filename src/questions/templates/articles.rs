@@ -22,7 +22,7 @@ use crate::kg::index::{Id, KgIndex};
 use crate::kg::Term;
 
 /// Head nouns that take "the" as a name's last word or before "of".
-const HEAD_NOUNS: [&str; 15] = [
+const HEAD_NOUNS: [&str; 18] = [
     "Republic",
     "Kingdom",
     "Federation",
@@ -38,10 +38,14 @@ const HEAD_NOUNS: [&str; 15] = [
     "Territories",
     "Provinces",
     "Antilles",
+    // International bodies: "the United Nations", "the World Health Organization".
+    "Nations",
+    "Organization",
+    "Organisation",
 ];
 
 /// Nouns that take "the" only before "of": alone they end bare names ("Vatican City").
-const OF_NOUNS: [&str; 11] = [
+const OF_NOUNS: [&str; 12] = [
     "Isle",
     "State",
     "District",
@@ -53,6 +57,7 @@ const OF_NOUNS: [&str; 11] = [
     "Department",
     "Country",
     "Province",
+    "Council",
 ];
 
 /// Whether the entity `id` is written "the <label>" in running text.

@@ -72,6 +72,8 @@ pub fn render_fact(
         &t.tail,
     );
     let tail = match form {
+        // A value written in other words (a date as "on 23 May 1949") is masked whole.
+        Form::Blank if !tail.contains(tail_label.trim()) => "[MASK]".to_string(),
         Form::Blank => tail.replacen(tail_label.trim(), "[MASK]", 1),
         _ => tail,
     };

@@ -31,6 +31,11 @@ pub struct Slot {
     /// name.
     #[serde(default)]
     pub code: Option<String>,
+    /// The values are points in time, written with the preposition their precision takes:
+    /// "in 1949", "in May 1949", "on 23 May 1949" (so a template reads "{head} was born
+    /// {tail}." whatever the date's precision).
+    #[serde(default)]
+    pub time: bool,
 }
 
 /// A value as the KG gives it, and, when the value is foreign to the slot it goes in (a literal
@@ -56,6 +61,11 @@ pub fn decorate(value: &Value<'_>, slot: &Slot) -> String {
     if let Some(unit) = unit.filter(|_| is_number(text)) {
         return format!("{text} {unit}");
     }
+    if slot.time {
+        if let Some(when) = time_words(text) {
+            return when;
+        }
+    }
     match slot.article {
         Some(_) if starts_with_article(text) || text.is_empty() => text.to_string(),
         Some(Article::The) => format!("the {text}"),
@@ -65,6 +75,59 @@ pub fn decorate(value: &Value<'_>, slot: &Slot) -> String {
         }
         None => text.to_string(),
     }
+}
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+/// A date's lexical form (`1949`, `1949-05`, `1949-05-23`, `-0044-03-15`, a time after `T`
+/// ignored) in words with its preposition: "in 1949", "in May 1949", "on 23 May 1949",
+/// "in 44 BC". `None` for anything else.
+pub fn time_words(text: &str) -> Option<String> {
+    let (bc, rest) = match text.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, text.trim_start_matches('+')),
+    };
+    let date = rest.split('T').next()?;
+    let mut parts = date.split('-');
+    let year: i64 = parts
+        .next()
+        .filter(|y| y.bytes().all(|b| b.is_ascii_digit()))?
+        .parse()
+        .ok()?;
+    let month: Option<usize> = match parts.next() {
+        Some(m) => Some(m.parse().ok().filter(|m| (1..=12).contains(m))?),
+        None => None,
+    };
+    let day: Option<u32> = match parts.next() {
+        Some(d) => Some(d.parse().ok().filter(|d| (1..=31).contains(d))?),
+        None => None,
+    };
+    if parts.next().is_some() {
+        return None;
+    }
+    let year = if bc {
+        format!("{year} BC")
+    } else {
+        year.to_string()
+    };
+    Some(match (month, day) {
+        (Some(m), Some(d)) => format!("on {d} {} {year}", MONTHS[m - 1]),
+        (Some(m), None) => format!("in {} {year}", MONTHS[m - 1]),
+        _ => format!("in {year}"),
+    })
 }
 
 /// A plain decimal number, possibly signed ("1811", "-38.83", "+2"), not "NaN" or "inf".
@@ -136,7 +199,7 @@ pub fn indefinite(next: &str) -> &'static str {
 /// re-scanned for placeholders), and keeps the sentence well formed around them: an article
 /// the template writes before a value that brings its own is dropped, "a"/"an" agrees with the
 /// value, a value ending in "." absorbs the template's full stop, whitespace runs collapse,
-/// and a sentence opening with an article starts with a capital.
+/// and a sentence starts with a capital.
 pub fn fill(template: &str, head: &str, tail: &str) -> String {
     let mut out = String::with_capacity(template.len() + head.len() + tail.len());
     let mut rest = template;
@@ -162,10 +225,14 @@ pub fn fill(template: &str, head: &str, tail: &str) -> String {
     }
     out.push_str(rest);
     let mut text = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    // A sentence starts with a capital, also where a value opens it ("euro is a currency of
+    // Spain"), unless that value's first word has capitals of its own ("iPhone", "eBay").
     if let Some(first) = text.split(' ').next() {
-        if is_article(first) && text.contains(' ') {
-            let upper: String = text[..1].to_uppercase();
-            text.replace_range(..1, &upper);
+        let own_capitals = first.chars().skip(1).any(char::is_uppercase);
+        if text.starts_with(|c: char| c.is_lowercase()) && !own_capitals && text.contains(' ') {
+            let len = text.chars().next().map_or(0, char::len_utf8);
+            let upper: String = text[..len].to_uppercase();
+            text.replace_range(..len, &upper);
         }
     }
     text
@@ -217,6 +284,35 @@ mod tests {
             home: None,
             definite: false,
         }
+    }
+
+    #[test]
+    fn dates_are_written_at_their_precision() {
+        assert_eq!(time_words("1949").as_deref(), Some("in 1949"));
+        assert_eq!(time_words("1949-05").as_deref(), Some("in May 1949"));
+        assert_eq!(time_words("1949-05-23").as_deref(), Some("on 23 May 1949"));
+        assert_eq!(
+            time_words("1879-03-14T00:00:00Z").as_deref(),
+            Some("on 14 March 1879")
+        );
+        assert_eq!(
+            time_words("-0044-03-15").as_deref(),
+            Some("on 15 March 44 BC")
+        );
+        assert_eq!(time_words("1949-13-01"), None);
+        assert_eq!(time_words("Paris"), None);
+        let slot = Slot {
+            time: true,
+            ..Slot::default()
+        };
+        let v = |text| Value {
+            text,
+            home: None,
+            definite: false,
+        };
+        assert_eq!(decorate(&v("1955-04-18"), &slot), "on 18 April 1955");
+        // A value that is not a date stays as it is.
+        assert_eq!(decorate(&v("unknown"), &slot), "unknown");
     }
 
     #[test]
