@@ -25,7 +25,15 @@ fn every_template_of_every_sample_kg_reads_grammatically() {
     for file in sample_files() {
         let name = kg_name(&file);
         let (_kg, ix) = indexed(file.to_str().unwrap());
-        let path = root().join("assets/templates").join(format!("{name}.toml"));
+        // A sample in Wikidata's model is worded by the templates of Wikidata's properties.
+        let file_name = if name.starts_with("wikidata") {
+            "wikidata"
+        } else {
+            &name
+        };
+        let path = root()
+            .join("assets/templates")
+            .join(format!("{file_name}.toml"));
         let mut own = TemplateSet::default();
         let in_file = own
             .add_toml(&std::fs::read_to_string(&path).unwrap(), &name)
@@ -121,12 +129,18 @@ fn every_template_of_every_sample_kg_reads_grammatically() {
             bad.len(),
             bad.join("\n")
         );
-        assert_eq!(
-            covered,
-            in_file - typed_in_file,
-            "{name}: every relation template in {} must be rendered on the KG's facts",
-            path.display()
-        );
+        // A sample's own file holds its relations and no others; Wikidata's file is for
+        // Wikidata, of which the sample uses some.
+        if file_name == name {
+            assert_eq!(
+                covered,
+                in_file - typed_in_file,
+                "{name}: every relation template in {} must be rendered on the KG's facts",
+                path.display()
+            );
+        } else {
+            assert!(covered >= 10 && covered < in_file, "{name}: {covered}");
+        }
         for t in own.typed() {
             assert!(
                 used.contains(t),
@@ -152,8 +166,10 @@ fn yesno_aliases_never_contain_a_candidate_answer() {
             seed: 9,
             ..Default::default()
         };
-        let (qs, _) = kgscope::method::generate(&ix, &set, &opts).unwrap();
-        assert_eq!(qs.len(), 500);
+        let (qs, report) = kgscope::method::generate(&ix, &set, &opts).unwrap();
+        // As many as asked, or one a candidate fact on a smaller sample.
+        assert_eq!(qs.len(), 500.min(report.candidates), "{name}");
+        assert!(qs.len() >= 150, "{name}: {}", qs.len());
         let mut with_alias = 0;
         for q in &qs {
             let p = ix.iri_id(&q.predicate).unwrap();
