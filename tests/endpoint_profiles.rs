@@ -79,42 +79,7 @@ fn a_sampled_endpoint_asks_what_the_file_asks_by_labels_never_machinery() {
                 "{path} {}: the file and the endpoint asked differently",
                 task.as_str()
             );
-            if qs.is_empty() {
-                // The staged methods make their questions from a plan; the rest must ask.
-                assert!(
-                    matches!(task, Task::Kglens | Task::Kghalubench),
-                    "{path}: {} made no questions from the endpoint",
-                    task.as_str()
-                );
-                continue;
-            }
-            for q in &qs {
-                for iri in [&q.subject, &q.predicate, &q.object] {
-                    assert!(
-                        !common::model_machinery(iri),
-                        "{path} {}: {iri} in {}",
-                        task.as_str(),
-                        q.prompt
-                    );
-                }
-                assert!(
-                    !common::looks_like_an_id(&q.relation),
-                    "{path}: relation {}",
-                    q.relation
-                );
-                assert!(
-                    !common::looks_like_an_id(&q.subject_label),
-                    "{path}: {}",
-                    q.prompt
-                );
-                for t in q.head_type.iter().chain(&q.tail_type) {
-                    assert!(
-                        !common::looks_like_an_id(t) && !t.contains("://"),
-                        "{path}: type {t}"
-                    );
-                }
-                assert!(!q.prompt.contains("://"), "{path}: {}", q.prompt);
-            }
+            common::assert_asked_by_labels(path, task, &qs);
         }
         // The audit's own check of model machinery, over every method's questions.
         use kgscope::questions::negatives::Corrupter;

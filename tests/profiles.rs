@@ -237,44 +237,7 @@ fn every_method_asks_about_labelled_entities_and_relations_never_machinery() {
     for path in [WIKIDATA, DBPEDIA] {
         let (_, index) = open(path);
         for task in Task::ALL {
-            let qs = questions(&index, task);
-            if qs.is_empty() {
-                // The staged methods make their questions from a plan; the rest must ask.
-                assert!(
-                    matches!(task, Task::Kglens | Task::Kghalubench),
-                    "{path}: {} made no questions",
-                    task.as_str()
-                );
-                continue;
-            }
-            for q in &qs {
-                for iri in [&q.subject, &q.predicate, &q.object] {
-                    assert!(
-                        !common::model_machinery(iri),
-                        "{path} {}: {iri} in {}",
-                        task.as_str(),
-                        q.prompt
-                    );
-                }
-                assert!(
-                    !common::looks_like_an_id(&q.relation),
-                    "{path}: relation {}",
-                    q.relation
-                );
-                assert!(
-                    !common::looks_like_an_id(&q.subject_label),
-                    "{path} {}: {}",
-                    task.as_str(),
-                    q.prompt
-                );
-                for t in q.head_type.iter().chain(&q.tail_type) {
-                    assert!(
-                        !common::looks_like_an_id(t) && !t.contains("://"),
-                        "{path}: type {t}"
-                    );
-                }
-                assert!(!q.prompt.contains("://"), "{path}: {}", q.prompt);
-            }
+            common::assert_asked_by_labels(path, task, &questions(&index, task));
         }
     }
 }

@@ -523,3 +523,50 @@ pub fn looks_like_an_id(name: &str) -> bool {
             .chars()
             .all(|x| x.is_ascii_digit() || x == '-' || x.is_ascii_hexdigit())
 }
+
+/// A method's questions on a KG in a real data model (Wikidata's, DBpedia's): made (but by
+/// the staged methods, which ask from a plan), about entities and relations named by their
+/// labels, never about the model's machinery, with readable types.
+pub fn assert_asked_by_labels(
+    path: &str,
+    task: kgscope::questions::Task,
+    qs: &[kgscope::questions::Question],
+) {
+    use kgscope::questions::Task;
+    if qs.is_empty() {
+        assert!(
+            matches!(task, Task::Kglens | Task::Kghalubench),
+            "{path}: {} made no questions",
+            task.as_str()
+        );
+        return;
+    }
+    for q in qs {
+        for iri in [&q.subject, &q.predicate, &q.object] {
+            assert!(
+                !model_machinery(iri),
+                "{path} {}: {iri} in {}",
+                task.as_str(),
+                q.prompt
+            );
+        }
+        assert!(
+            !looks_like_an_id(&q.relation),
+            "{path}: relation {}",
+            q.relation
+        );
+        assert!(
+            !looks_like_an_id(&q.subject_label),
+            "{path} {}: {}",
+            task.as_str(),
+            q.prompt
+        );
+        for t in q.head_type.iter().chain(&q.tail_type) {
+            assert!(
+                !looks_like_an_id(t) && !t.contains("://"),
+                "{path}: type {t}"
+            );
+        }
+        assert!(!q.prompt.contains("://"), "{path}: {}", q.prompt);
+    }
+}
