@@ -79,6 +79,47 @@ fn compare_by_a_grouping_no_run_has_is_refused() {
     );
 }
 
+/// Two runs that match and a third on another KG: the refusal names the third, not the pair.
+#[test]
+fn a_comparison_names_the_run_that_shares_no_question() {
+    let base = yes_server();
+    let runs = tempfile::tempdir().unwrap();
+    for _ in 0..2 {
+        let out = statement_run(&mut common::bin(), &base, runs.path(), "4", &[]);
+        assert!(out.status.success(), "{}", text(&out));
+    }
+    let mut ids: Vec<String> = std::fs::read_dir(runs.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    ids.sort();
+    let out = common::bin()
+        .args(["run", "--kg", "sample:elements", "--model", "openai:m"])
+        .args(["--base-url", &base, "--limit", "4", "--concurrency", "1"])
+        .arg("--runs-dir")
+        .arg(runs.path())
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("KGSCOPE_BASE_URL")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let third = std::fs::read_dir(runs.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .find(|id| !ids.contains(id))
+        .unwrap();
+    let dir = runs.path().to_str().unwrap();
+    let out = common::run(&["compare", &ids[0], &ids[1], &third, "--runs-dir", dir]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(&format!("C ({third}: statement on sample:elements"))
+            && said.contains("shares no question with the baseline A"),
+        "{said}"
+    );
+    assert!(!said.contains(&format!("B ({}", ids[1])), "{said}");
+}
+
 #[test]
 fn a_run_directory_without_its_manifest_is_named_as_such() {
     let runs = tempfile::tempdir().unwrap();

@@ -40,7 +40,6 @@ use std::time::Instant;
 use futures::future::BoxFuture;
 use futures::stream::{self, BoxStream, StreamExt};
 
-#[cfg(test)]
 pub(crate) use prompt::looks_instruction_tuned;
 pub(crate) use prompt::{completion_prefix, completion_suffix};
 pub use prompt::{template_family, PromptFormat, PromptStyle};

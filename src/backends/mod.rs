@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 pub mod llama;
 pub mod openai;
 pub mod spec;
+pub mod worth;
 
 pub use crate::core::prompts::{Prompt, Shot};
 pub use spec::ModelSpec;

@@ -18,6 +18,7 @@ use serde::Serialize;
 use crate::metrics::{Metric, Rate};
 use crate::report::loaded::{AnswerRow, Answers, GroupKeys, LoadedRun};
 use paired::{Difference, McNemar, Table};
+use render::letter;
 
 /// What the per-group rows group by.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,6 +153,51 @@ fn group_row(group: String, at: &[u32], right: &[Vec<bool>]) -> GroupRow {
     }
 }
 
+/// Why runs that share no question cannot be compared, naming the runs that share none with
+/// the baseline (a third run of another method, not the pair that matches), each with its
+/// method, model and KG.
+fn nothing_shared(runs: &[&LoadedRun], answers: &[Arc<Answers>]) -> String {
+    let describe = |i: usize| {
+        let r = runs[i];
+        format!(
+            "{} ({}: {} on {} by {}, {} answers)",
+            letter(i),
+            r.run.id,
+            r.method(),
+            r.kg(),
+            r.model(),
+            answers[i].rows.len()
+        )
+    };
+    let baseline: std::collections::HashSet<&str> =
+        answers[0].rows.iter().map(|row| row.id()).collect();
+    let apart: Vec<usize> = (1..runs.len())
+        .filter(|&i| {
+            !answers[i]
+                .rows
+                .iter()
+                .any(|row| baseline.contains(row.id()))
+        })
+        .collect();
+    let why = "runs compare on the question ids they all have (the same KG, method, seed and \
+               generator options give the same questions)";
+    if apart.is_empty() {
+        // Each shares some with the baseline, but no question is in all of them.
+        return format!(
+            "no question is in all {} runs, though each shares some with the baseline {}; {why}",
+            runs.len(),
+            describe(0)
+        );
+    }
+    let named: Vec<String> = apart.iter().map(|&i| describe(i)).collect();
+    format!(
+        "{} share{} no question with the baseline {}; {why}",
+        named.join(" and "),
+        if apart.len() == 1 { "s" } else { "" },
+        describe(0)
+    )
+}
+
 /// Compares `runs` (at least two; the first is the baseline) on their common questions.
 /// Takes the runs or references to them (the TUI keeps its loaded runs and lends them).
 pub fn compare<R: Borrow<LoadedRun>>(runs: &[R], by: &Grouping) -> anyhow::Result<Comparison> {
@@ -204,15 +250,7 @@ pub fn compare<R: Borrow<LoadedRun>>(runs: &[R], by: &Grouping) -> anyhow::Resul
         (common, right)
     };
     if common.is_empty() {
-        bail!(
-            "the runs share no question: {} answered {} questions, {} answered {}; runs compare on \
-             the question ids they have in common (the same KG, method, seed and generator \
-             options give the same questions)",
-            runs[0].run.id,
-            answers[0].rows.len(),
-            runs[1].run.id,
-            answers[1].rows.len()
-        );
+        bail!("{}", nothing_shared(&runs, &answers));
     }
     // Each run's metrics and answers against chance on the common questions only.
     let common_set: std::collections::HashSet<&str> = common.iter().map(|r| r.id()).collect();

@@ -390,6 +390,36 @@ fn cancelling_asks_first_and_says_how_to_continue() {
     assert_eq!(app.commands.pop(), Some(Command::Cancel));
 }
 
+/// `q` during a run asks as `c` does (it drops the questions in flight too); `y` cancels
+/// and quits, any other key lets the run go on. With no run going, `q` quits at once.
+#[test]
+fn quitting_during_a_run_asks_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let mut app = open_app(tmp.path(), &run);
+    app.live.active = true;
+    key(&mut app, KeyCode::Char('3'));
+    key(&mut app, KeyCode::Char('q'));
+    assert!(!app.quit, "q quit a running run without asking");
+    let s = render(&app, 80, 24);
+    assert!(s.contains("Quit? The run is cancelled first."), "{s}");
+    assert!(s.contains("kgscope run --resume"), "{s}");
+    // Any other key, `q` included, keeps the run going.
+    key(&mut app, KeyCode::Char('q'));
+    assert!(!app.quit && app.commands.is_empty());
+    assert!(app.status.contains("not quitting"), "{}", app.status);
+    key(&mut app, KeyCode::Char('q'));
+    key(&mut app, KeyCode::Char('y'));
+    assert_eq!(app.commands.pop(), Some(Command::Cancel));
+    assert!(app.quit);
+    // A finished run: q quits.
+    let mut done = open_app(tmp.path(), &run);
+    done.live.active = true;
+    done.live.finished = Some(true);
+    key(&mut done, KeyCode::Char('q'));
+    assert!(done.quit);
+}
+
 #[test]
 fn the_header_and_live_cards_fit_80_columns() {
     let tmp = tempfile::tempdir().unwrap();

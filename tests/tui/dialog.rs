@@ -103,6 +103,12 @@ fn a_run_started_from_the_dialog_with_a_judge_records_the_judges_calls() {
         "{saq}"
     );
     assert!(saq.contains("j changes"), "{saq}");
+    // What the judge is worth, before it judges (issue 38 §1): the bundled model is a base
+    // model of 270M parameters.
+    assert!(
+        saq.contains("⚠ a 270M base model, not instruction-tuned"),
+        "{saq}"
+    );
     assert!(!saq.contains("writer "), "SAQ has no writer: {saq}");
     // none, the run's model, the given one: j goes round.
     assert_eq!(app.helper_choices().len(), 3);
@@ -118,6 +124,8 @@ fn a_run_started_from_the_dialog_with_a_judge_records_the_judges_calls() {
         own.contains("openai:fake") && own.contains("(the run's model)"),
         "{own}"
     );
+    // A served model is not judged by its name.
+    assert!(!own.contains("⚠ a "), "{own}");
     key(&mut app, KeyCode::Char('j'));
     while app.explore.dialog.as_ref().unwrap().task != Task::KgFpq {
         key(&mut app, KeyCode::Char('t'));
@@ -152,6 +160,14 @@ fn a_run_started_from_the_dialog_with_a_judge_records_the_judges_calls() {
     let config = &d.manifest.config;
     assert_eq!(config.judge, Some(default_model()));
     assert_eq!(config.fpq.as_ref().unwrap().writer, Some(default_model()));
+    // Live flags verdicts a weak judge decided.
+    key(&mut app, KeyCode::Char('2'));
+    let live = render(&app, 120, 40);
+    assert!(
+        live.contains("⚠ verdicts decided by gemma-3-270m"),
+        "{live}"
+    );
+    let d = app.data.as_ref().unwrap();
     let (judged, written) = judged_and_written(&records_of(&d.run.path));
     assert!(
         judged > 0 && written > 0,

@@ -203,6 +203,9 @@ impl App {
             (j.report.queue.len(), j.report.labels.labelled())
         });
         self.judge.selected = self.judge.selected.min(left.saturating_sub(1));
-        self.status = format!("saved {summary} · {labelled} answers hand-labelled · {left} queued");
+        self.status = format!(
+            "saved {summary} · {labelled} answer{} hand-labelled · {left} queued",
+            crate::core::panel::plural(labelled)
+        );
     }
 }

@@ -32,9 +32,13 @@ impl App {
         }
         if self.live.confirm_cancel {
             self.live.confirm_cancel = false;
+            let quit = std::mem::take(&mut self.live.quit_asked);
             if keymap::in_mode(Mode::ConfirmCancel, &k) == Some(Action::ConfirmCancel) {
                 self.commands.push(Command::Cancel);
                 self.live.status = "cancelling: in-flight questions are dropped".into();
+                self.quit = quit;
+            } else if quit {
+                self.status = "not quitting: the run goes on".into();
             } else {
                 self.status = "not cancelled: the run goes on".into();
             }

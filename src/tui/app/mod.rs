@@ -149,6 +149,9 @@ pub struct Live {
     pub paused: bool,
     /// `c` was pressed: Live asks before cancelling.
     pub confirm_cancel: bool,
+    /// `q` was pressed while the run goes on: the same question, and `y` quits after
+    /// cancelling (quitting drops the questions in flight just as cancelling does).
+    pub quit_asked: bool,
     pub rows: VecDeque<LiveRow>,
     pub prompts: HashMap<String, String>,
     /// A staged run's latest batch, as its plan shows it (KGLens: the iteration counter, the
@@ -433,10 +436,17 @@ impl App {
             self.picker_key(k);
             return;
         }
-        if !self.typing() && self.explore.dialog.is_none() {
+        // Live's "cancel the run?" takes the next key, whatever it is.
+        let asking = self.live.confirm_cancel && self.screen == Screen::Live;
+        if !self.typing() && self.explore.dialog.is_none() && !asking {
             if let Some(a) = keymap::bound(Scope::Anywhere, k.code) {
                 let n = Screen::ALL.len();
                 match a {
+                    Action::Quit if self.run_goes_on() => {
+                        self.go_to(Screen::Live);
+                        self.live.confirm_cancel = true;
+                        self.live.quit_asked = true;
+                    }
                     Action::Quit => self.quit = true,
                     Action::Help => self.help = true,
                     Action::Screen(i) => self.go_to(Screen::ALL[i as usize % n]),
@@ -461,6 +471,12 @@ impl App {
             Screen::Compare => self.compare_key(k),
             Screen::Judge => self.judge_key(k),
         }
+    }
+
+    /// Whether a run started here is still asking (quitting would drop its questions in
+    /// flight).
+    pub fn run_goes_on(&self) -> bool {
+        self.live.active && self.live.finished.is_none()
     }
 
     /// Switches screens; Compare lists the runs directory afresh on the way in, Judge reads

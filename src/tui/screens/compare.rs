@@ -32,8 +32,13 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             let head = fit(&format!("{mark}{}", line(&r.id)), inner);
             let detail = fit(
                 &format!(
-                    "    {} · T={} · {} q · {}",
-                    r.method, r.temperature, r.questions, r.kg
+                    // The model first: runs of one method and KG differ by it.
+                    "    {} · {} · T={} · {} q · {}",
+                    line(&r.model),
+                    r.method,
+                    r.temperature,
+                    r.questions,
+                    line(&r.kg)
                 ),
                 inner,
             );

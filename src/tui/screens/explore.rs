@@ -164,6 +164,18 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
             helper(d.judge, "none: the rules alone read the answers"),
             &format!("   {}", keymap::hint(Mode::RunDialog, Action::NextJudge)),
         ));
+        // What the judge is worth, before it decides anything.
+        if let Some(caveat) = app
+            .helper_choices()
+            .get(d.judge)
+            .and_then(Option::as_ref)
+            .and_then(crate::backends::worth::judge_caveat)
+        {
+            lines.push(Line::from(Span::styled(
+                format!("  ⚠ {caveat}"),
+                Style::default().fg(t.incorrect),
+            )));
+        }
     }
     if method.takes_fpq_settings() {
         lines.push(kv(

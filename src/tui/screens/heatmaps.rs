@@ -297,7 +297,12 @@ fn draw_why(f: &mut Frame, app: &App, g: &HeatGrid, area: Rect) {
     let (yes, no) = app.data.as_ref().map_or(("true", "false"), |d| {
         crate::method::of(d.manifest.config.task).truth_words()
     });
-    let title = format!("Why: {} · {} answers", cell.describe(), w.n());
+    let n = w.n();
+    let title = format!(
+        "Why: {} · {n} answer{}",
+        cell.describe(),
+        crate::core::panel::plural(n as usize)
+    );
     let (gold_t, gold_f) = (format!("gold {yes}"), format!("gold {no}"));
     let mut lines = vec![
         split_line(app, &gold_t, &w.by_gold[0]),

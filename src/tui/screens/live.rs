@@ -15,9 +15,12 @@ use crate::verify::OutcomeKind;
 
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
-    let [head, cards, chance, stream] = Layout::vertical([
+    let judge = weak_judge(app);
+    let [head, cards, judged, chance, stream] = Layout::vertical([
         Constraint::Length(4),
         Constraint::Length(5),
+        // Two lines (it wraps on 80 columns) when a weak judge decides verdicts.
+        Constraint::Length(if judge.is_some() { 2 } else { 0 }),
         // One line for the answers, two more (it wraps on 80 columns) for a warning.
         Constraint::Length(match &app.data {
             Some(d) if d.chance.near_chance() => 3,
@@ -101,6 +104,13 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         );
     }
     draw_cards(f, app, cards);
+    if let Some(j) = &judge {
+        f.render_widget(
+            Paragraph::new(Span::styled(j.clone(), Style::default().fg(t.incorrect)))
+                .wrap(Wrap { trim: true }),
+            judged,
+        );
+    }
     if let Some(d) = &app.data {
         draw_chance(f, app, &d.chance, chance);
     }
@@ -182,8 +192,13 @@ fn draw_confirm_cancel(f: &mut Frame, app: &App, area: Rect) {
         .data
         .as_ref()
         .map_or("ID".to_string(), |d| line(&d.run.id));
+    let question = if app.live.quit_asked {
+        "Quit? The run is cancelled first."
+    } else {
+        "Cancel the run?"
+    };
     let lines = vec![
-        Line::from(Span::styled("Cancel the run?", t.title())),
+        Line::from(Span::styled(question, t.title())),
         Line::from("The questions in flight are dropped; every answer so far is saved."),
         Line::from(format!("Continue it later: kgscope run --resume {id}")),
         Line::from(format!(
@@ -331,4 +346,19 @@ mod tests {
             assert!(card_title(name, 9).chars().count() <= 9, "{name}");
         }
     }
+}
+
+/// The flag on a run whose verdicts a weak judge decided ([`crate::backends::worth`]): the
+/// metrics above it are the judge's as much as the model's.
+fn weak_judge(app: &App) -> Option<String> {
+    let d = app.data.as_ref()?;
+    let judge = d.manifest.config.judge.as_ref()?;
+    let caveat = crate::backends::worth::judge_caveat(judge)?;
+    let name = match judge {
+        crate::backends::spec::ModelSpec::Llama { path } => path
+            .file_name()
+            .map_or_else(|| judge.describe(), |f| f.to_string_lossy().into_owned()),
+        _ => judge.describe(),
+    };
+    Some(format!("⚠ verdicts decided by {}, {caveat}", line(&name)))
 }
