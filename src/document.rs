@@ -181,13 +181,7 @@ pub fn figure_requests(run: &LoadedRun) -> Vec<Request> {
     };
     let mut out = vec![req(Kind::Bars, View::Heat(HeatView::Relation))];
     for v in HeatView::all_of(s) {
-        let has = match v {
-            HeatView::Relation => !s.by_relation.is_empty(),
-            HeatView::HeadTail => !s.by_head_tail.is_empty(),
-            HeatView::Year => !s.by_year.is_empty(),
-            HeatView::Facets(_) => true,
-        };
-        if has {
+        if v.has_groups(s) {
             out.push(req(Kind::Heatmap, View::Heat(v)));
         }
     }

@@ -114,15 +114,26 @@ impl HeatView {
     /// The views a snapshot has, in the order the TUI's `v` visits them: the three group
     /// views, then the facet maps the run has.
     pub fn all_of(s: &Snapshot) -> Vec<HeatView> {
-        let facet_maps = FACET_MAPS
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| s.by_facet_pair.contains_key(**p))
-            .map(|(i, _)| HeatView::Facets(i));
+        let facet_maps = (0..FACET_MAPS.len()).map(HeatView::Facets);
+        // The relation view is always there (the home view, even of an empty run); the others
+        // only with groups: a KG without dates has no year view to land on.
         [HeatView::Relation, HeatView::HeadTail, HeatView::Year]
             .into_iter()
             .chain(facet_maps)
+            .filter(|v| *v == HeatView::Relation || v.has_groups(s))
             .collect()
+    }
+
+    /// Whether the run has groups for this view.
+    pub fn has_groups(self, s: &Snapshot) -> bool {
+        match self {
+            HeatView::Relation => !s.by_relation.is_empty(),
+            HeatView::HeadTail => !s.by_head_tail.is_empty(),
+            HeatView::Year => !s.by_year.is_empty(),
+            HeatView::Facets(i) => FACET_MAPS
+                .get(i)
+                .is_some_and(|p| s.by_facet_pair.contains_key(*p)),
+        }
     }
 }
 
@@ -352,6 +363,13 @@ fn natural(s: &str) -> (u8, u64, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn views_without_groups_are_not_offered() {
+        let empty = crate::report::snapshot_of(&[]);
+        assert_eq!(HeatView::all_of(&empty), [HeatView::Relation]);
+        assert!(!HeatView::Year.has_groups(&empty));
+    }
 
     fn r(successes: f64, n: f64) -> Option<Rate> {
         Rate::new(successes, n)
