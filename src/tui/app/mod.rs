@@ -392,7 +392,7 @@ impl App {
 
     /// Opens a recorded run to browse and label.
     pub fn open_run(&mut self, data: RunData) {
-        self.heat.metric = crate::method::of(data.manifest.config.task).metrics()[0];
+        self.heat.metric = crate::method::of(data.manifest.config.task).figure_metric();
         if let Some(why) = &data.labels_error {
             self.status = format!("labels not loaded: {why}");
         }
