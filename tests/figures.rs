@@ -384,3 +384,54 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Issue 38: a statement run's figure defaults to accuracy (correctness is 0.00 in every cell
+/// for a model that says "true" to everything), and a correctness heatmap's cells carry the
+/// n of facts their intervals are computed from, with the legend saying so.
+#[test]
+fn a_statement_heatmap_defaults_to_accuracy_and_shows_the_n_of_its_unit() {
+    let st = load(&legacy(), STATEMENT);
+    let r = req(Kind::Heatmap, View::Heat(HeatView::Relation));
+    let fig = figures::build(std::slice::from_ref(&st), &r).unwrap();
+    assert!(fig.title.starts_with("accuracy "), "{}", fig.title);
+    let texts = |fig: &figures::Figure| -> Vec<String> {
+        let svg = figures::svg(fig).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        doc.descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter_map(|n| n.text())
+            .map(|t| t.trim().to_string())
+            .collect()
+    };
+    let correctness = figures::build(
+        std::slice::from_ref(&st),
+        &Request {
+            metric: Some(kgscope::metrics::Metric::Correctness),
+            ..r
+        },
+    )
+    .unwrap();
+    let said = texts(&correctness);
+    assert!(said.iter().any(|t| t.contains("n = facts")), "{said:?}");
+    // Each relation's cell: its n is the relation's facts, never its statements.
+    for (rel, g) in &st.snapshot.by_relation {
+        let Some(ge) = &g.grapheval else { continue };
+        assert!(g.n > ge.triples, "{rel}: the run asks negatives");
+        let cells: Vec<&String> = said.iter().filter(|t| t.contains("] n=")).collect();
+        assert!(
+            cells
+                .iter()
+                .any(|t| t.ends_with(&format!("] n={}", ge.triples))),
+            "{rel}: {cells:?}"
+        );
+        let facts_somewhere = st
+            .snapshot
+            .by_relation
+            .values()
+            .any(|o| o.grapheval.as_ref().is_some_and(|x| x.triples == g.n));
+        assert!(
+            facts_somewhere || !cells.iter().any(|t| t.ends_with(&format!("] n={}", g.n))),
+            "{rel}: {cells:?}"
+        );
+    }
+}

@@ -340,8 +340,12 @@ fn every_screen_draws_the_fixed_run() {
     let heat = render(&app, 100, 30);
     capture("heatmaps", &heat);
     snap("heatmaps", &heat);
-    assert!(heat.contains("correctness by relation"), "{heat}");
-    assert!(heat.contains("n="), "{heat}");
+    // A statement run opens on accuracy per answer; its n counts answers, and says so.
+    assert!(heat.contains("accuracy by relation"), "{heat}");
+    assert!(
+        heat.contains("n=") && heat.contains("n = answers"),
+        "{heat}"
+    );
 
     key(&mut app, KeyCode::Char('v'));
     let heat2 = render(&app, 100, 30);
@@ -354,7 +358,8 @@ fn every_screen_draws_the_fixed_run() {
     key(&mut app, KeyCode::Char('v'));
     key(&mut app, KeyCode::Char('m'));
     let heat3 = render(&app, 100, 30);
-    assert!(heat3.contains("truthfulness by relation"), "{heat3}");
+    // From accuracy, the statement run's default, `m` goes on to the abstain rate.
+    assert!(heat3.contains("abstain rate by relation"), "{heat3}");
     assert!(!heat3.contains("no groups yet"), "{heat3}");
 
     key(&mut app, KeyCode::Char('4'));
@@ -1419,6 +1424,39 @@ fn labels_export_with_two_annotators_chooses_one_or_the_majority_and_reports_kap
     assert_eq!(&cells[..4], ["bob", "4", "3", "1"], "{stats}");
 }
 
+/// Issue 38: two annotators who agree on 4 of 5 answers, all but one "right": kappa is 0
+/// (chance agreement from their own shares is 80% too), so `labels agreement` shows the raw
+/// agreement and Gwet's AC1 beside it. AC1 by hand, on the five-verdict scale: π_right = 0.9,
+/// π_wrong = 0.1, p_e = (0.09 + 0.09) / 4 = 0.045, AC1 = (0.8 − 0.045) / 0.955 = 0.79.
+#[test]
+fn labels_agreement_shows_raw_agreement_and_ac1_beside_kappa() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = fixture(tmp.path());
+    let records: Vec<ResultRecord> = run.read_results().unwrap();
+    use LabelVerdict::{Right, Wrong};
+    for i in 0..5 {
+        for (who, v) in [("ann", Right), ("bob", if i == 4 { Wrong } else { Right })] {
+            run.append_label(Label {
+                question_id: records[i].question.id.clone(),
+                label: v,
+                error_type: None,
+                note: None,
+                annotator: who.into(),
+                time: "2026-01-01T00:00:00Z".into(),
+            })
+            .unwrap();
+        }
+    }
+    let dir = tmp.path().to_str().unwrap();
+    let stats = common::ok(&["labels", "agreement", &run.id, "--runs-dir", dir]);
+    assert!(
+        stats.contains(
+            "5 question(s) judged by all: 4 of 5 agree (80%); Cohen's kappa 0.00; Gwet's AC1 0.79"
+        ),
+        "{stats}"
+    );
+}
+
 /// `kgscope labels export RUN --format jsonl --out OUT --runs-dir DIR` and `extra`.
 fn labels_export(run: &str, dir: &str, out: &Path, extra: &[&str]) -> std::process::Output {
     let mut args = vec![
@@ -1511,12 +1549,19 @@ fn labels_agreement_with_three_annotators_reports_fleiss_and_pairwise_kappa() {
     let stats = common::ok(&["labels", "agreement", &run.id, "--runs-dir", dir]);
     assert!(stats.contains("3 annotators"), "{stats}");
     assert!(stats.contains("Fleiss' kappa 0.33"), "{stats}");
+    // Unanimous on 2 of 4; AC1: p_a = 2/3, π = 1/2 each, p_e = 0.5 / 4 = 0.125,
+    // (2/3 − 0.125) / 0.875 = 0.62.
+    assert!(
+        stats.contains("4 question(s) judged by all: 2 of 4 all agree (50%)")
+            && stats.contains("Gwet's AC1 0.62"),
+        "{stats}"
+    );
     assert!(
         stats.contains("ann and bob: Cohen's kappa 1.00 over 4"),
         "{stats}"
     );
     assert!(
-        stats.contains("ann and cat: Cohen's kappa 0.00 over 4"),
+        stats.contains("ann and cat: Cohen's kappa 0.00 over 4 question(s), 2 agree"),
         "{stats}"
     );
     let out = tmp.path().join("m.jsonl");
@@ -1889,7 +1934,7 @@ fn end_to_end(model_args: &str, limit_keys: &[&str], total: &str, answer: &str, 
     assert!(live.contains(answer), "no streamed answer in Live:\n{live}");
     assert!(live.contains(total), "{live}");
     t.keys(&["3"]);
-    let heat = t.wait_for("correctness by relation", 5);
+    let heat = t.wait_for("accuracy by relation", 5);
     assert!(heat.contains("capital"), "{heat}");
     t.keys(&["Enter"]);
     t.wait_for("relation capital", 5);
@@ -2909,4 +2954,97 @@ fn compare_says_which_runs_are_near_chance() {
     let s = render(&app, 100, 40);
     assert_eq!(s.matches("⚠ near chance").count(), 2, "{s}");
     assert_eq!(s.matches("is at chance").count(), 2, "{s}");
+}
+
+/// An SAQ run where the model says "pe" to every question, the judge deciding the last four:
+/// short answers are open, so chance is not defined for them.
+fn open_answers_run(dir: &Path, model: &str) -> RunDir {
+    let model = ModelSpec::Llama {
+        path: PathBuf::from(model),
+    };
+    let cfg = RunConfig::new("sample:countries", model, Task::Saq, 16);
+    let prepared = session::prepare_new(cfg, "test-model", dir, &|_| {}).unwrap();
+    let n = prepared.questions.len();
+    assert!(n >= 8, "{n}");
+    let mut out = prepared.run.results_appender().unwrap();
+    for (i, q) in prepared.questions.iter().enumerate() {
+        let mut a = attempt(Verdict::False, "pe".into(), 2);
+        a.answer = Some(kgscope::verify::Answer::Text { text: "pe".into() });
+        if i + 4 >= n {
+            a.stage = kgscope::verify::Stage::Judge;
+        }
+        out.push(&verify_record(q.clone(), vec![a])).unwrap();
+    }
+    out.sync().unwrap();
+    prepared.run
+}
+
+/// Issue 38: an SAQ run read "chance 15% (always answering 'pe', …)" and "⚠ near chance".
+/// Open answers now get no chance line and no warning, in Live, Compare and `report`, but a
+/// line saying how they were decided.
+#[test]
+fn open_answers_get_no_chance_line_but_say_how_they_were_decided() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = open_answers_run(tmp.path(), "no-model.gguf");
+    let _other = open_answers_run(tmp.path(), "other-model.gguf");
+    let n = run
+        .read_manifest::<kgscope::run::Manifest>()
+        .unwrap()
+        .questions;
+    let said = format!(
+        "open answers {n}, no chance baseline: the rules decided {}, the judge 4 · 0 abstained (0%)",
+        n - 4
+    );
+    let mut app = open_app(tmp.path(), &run);
+    key(&mut app, KeyCode::Char('2'));
+    let live = render(&app, 120, 30);
+    assert!(live.contains(&said), "{live}");
+    assert!(
+        !live.contains("chance ") || live.contains("no chance baseline"),
+        "{live}"
+    );
+    assert!(
+        !live.contains("near chance") && !live.contains("answers: pe"),
+        "{live}"
+    );
+
+    keys(&mut app, "6");
+    key(&mut app, KeyCode::Char(' '));
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Char(' '));
+    app.wait_for_compare();
+    let c = app.compare.result.as_ref().unwrap().as_ref().unwrap();
+    assert!(c.runs.iter().all(|r| !r.chance.near_chance()));
+    let cmp = render(&app, 160, 40);
+    assert_eq!(cmp.matches("no chance baseline").count(), 2, "{cmp}");
+    assert!(
+        !cmp.contains("near chance") && !cmp.contains("always answering"),
+        "{cmp}"
+    );
+
+    let dir = tmp.path().to_str().unwrap();
+    let text = common::ok(&["report", &run.id, "--runs-dir", dir]);
+    assert!(text.contains(&said), "{text}");
+    assert!(
+        !text.contains("near chance") && !text.contains("always answering"),
+        "{text}"
+    );
+    let md = common::ok(&["report", &run.id, "--runs-dir", dir, "--format", "md"]);
+    assert!(
+        md.contains(&format!("Open answers {n}, no chance baseline")),
+        "{md}"
+    );
+    assert!(
+        !md.contains("Baseline: chance") && !md.contains("Warning: near chance"),
+        "{md}"
+    );
+    let json = common::ok(&["report", &run.id, "--runs-dir", dir, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["chance"]["open"]["n"], n, "{json}");
+    assert_eq!(v["chance"]["open"]["judge"], 4, "{json}");
+    assert_eq!(v["chance"]["n"], 0, "{json}");
+    assert!(
+        v["chance"]["warnings"].as_array().unwrap().is_empty(),
+        "{json}"
+    );
 }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
-use kgscope::metrics::agreement::{cohen_kappa, fleiss_kappa};
+use kgscope::metrics::agreement::{cohen_kappa, fleiss_kappa, gwet_ac1, raw_agreement};
 use kgscope::run::{session, Manifest};
 // Annotator names are shown with their control characters escaped, not dropped: a name
 // shown stripped could not be typed back to `--annotator` (it is another name).
@@ -249,8 +249,13 @@ pub struct Agreement {
     pub annotators: Vec<(String, usize)>,
     /// Questions every annotator judged: what kappa is computed over.
     pub common: usize,
+    /// Of those, the questions every annotator gave the same verdict.
+    pub agreeing: usize,
     /// Cohen's kappa for two annotators, Fleiss' for more; `None` when undefined.
     pub kappa: Option<f64>,
+    /// Gwet's AC1 over the same questions, on the labels' whole scale: agreement beyond
+    /// chance that does not collapse when one verdict dominates, as kappa does.
+    pub ac1: Option<f64>,
 }
 
 impl Agreement {
@@ -272,29 +277,34 @@ impl Agreement {
             .iter()
             .filter_map(|q| names.iter().map(|n| Some(book.get(q, n)?.label)).collect())
             .collect();
+        // Per question, how many annotators gave each verdict of the scale.
+        let counts: Vec<Vec<usize>> = rows
+            .iter()
+            .map(|r| {
+                LabelVerdict::ALL
+                    .iter()
+                    .map(|v| r.iter().filter(|x| *x == v).count())
+                    .collect()
+            })
+            .collect();
+        let many = names.len() > 1;
         let kappa = match names.len() {
             0 | 1 => None,
             2 => cohen_kappa(&rows.iter().map(|r| (r[0], r[1])).collect::<Vec<_>>()),
-            _ => fleiss_kappa(
-                &rows
-                    .iter()
-                    .map(|r| {
-                        LabelVerdict::ALL
-                            .iter()
-                            .map(|v| r.iter().filter(|x| *x == v).count())
-                            .collect()
-                    })
-                    .collect::<Vec<_>>(),
-            ),
+            _ => fleiss_kappa(&counts),
         };
         Agreement {
             annotators,
             common: rows.len(),
+            agreeing: raw_agreement(&counts).0,
             kappa,
+            ac1: gwet_ac1(&counts).filter(|_| many),
         }
     }
 
-    /// One line: who labelled how much, and kappa over the questions they share.
+    /// One line: who labelled how much, then over the questions they share how many they
+    /// agree on, kappa and AC1. The raw share comes first: kappa alone reads 0.00 where 4 of 5
+    /// agree but one verdict dominates.
     pub fn summary(&self) -> String {
         let who: Vec<String> = self
             .annotators
@@ -311,8 +321,25 @@ impl Agreement {
             None if self.common == 0 => "undefined (no question judged by all)".into(),
             None => "undefined (one verdict throughout)".into(),
         };
+        let raw = if self.common == 0 {
+            String::new()
+        } else {
+            let both = if self.annotators.len() == 2 {
+                "agree"
+            } else {
+                "all agree"
+            };
+            format!(
+                ": {} of {} {both} ({:.0}%)",
+                self.agreeing,
+                self.common,
+                self.agreeing as f64 * 100.0 / self.common as f64
+            )
+        };
+        let ac1 = self.ac1.map_or("undefined".into(), |a| format!("{a:.2}"));
         format!(
-            "agreement: {} annotators ({}); {} question(s) judged by all; {method} kappa {kappa}",
+            "agreement: {} annotators ({}); {} question(s) judged by all{raw}; {method} kappa \
+             {kappa}; Gwet's AC1 {ac1}",
             self.annotators.len(),
             who.join(", "),
             self.common
@@ -356,9 +383,10 @@ fn agreement_command(a: AgreementArgs) -> anyhow::Result<ExitCode> {
                     .filter_map(|q| Some((book.get(q, a)?.label, book.get(q, b)?.label)))
                     .collect();
                 let kappa = cohen_kappa(&pairs).map_or("undefined".into(), |k| format!("{k:.2}"));
+                let same = pairs.iter().filter(|(x, y)| x == y).count();
                 writeln!(
                     out,
-                    "{} and {}: Cohen's kappa {kappa} over {} question(s)",
+                    "{} and {}: Cohen's kappa {kappa} over {} question(s), {same} agree",
                     clean(a),
                     clean(b),
                     pairs.len()

@@ -146,8 +146,10 @@ fn chance_blocks(c: &Comparison) -> Vec<Block> {
         .map(|(i, r)| {
             vec![
                 letter(i),
-                r.chance.distribution_line(),
-                r.chance.baseline_line(),
+                r.chance.answers_line(),
+                r.chance
+                    .baseline_line()
+                    .unwrap_or_else(|| "none: open answers".into()),
                 r.chance.warning_line().unwrap_or_else(|| "–".into()),
             ]
         })

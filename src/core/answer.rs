@@ -44,6 +44,17 @@ impl Answer {
     }
 }
 
+/// Whether an answer is one of a fixed set (true/false, yes/no, an option letter) or free.
+/// Only a closed answer has a chance baseline: a model that knows nothing still lands on the
+/// right one of a few options at a rate that can be computed. An open answer (a short answer,
+/// a response judged against a premise or a set of facts) has no such rate, so no chance line
+/// and no near-chance warning is ever drawn for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerKind {
+    Closed,
+    Open,
+}
+
 /// Which stage of the verification chain decided an answer's verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

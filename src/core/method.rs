@@ -3,7 +3,7 @@
 //! defaults a run takes from it. The registry of methods, and how each makes its questions
 //! (up front or in a staged plan), are the method layer's.
 
-use super::answer::Reading;
+use super::answer::{AnswerKind, Reading};
 use super::gold::Gold;
 use super::metric::{Metric, Scoring};
 use super::panel::PanelLine;
@@ -25,6 +25,11 @@ pub trait Method: Send + Sync {
     fn scoring(&self) -> Scoring;
     /// The metrics shown for a run of this method, headline first.
     fn metrics(&self) -> &'static [Metric];
+    /// The metric a figure or the Heatmaps screen shows when nobody says which: the headline
+    /// (the first of [`Method::metrics`]) unless the method says otherwise.
+    fn figure_metric(&self) -> Metric {
+        self.metrics()[0]
+    }
     /// What the count of items `generate` could not make counts, after the number.
     fn unmade(&self) -> &'static str {
         "items could not be made"
@@ -113,6 +118,19 @@ pub trait Method: Send + Sync {
     /// then score them by likelihood).
     fn has_closed_answers(&self) -> bool {
         false
+    }
+    /// Whether an answer to `q` is closed (true/false, yes/no, one of a fixed set of options)
+    /// or open: what decides whether the run's answers are compared with chance
+    /// (`metrics::chance`). By the gold answer's shape, which every method shares: a
+    /// true/false or multiple-choice gold is closed, a short answer, a premise (KG-FPQ's
+    /// generative format) or a set of facts (KGHaluBench) open. A mixed method (KG-FPQ's
+    /// yes/no and generative formats, KGLens' yes/no and Wh questions) is closed on some
+    /// questions and open on others.
+    fn answer_kind(&self, q: &Question) -> AnswerKind {
+        match q.gold {
+            Gold::Bool { .. } | Gold::Choice { .. } => AnswerKind::Closed,
+            Gold::Texts { .. } | Gold::Premise { .. } | Gold::Compound { .. } => AnswerKind::Open,
+        }
     }
     /// Whether some of the method's answers are free text that the rules may be unsure of,
     /// for an LLM judge to read (`--judge`): short answers, KGLens' HARD Wh answers, KG-FPQ's

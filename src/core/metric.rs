@@ -97,6 +97,23 @@ impl Metric {
             Metric::DepthRate => "depth rate",
         }
     }
+    /// What the metric's n counts: the unit its value and its interval are computed over
+    /// (`metrics::Metric::n_of`), said beside every n that is shown with them.
+    pub fn unit(self) -> &'static str {
+        match self {
+            // GraphEval scores a true statement together with its false variants: one fact.
+            Metric::Correctness | Metric::Truthfulness | Metric::Informativeness => "facts",
+            Metric::Accuracy
+            | Metric::AbstainRate
+            | Metric::InvalidRate
+            | Metric::Recall
+            | Metric::F1 => "answers",
+            Metric::Precision | Metric::BreadthRate => "answers that did not abstain",
+            Metric::WinRate | Metric::ZeroSense => "edges",
+            Metric::PointAccuracy | Metric::WeightedAccuracy => "facts asked",
+            Metric::DepthRate => "facts of aligned answers",
+        }
+    }
     /// Where the value sits on the colour scale, 1 being good.
     pub fn goodness(self, v: f64) -> f64 {
         match self {

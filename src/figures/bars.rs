@@ -112,7 +112,11 @@ impl Bars {
             }
         }
         c.text(
-            &format!("{}; whiskers: 95% Wilson intervals", metric.name()),
+            &format!(
+                "{}; whiskers: 95% Wilson intervals; n = {}",
+                metric.name(),
+                metric.unit()
+            ),
             (MARGIN, bottom + 16),
             12.0,
             false,

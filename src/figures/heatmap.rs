@@ -130,7 +130,10 @@ impl Heatmap {
                 for (ci, stats) in g.stats[ri].iter().enumerate() {
                     let cx0 = x0 + l.label_w + ci as i32 * l.cell_w;
                     let (a, b) = ((cx0 + 1, ry + 1), (cx0 + l.cell_w - 1, ry + ROW_H - 1));
-                    let rate = stats.as_ref().and_then(|s| metric.of(s).map(|r| (r, s.n)));
+                    // The n of the metric's unit, the one its interval is computed from.
+                    let rate = stats
+                        .as_ref()
+                        .and_then(|s| metric.of(s).map(|r| (r, metric.n_of(s).unwrap_or(0))));
                     let Some((r, n)) = rate else {
                         c.fill(a, b, canvas::EMPTY)?;
                         let mid = (cx0 + l.cell_w / 2, ry + ROW_H / 2);
@@ -164,8 +167,9 @@ impl Heatmap {
         c.scale_bar((MARGIN, ly), 260, worse, better)?;
         c.text(
         &format!(
-            "{} · [95% Wilson interval] · ? = interval wider than {RANKABLE_WIDTH}, too wide to rank · – = no answers",
-            metric.name()
+            "{} · [95% Wilson interval] n = {} · ? = interval wider than {RANKABLE_WIDTH}, too wide to rank · – = no answers",
+            metric.name(),
+            metric.unit()
         ),
         (MARGIN + 280, ly + 6),
         12.0,

@@ -107,7 +107,8 @@ impl View {
 pub struct Request {
     pub kind: Kind,
     pub view: View,
-    /// The metric of heatmaps and bars; `None` for the method's first.
+    /// The metric of heatmaps and bars; `None` for the method's figure metric
+    /// (`Method::figure_metric`).
     pub metric: Option<Metric>,
     pub sort: HeatSort,
     /// At most this many rows (groups); the subtitle says how many were left out.
@@ -188,7 +189,7 @@ fn subtitle(runs: &[LoadedRun], extra: &str) -> String {
 
 fn metric_of(runs: &[LoadedRun], req: &Request) -> Metric {
     req.metric
-        .unwrap_or_else(|| crate::method::of(runs[0].manifest.config.task).metrics()[0])
+        .unwrap_or_else(|| crate::method::of(runs[0].manifest.config.task).figure_metric())
 }
 
 /// The groups of a one-dimensional view, in the grid's order for the TUI's views.
@@ -310,7 +311,11 @@ pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
                     g.rows.truncate(req.max_rows);
                     g.stats.truncate(req.max_rows);
                     Panel {
-                        title: format!("{name} · n={}", r.snapshot.overall.n),
+                        title: format!(
+                            "{name} · n={} {}",
+                            metric.n_of(&r.snapshot.overall).unwrap_or(0),
+                            metric.unit()
+                        ),
                         data: g,
                     }
                 })
@@ -351,7 +356,10 @@ pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
                 .map(|run| run.iter().map(|(k, st)| (k.as_str(), st)).collect())
                 .collect();
             let value = |run: &std::collections::HashMap<&str, &GroupStats>, g: &str| {
-                run.get(g).map_or((None, 0), |st| (metric.of(st), st.n))
+                // The n of the metric's own unit: the one its interval is computed from.
+                run.get(g).map_or((None, 0), |st| {
+                    (metric.of(st), metric.n_of(st).unwrap_or(0))
+                })
             };
             let first: Vec<(Option<Rate>, u64)> =
                 groups.iter().map(|g| value(&lookup[0], g)).collect();

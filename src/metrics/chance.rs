@@ -6,19 +6,26 @@
 //! share of true statements and looks like knowledge. These figures say so plainly, in `run`,
 //! `report`, Live and Compare, from the same records the metrics are read from.
 //!
-//! The baseline is the better of two strategies that need no knowledge: guessing uniformly
-//! among the options (1/2 for true/false, 1/options for multiple choice) and always giving the
-//! most common gold answer (the majority-class rate: the honest baseline when the gold answers
-//! are unbalanced, e.g. more false statements than true ones, or the right option often "A").
-//! Open answers (short answers) only have the second; answers judged against a premise or a
-//! set of facts have none (a constant answer is not right or wrong there by itself).
+//! Chance is defined only for closed answers (`AnswerKind::Closed`, the method's call:
+//! true/false, yes/no, one of a fixed set of options). Its baseline is the better of two
+//! strategies that need no knowledge: guessing uniformly among the options (1/2 for
+//! true/false, 1/options for multiple choice) and always giving the most common gold answer
+//! (the majority-class rate: the honest baseline when the gold answers are unbalanced, e.g.
+//! more false statements than true ones, or the right option often "A").
+//!
+//! Open answers (short answers, answers judged against a premise or a set of facts) have no
+//! chance: "always answering 'pe'" is no strategy a model could follow, and a 200-character
+//! response is no category of a distribution. They get a line of their own instead: how many
+//! there were, which stage decided them (the rules, the judge) and how many abstained. A run
+//! that mixes both (KG-FPQ, KGLens) is compared with chance on its closed answers only, and
+//! says how many those are.
 
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
 use super::interval::Rate;
-use crate::core::answer::Answer;
+use crate::core::answer::{Answer, AnswerKind, Stage};
 use crate::core::gold::{choice_letter, Gold};
 use crate::verify::OutcomeKind;
 
@@ -75,19 +82,42 @@ pub enum Warning {
     BelowChance,
 }
 
-/// A run's answer distribution, baseline and warnings.
+/// What a run's open answers add up to: no chance is defined for them, so what is said is how
+/// they were decided.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenAnswers {
+    /// Open answers.
+    pub n: u64,
+    /// Decided by the LLM judge.
+    pub judge: u64,
+    /// Decided by the trained judge.
+    pub trained: u64,
+    /// The model abstained.
+    pub abstained: u64,
+}
+
+impl OpenAnswers {
+    /// Decided by the rules alone.
+    pub fn rules(&self) -> u64 {
+        self.n - self.judge - self.trained
+    }
+}
+
+/// A run's answer distribution, baseline and warnings (over its closed answers), and what
+/// its open answers add up to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Chance {
-    /// Questions answered.
+    /// Closed answers: what the distribution, accuracy, baseline and warnings count.
     pub n: u64,
-    /// Each answer and how often it was given, most frequent first (ties by name). For open
-    /// answers, each normalised text.
+    /// Each closed answer and how often it was given, most frequent first (ties by name).
     pub distribution: Vec<(String, u64)>,
-    /// Whether the answers are free text (the distribution lists only the most frequent).
-    pub open: bool,
+    /// The accuracy on the closed answers.
     pub accuracy: Option<Rate>,
     pub baseline: Option<Baseline>,
     pub warnings: Vec<Warning>,
+    /// The open answers, which have no chance.
+    #[serde(default)]
+    pub open: OpenAnswers,
 }
 
 impl Chance {
@@ -95,33 +125,85 @@ impl Chance {
         !self.warnings.is_empty()
     }
 
-    /// "yes 36 · no 3 · idk 1" (open answers: the most frequent three, then "N others").
-    pub fn distribution_line(&self) -> String {
-        let shown = if self.open { 3 } else { usize::MAX };
-        let mut parts: Vec<String> = self
-            .distribution
-            .iter()
-            .take(shown)
-            .map(|(a, k)| format!("{a} {k}"))
-            .collect();
-        let rest: u64 = self.distribution.iter().skip(shown).map(|(_, k)| k).sum();
-        if rest > 0 {
-            let others = self.distribution.len().saturating_sub(shown);
-            parts.push(format!("{others} other answers {rest}"));
-        }
-        parts.join(" · ")
+    /// Answers counted, closed and open.
+    pub fn answered(&self) -> u64 {
+        self.n + self.open.n
     }
 
-    /// "chance 50% (guessing one of 2 options)", or a line saying there is none.
-    pub fn baseline_line(&self) -> String {
-        match &self.baseline {
-            Some(b) => format!("chance {}", b.describe()),
-            None => "chance: no baseline for answers judged against a premise or facts".into(),
+    /// "yes 36 · no 3 · idk 1": the closed answers; empty when there are none.
+    pub fn distribution_line(&self) -> String {
+        self.distribution
+            .iter()
+            .map(|(a, k)| format!("{a} {k}"))
+            .collect::<Vec<_>>()
+            .join(" · ")
+    }
+
+    /// "chance 50% (guessing one of 2 options)"; in a run with open answers too, over how
+    /// many closed ones. `None` without closed answers: chance is then not defined.
+    pub fn baseline_line(&self) -> Option<String> {
+        if self.n == 0 {
+            return None;
         }
+        let over = if self.open.n > 0 {
+            format!(" on the {} closed answers", self.n)
+        } else {
+            String::new()
+        };
+        Some(match &self.baseline {
+            Some(b) => format!("chance{over} {}", b.describe()),
+            None => format!("chance{over}: no single baseline for answers of mixed formats"),
+        })
+    }
+
+    /// "open answers 30, no chance baseline: the rules decided 18, the judge 12 · 3 abstained
+    /// (10%)"; `None` without open answers.
+    pub fn open_line(&self) -> Option<String> {
+        let o = &self.open;
+        if o.n == 0 {
+            return None;
+        }
+        let mut by = vec![format!("the rules decided {}", o.rules())];
+        if o.judge > 0 {
+            by.push(format!("the judge {}", o.judge));
+        }
+        if o.trained > 0 {
+            by.push(format!("the trained judge {}", o.trained));
+        }
+        Some(format!(
+            "open answers {}, no chance baseline: {} · {} abstained ({})",
+            o.n,
+            by.join(", "),
+            o.abstained,
+            pct(o.abstained as f64 / o.n as f64)
+        ))
+    }
+
+    /// What was answered: the closed answers' distribution and the open answers' line, as
+    /// there are.
+    pub fn answers_line(&self) -> String {
+        let closed = (self.n > 0).then(|| self.distribution_line());
+        closed
+            .into_iter()
+            .chain(self.open_line())
+            .collect::<Vec<_>>()
+            .join(" · ")
+    }
+
+    /// One line for a screen: what was answered, then the baseline where there is one.
+    pub fn summary_line(&self) -> String {
+        let closed = (self.n > 0).then(|| format!("answers: {}", self.distribution_line()));
+        closed
+            .into_iter()
+            .chain(self.baseline_line())
+            .chain(self.open_line())
+            .collect::<Vec<_>>()
+            .join(" · ")
     }
 
     /// The warning in one sentence, e.g. "the model answered 'yes' to 36 of 40 questions: its
-    /// accuracy 47.5% is at chance (50%)"; `None` when there is nothing to warn about.
+    /// accuracy 47.5% is at chance (50%)"; `None` when there is nothing to warn about. Only
+    /// closed answers are ever warned about.
     pub fn warning_line(&self) -> Option<String> {
         if self.warnings.is_empty() {
             return None;
@@ -141,20 +223,28 @@ impl Chance {
             Warning::BelowChance => Some("is below chance"),
             Warning::OneAnswer { .. } => None,
         });
+        let on = if self.open.n > 0 {
+            format!(" on the {} closed answers", self.n)
+        } else {
+            String::new()
+        };
         match (verdict, base) {
-            (Some(v), Some(b)) => parts.push(format!("its accuracy {acc} {v} ({b})")),
-            (None, Some(b)) => parts.push(format!("its accuracy {acc} against chance {b}")),
+            (Some(v), Some(b)) => parts.push(format!("its accuracy{on} {acc} {v} ({b})")),
+            (None, Some(b)) => parts.push(format!("its accuracy{on} {acc} against chance {b}")),
             _ => {}
         }
         Some(format!("near chance: {}", parts.join(": ")))
     }
 
-    /// The lines every surface shows: distribution, baseline, and the warning when there is one.
+    /// The lines every surface shows: the closed answers' distribution and baseline, the open
+    /// answers' line, and the warning when there is one.
     pub fn lines(&self) -> Vec<String> {
-        let mut v = vec![
-            format!("answers: {}", self.distribution_line()),
-            self.baseline_line(),
-        ];
+        let mut v = Vec::new();
+        if self.n > 0 {
+            v.push(format!("answers: {}", self.distribution_line()));
+        }
+        v.extend(self.baseline_line());
+        v.extend(self.open_line());
         v.extend(self.warning_line().map(|w| format!("⚠ {w}")));
         v
     }
@@ -166,7 +256,7 @@ impl Chance {
 pub struct ChanceTally {
     n: u64,
     correct: u64,
-    open: bool,
+    open: OpenAnswers,
     answers: HashMap<String, u64>,
     /// The kind of every gold seen: a mixed run (KG-FPQ's formats) has no single baseline.
     gold_kinds: u8,
@@ -194,19 +284,34 @@ fn normalise(s: &str) -> String {
 }
 
 impl ChanceTally {
-    /// Adds one answered question. `words` are how the method says true and false
-    /// (`Method::truth_words`), so a yes/no run counts "yes"/"no" and a statement run
-    /// "true"/"false".
-    pub fn add(&mut self, gold: &Gold, answer: &Answer, outcome: OutcomeKind, words: (&str, &str)) {
+    /// Adds one answered question: `kind` is whether its answer is closed
+    /// (`Method::answer_kind`), `stage` what decided it. `words` are how the method says true
+    /// and false (`Method::truth_words`), so a yes/no run counts "yes"/"no" and a statement
+    /// run "true"/"false".
+    pub fn add(
+        &mut self,
+        kind: AnswerKind,
+        gold: &Gold,
+        answer: &Answer,
+        outcome: OutcomeKind,
+        stage: Stage,
+        words: (&str, &str),
+    ) {
+        if kind == AnswerKind::Open {
+            self.open.n += 1;
+            self.open.judge += u64::from(stage == Stage::Judge);
+            self.open.trained += u64::from(stage == Stage::Trained);
+            self.open.abstained += u64::from(outcome == OutcomeKind::Abstained);
+            return;
+        }
         self.n += 1;
         self.correct += u64::from(outcome == OutcomeKind::Correct);
         let key = match answer {
             Answer::Bool { value } => (if *value { words.0 } else { words.1 }).to_string(),
             Answer::Choice { index } => choice_letter(*index).to_string(),
-            Answer::Text { text } => {
-                self.open = true;
-                normalise(text)
-            }
+            // A closed question read as free text (never made by the rules today): counted as
+            // its text, so that nothing is lost.
+            Answer::Text { text } => normalise(text),
             Answer::Abstained => "idk".into(),
             Answer::Invalid => "invalid".into(),
         };
@@ -309,10 +414,10 @@ impl ChanceTally {
         Chance {
             n: self.n,
             distribution,
-            open: self.open,
             accuracy,
             baseline,
             warnings,
+            open: self.open.clone(),
         }
     }
 }
@@ -350,7 +455,14 @@ mod tests {
             } else {
                 OutcomeKind::Incorrect
             };
-            t.add(&Gold::Bool { value: g }, &Answer::Bool { value: a }, o, YN);
+            t.add(
+                AnswerKind::Closed,
+                &Gold::Bool { value: g },
+                &Answer::Bool { value: a },
+                o,
+                Stage::Rules,
+                YN,
+            );
         }
         t.summary()
     }
@@ -428,7 +540,7 @@ mod tests {
                 answer: "no".into()
             })
         );
-        assert!(c.baseline_line().contains("always answering 'no'"));
+        assert!(c.baseline_line().unwrap().contains("always answering 'no'"));
         assert!(c.warnings.contains(&Warning::AtChance));
     }
 
@@ -458,7 +570,14 @@ mod tests {
             } else {
                 OutcomeKind::Incorrect
             };
-            t.add(&gold, &Answer::Choice { index: ans }, o, ("right", "wrong"));
+            t.add(
+                AnswerKind::Closed,
+                &gold,
+                &Answer::Choice { index: ans },
+                o,
+                Stage::Rules,
+                ("right", "wrong"),
+            );
         }
         let c = t.summary();
         assert_eq!(c.distribution, vec![("B".into(), 25), ("A".into(), 5)]);
@@ -485,9 +604,11 @@ mod tests {
                 correct: i % 3,
             };
             t.add(
+                AnswerKind::Closed,
                 &gold,
                 &Answer::Choice { index: 0 },
                 OutcomeKind::Incorrect,
+                Stage::Rules,
                 YN,
             );
         }
@@ -503,57 +624,87 @@ mod tests {
     }
 
     #[test]
-    fn open_answers_count_normalised_text_and_the_most_common_gold() {
+    fn open_answers_have_no_chance_and_say_how_they_were_decided() {
+        // An SAQ run: 20 short answers, gold "Peru" for all; the model says "pe" to all of
+        // them (as the bundled base model does). Before, this read "chance 15% (always
+        // answering 'pe' …)" and "⚠ near chance". 6 were decided by the judge, 2 abstained.
         let mut t = ChanceTally::default();
-        let acc = |s: &str| Gold::Texts {
+        let gold = Gold::Texts {
             accepted: vec![Accepted {
-                label: s.into(),
+                label: "Peru".into(),
                 ..Default::default()
             }],
         };
-        // 10 questions: gold "Spanish" for 6, "French" for 4; the model says "Spanish." to all.
-        for i in 0..10 {
-            let gold = if i < 6 { acc("Spanish") } else { acc("French") };
-            let o = if i < 6 {
-                OutcomeKind::Correct
+        for i in 0..20 {
+            let (answer, o) = if i < 2 {
+                (Answer::Abstained, OutcomeKind::Abstained)
             } else {
-                OutcomeKind::Incorrect
+                (Answer::Text { text: "pe".into() }, OutcomeKind::Incorrect)
             };
-            let text = if i % 2 == 0 { "Spanish." } else { " spanish" };
-            t.add(&gold, &Answer::Text { text: text.into() }, o, YN);
+            let stage = if i >= 14 { Stage::Judge } else { Stage::Rules };
+            t.add(AnswerKind::Open, &gold, &answer, o, stage, YN);
         }
         let c = t.summary();
-        assert!(c.open);
-        assert_eq!(c.distribution, vec![("spanish".into(), 10)]);
+        assert_eq!((c.n, c.answered()), (0, 20));
+        assert!(c.distribution.is_empty() && c.baseline.is_none());
+        assert!(!c.near_chance() && c.warning_line().is_none());
+        assert_eq!(c.baseline_line(), None);
         assert_eq!(
-            c.baseline,
-            Some(Baseline::Majority {
-                rate: 0.6,
-                answer: "spanish".into()
-            })
+            c.open_line().unwrap(),
+            "open answers 20, no chance baseline: the rules decided 14, the judge 6 · 2 \
+             abstained (10%)"
         );
-        assert!(c.near_chance());
+        let lines = c.lines();
+        assert_eq!(lines, vec![c.open_line().unwrap()]);
+        assert!(!c.summary_line().contains("chance 15%") && !c.summary_line().contains('⚠'));
     }
 
     #[test]
-    fn premises_have_no_baseline_and_small_runs_no_warning() {
+    fn a_mixed_run_is_compared_with_chance_on_its_closed_answers_only() {
+        // KG-FPQ: 12 yes/no questions (gold "no", the model says "yes" to all: below chance)
+        // and 12 generative ones judged against a premise (all abstained).
         let mut t = ChanceTally::default();
         for _ in 0..12 {
             t.add(
+                AnswerKind::Closed,
+                &Gold::Bool { value: false },
+                &Answer::Bool { value: true },
+                OutcomeKind::Incorrect,
+                Stage::Rules,
+                YN,
+            );
+            t.add(
+                AnswerKind::Open,
                 &Gold::Premise {
                     premise: "p".into(),
                     truth: "t".into(),
                 },
                 &Answer::Abstained,
                 OutcomeKind::Abstained,
+                Stage::Rules,
                 YN,
             );
         }
         let c = t.summary();
-        assert_eq!(c.baseline, None);
-        assert!(c.baseline_line().contains("no baseline"));
-        // Still one answer to every question.
-        assert_eq!(c.warnings.len(), 1);
+        assert_eq!((c.n, c.open.n), (12, 12));
+        assert_eq!(c.distribution, vec![("yes".into(), 12)]);
+        // Always "no" scores 100% of these: the majority baseline, over the 12 closed ones.
+        assert_eq!(
+            c.baseline_line().unwrap(),
+            "chance on the 12 closed answers 100% (always answering 'no', the most common gold \
+             answer)"
+        );
+        let w = c.warning_line().unwrap();
+        assert!(
+            w.contains("'yes' to 12 of 12 questions")
+                && w.contains("its accuracy on the 12 closed answers 0% is below chance (100%)"),
+            "{w}"
+        );
+        assert!(c.open_line().unwrap().starts_with("open answers 12"));
+    }
+
+    #[test]
+    fn small_runs_have_no_warning() {
         let small = bool_run(&[(true, true); 5]);
         assert!(small.warnings.is_empty());
     }

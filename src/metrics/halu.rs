@@ -56,6 +56,19 @@ pub struct HaluAcc {
 }
 
 impl HaluAcc {
+    /// Facts asked: what the point accuracy is over.
+    pub fn facts_asked(&self) -> u64 {
+        self.facts_asked
+    }
+    /// Answers that did not abstain: what the breadth rate is over.
+    pub fn not_abstained(&self) -> u64 {
+        self.answers - self.abstained
+    }
+    /// Facts asked in aligned answers: what the depth rate is over.
+    pub fn aligned_facts(&self) -> u64 {
+        self.aligned_facts
+    }
+
     fn count(&mut self, s: &HaluScore) {
         self.answers += 1;
         self.abstained += u64::from(s.judged == Judged::Abstained);

@@ -30,6 +30,33 @@ impl Metric {
     }
 }
 
+impl Metric {
+    /// How many units ([`Metric::unit`]) the metric's value and interval in a group are
+    /// computed from: a statement run's correctness from its facts (a true statement with its
+    /// false variants), not from its statements. Every n shown beside a value is this one, so
+    /// an interval never comes from another n than the one it is shown with. `None` when the
+    /// group has no data for the metric.
+    pub fn n_of(self, g: &GroupStats) -> Option<u64> {
+        match self {
+            Metric::Correctness | Metric::Truthfulness | Metric::Informativeness => {
+                g.grapheval.as_ref().map(|s| s.triples)
+            }
+            Metric::Accuracy
+            | Metric::AbstainRate
+            | Metric::InvalidRate
+            | Metric::Recall
+            | Metric::F1 => Some(g.counts.total()),
+            Metric::Precision => Some(g.counts.correct + g.counts.incorrect + g.counts.invalid),
+            Metric::WinRate | Metric::ZeroSense => g.yesno.as_ref().map(|s| s.edges),
+            Metric::PointAccuracy | Metric::WeightedAccuracy => {
+                g.halu.as_ref().map(|h| h.sums.facts_asked())
+            }
+            Metric::BreadthRate => g.halu.as_ref().map(|h| h.sums.not_abstained()),
+            Metric::DepthRate => g.halu.as_ref().map(|h| h.sums.aligned_facts()),
+        }
+    }
+}
+
 /// Precision with its Wilson interval: C out of the answers that did not abstain.
 fn precision(c: &Counts) -> Option<Rate> {
     Rate::new(

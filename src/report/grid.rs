@@ -270,7 +270,10 @@ impl HeatGrid {
                         key: RowKey,
                         cells: Vec<Option<GroupStats>>,
                         whole: Option<&GroupStats>| {
-            sort_by.push((whole.and_then(|w| metric.of(w)), whole.map_or(0, |w| w.n)));
+            sort_by.push((
+                whole.and_then(|w| metric.of(w)),
+                whole.map_or(0, |w| metric.n_of(w).unwrap_or(0)),
+            ));
             g.rows.push(name);
             g.keys.push(key);
             g.stats.push(cells);

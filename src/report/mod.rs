@@ -104,10 +104,18 @@ pub fn snapshot_of(records: &[ResultRecord]) -> Snapshot {
     t.snapshot()
 }
 
-/// Adds a record's first answer to a chance tally, in its method's words for true and false.
+/// Adds a record's first answer to a chance tally, in its method's words for true and false;
+/// the method says whether the answer is closed (compared with chance) or open.
 pub fn add_chance(t: &mut ChanceTally, r: &ResultRecord) {
-    let words = crate::method::of(r.question.task).truth_words();
-    t.add(&r.question.gold, &r.answer(), r.outcome, words);
+    let method = crate::method::of(r.question.task);
+    t.add(
+        method.answer_kind(&r.question),
+        &r.question.gold,
+        &r.answer(),
+        r.outcome,
+        r.stage(),
+        method.truth_words(),
+    );
 }
 
 /// The answer distribution, chance baseline and warning of some records.

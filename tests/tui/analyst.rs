@@ -29,9 +29,8 @@ fn no_model() -> ModelSpec {
 #[test]
 fn heatmaps_sort_by_value_with_intervals_and_explain_the_selected_cell() {
     let (_tmp, mut app) = fixture_app();
-    key(&mut app, KeyCode::Char('m')); // truthfulness
-    key(&mut app, KeyCode::Char('m')); // informativeness
-    key(&mut app, KeyCode::Char('m')); // accuracy: every group has one
+    // A statement run's screen opens on accuracy (every group has one), not on correctness,
+    // which is 0.00 throughout for a model that says "true" to everything (issue 38).
     assert_eq!(app.heat.metric, Metric::Accuracy);
     key(&mut app, KeyCode::Char('s'));
     assert_eq!(app.heat.sort, HeatSort::Value);
@@ -721,4 +720,52 @@ fn kgscope_demo_in_tmux_moves_through_the_screens_and_stops_on_a_key() {
     // One run: the key came while round two's dialog was open, before its run started.
     let runs = std::fs::read_dir(tmp.path().join("runs")).unwrap().count();
     assert_eq!(runs, 1);
+}
+
+/// Issue 38: a cell's n is the n its value and interval are computed from. A statement run's
+/// correctness is scored per fact (a true statement with its false ones): its cells show the
+/// facts, not the statements (before: `0.00? [0.00,0.79] n=2`, the interval of one fact and
+/// the n of two statements), and the frame says what n counts.
+#[test]
+fn a_cells_n_is_the_unit_its_interval_comes_from() {
+    let (_tmp, mut app) = fixture_app();
+    app.heat.metric = Metric::Correctness;
+    let g = app.heat_grid();
+    let (name, stats) = g
+        .rows
+        .iter()
+        .zip(&g.stats)
+        .find_map(|(r, s)| Some((r.clone(), s[0].clone()?)))
+        .unwrap();
+    let facts = stats.grapheval.as_ref().unwrap().triples;
+    assert!(
+        stats.n > facts,
+        "the fixture asks negatives: more statements ({}) than facts ({facts})",
+        stats.n
+    );
+    let screen = render(&app, 120, 30);
+    let row = screen
+        .lines()
+        .find(|l| l.trim_start_matches('│').starts_with(name.as_str()))
+        .unwrap_or_else(|| panic!("no row {name}:\n{screen}"));
+    let n: u64 = row
+        .split("n=")
+        .nth(1)
+        .unwrap()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap();
+    assert_eq!(n, facts, "{row}");
+    assert!(screen.contains("n = facts"), "{screen}");
+    // Accuracy counts answers: the same row's n is then the statements.
+    app.heat.metric = Metric::Accuracy;
+    let screen = render(&app, 120, 30);
+    let row = screen
+        .lines()
+        .find(|l| l.trim_start_matches('│').starts_with(name.as_str()))
+        .unwrap();
+    assert!(row.contains(&format!("n={} ", stats.n)), "{row}");
+    assert!(screen.contains("n = answers"), "{screen}");
 }

@@ -264,3 +264,52 @@ fn judge_reads_big_runs_in_the_background_and_follows_new_answers() {
     assert!(screen.contains("no hand labels yet"), "{screen}");
     assert!(screen.contains("rules"), "{screen}");
 }
+
+/// Issue 38: a second annotator labelling from another process (another TUI, `kgscope
+/// labels`) appends to the run's labels.jsonl; the open window reads it again on its next
+/// tick, so Inspect shows the label under "others" and the Judge view counts the tie.
+#[test]
+fn labels_written_by_another_annotator_reach_an_open_window_on_the_next_tick() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (run, _, _) = judged_run(tmp.path());
+    let mut app = open_app(tmp.path(), &run);
+    key(&mut app, KeyCode::Char('7'));
+    app.wait_for_judge();
+    let screen = render(&app, 100, 30);
+    assert!(screen.contains("· 0 tied ·"), "{screen}");
+
+    // Inspect on the first error: the tester labelled it, nobody else has.
+    key(&mut app, KeyCode::Char('5'));
+    let inspected = app.inspected().unwrap().question.id.clone();
+    let mine = book_of(&run).get(&inspected, "tester").unwrap().label;
+    let screen = render(&app, 100, 30);
+    assert!(screen.contains("others none"), "{screen}");
+
+    // Bob, elsewhere, says the opposite: written to the file by another handle on the run.
+    let theirs = if mine == LabelVerdict::Wrong {
+        LabelVerdict::Right
+    } else {
+        LabelVerdict::Wrong
+    };
+    let elsewhere = RunDir::open(tmp.path(), &run.id).unwrap();
+    elsewhere
+        .append_label(Label {
+            question_id: inspected.clone(),
+            label: theirs,
+            error_type: None,
+            note: None,
+            annotator: "bob".into(),
+            time: "2026-01-01T00:00:01Z".into(),
+        })
+        .unwrap();
+    app.tick();
+    let screen = render(&app, 100, 30);
+    assert!(
+        screen.contains(&format!("others bob: {}", theirs.name())),
+        "{screen}"
+    );
+    // One question with no majority now (tester against bob).
+    key(&mut app, KeyCode::Char('7'));
+    let screen = render(&app, 100, 30);
+    assert!(screen.contains("· 1 tied ·"), "{screen}");
+}

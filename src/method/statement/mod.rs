@@ -49,6 +49,15 @@ impl Method for Statement {
             Metric::InvalidRate,
         ]
     }
+    /// Accuracy, not GraphEval's correctness. Correctness scores a fact 0 whenever the model
+    /// accepts any false variant of it (max(0, F − mean F')), so a model that says "true" to
+    /// everything, as small base models do, scores 0.00 in every cell: a solid block that
+    /// shows nothing of where the model knows more. Accuracy per statement shows it, and its
+    /// n is the statements asked. Correctness stays the headline of the summary, and one key
+    /// (`m`) away on the screen.
+    fn figure_metric(&self) -> Metric {
+        Metric::Accuracy
+    }
     fn takes_negatives(&self) -> bool {
         true
     }

@@ -188,6 +188,7 @@ impl App {
         if let Some(d) = &mut self.data {
             d.probe_writer();
             d.refresh();
+            d.reload_labels();
             if let Some(why) = &d.broken {
                 self.status = format!("results.jsonl can no longer be read: {why}");
             }

@@ -395,7 +395,7 @@ impl App {
 
     /// Opens a recorded run to browse and label.
     pub fn open_run(&mut self, data: RunData) {
-        self.heat.metric = crate::method::of(data.manifest.config.task).metrics()[0];
+        self.heat.metric = crate::method::of(data.manifest.config.task).figure_metric();
         // A view the last run had may have no groups in this one (no years in a KG without
         // dates): Heatmaps then opens on the relations, not on "no groups yet".
         if !self.heat.view.has_groups(&data.snapshot) {

@@ -120,6 +120,11 @@ pub struct RunData {
     pub labels_seen: u64,
     /// Why labels.jsonl could not be read, when it could not (the run opens without labels).
     pub labels_error: Option<String>,
+    /// labels.jsonl's length and modification time when it was last read. Other annotators
+    /// (a second TUI, `kgscope labels`) append to it while this window is open: the tick
+    /// compares these with the file's and reads it again when they differ, so their labels
+    /// reach Inspect and the Judge view as they are written. A stat per tick is cheap.
+    labels_stamp: Option<(u64, Option<std::time::SystemTime>)>,
     /// The answer row of each question labels.jsonl mentions, so the Errors list can filter
     /// by label without reading every record back from disk.
     label_rows: HashMap<String, usize>,
@@ -158,6 +163,12 @@ pub struct RunData {
     judge_end: u64,
 }
 
+/// labels.jsonl's length and modification time; `None` while there is no such file.
+fn labels_stamp(run: &RunDir) -> Option<(u64, Option<std::time::SystemTime>)> {
+    let m = std::fs::metadata(run.labels_path()).ok()?;
+    Some((m.len(), m.modified().ok()))
+}
+
 /// What [`RunData::observing`] reads: every answer's observation with its offset, in file
 /// order, and where the read stopped.
 pub type ObservedRead = Result<(Vec<(u64, Observation)>, u64), String>;
@@ -165,6 +176,7 @@ pub type ObservedRead = Result<(Vec<(u64, Observation)>, u64), String>;
 impl RunData {
     /// Opens a run and reads what results.jsonl holds so far.
     pub fn open(run: RunDir, manifest: Manifest) -> Result<RunData, JsonlError> {
+        let labels_stamp = labels_stamp(&run);
         let (labels, labels_error) = match run.read_labels() {
             Ok(entries) => (LabelBook::from_entries(entries), None),
             Err(e) => (LabelBook::default(), Some(e.to_string())),
@@ -173,6 +185,7 @@ impl RunData {
             labels,
             labels_seen: 0,
             labels_error,
+            labels_stamp,
             label_rows: HashMap::new(),
             follow: None,
             run,
@@ -204,6 +217,44 @@ impl RunData {
         d.snapshot = d.tally.snapshot();
         d.chance = d.tally.chance.summary();
         Ok(d)
+    }
+
+    /// Reads labels.jsonl again when it changed since it was last read (another annotator
+    /// wrote to it, or this window did); returns whether it did. A file that cannot be read
+    /// keeps the labels held and says why.
+    pub fn reload_labels(&mut self) -> bool {
+        let stamp = labels_stamp(&self.run);
+        if stamp == self.labels_stamp {
+            return false;
+        }
+        self.labels_stamp = stamp;
+        match self.run.read_labels() {
+            Ok(entries) => {
+                self.labels = LabelBook::from_entries(entries);
+                self.labels_error = None;
+            }
+            Err(e) => {
+                self.labels_error = Some(e.to_string());
+                return false;
+            }
+        }
+        // Questions labelled elsewhere for the first time: their answer rows, where the
+        // Judge screen's read has their offsets (the rows themselves hold no question ids).
+        if let Some(judged) = &self.judged {
+            for (offset, o) in judged {
+                if !self.label_rows.contains_key(&o.question_id)
+                    && self.labels.mentions(&o.question_id)
+                {
+                    if let Some(row) = self.row_at(*offset) {
+                        self.label_rows.insert(o.question_id.clone(), row);
+                    }
+                }
+            }
+        }
+        // What is cached on the labels (the Judge view's figures, the Errors filter) is
+        // made again.
+        self.labels_seen += 1;
+        true
     }
 
     /// Asks the run's lock who writes the run, at most once a second. This process's own lock

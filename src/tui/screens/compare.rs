@@ -110,11 +110,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                 // What it answered and the baseline; the warning (in the incorrect colour)
                 // when its results are near chance. Wrapped, not cut: the warning's point
                 // (the accuracy against chance) is at its end.
-                let answers = format!(
-                    "answers: {} · {}",
-                    r.chance.distribution_line(),
-                    r.chance.baseline_line()
-                );
+                let answers = r.chance.summary_line();
                 let warning = r.chance.warning_line().map(|w| {
                     let style = t.outcome(crate::verify::OutcomeKind::Incorrect);
                     (format!("⚠ {w}"), style)

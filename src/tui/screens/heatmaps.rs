@@ -132,7 +132,13 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                 ));
             }
             let text = match stats {
-                Some(s) => cell_text(rate, s.n, cell_w.saturating_sub(1)),
+                // The n the value and its interval are computed from (a statement run's
+                // correctness: its facts, not its statements).
+                Some(s) => cell_text(
+                    rate,
+                    app.heat.metric.n_of(s).unwrap_or(0),
+                    cell_w.saturating_sub(1),
+                ),
                 None => "  ·".to_string(),
             };
             let style = match rate {
@@ -160,16 +166,22 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         lines.push(Line::from(spans));
     }
     let mut frame = block(app, &title);
-    frame = frame.title_bottom(Span::styled(
-        format!(" ? = 95% interval wider than {RANKABLE_WIDTH}: too wide to rank "),
-        t.dim(),
-    ));
-    if g.year_width > 1 && app.heat.view == HeatView::Year {
-        frame = frame.title_bottom(Span::styled(
-            format!(" years binned by {} ", g.year_width),
-            t.dim(),
-        ));
-    }
+    // What `?` and n mean, and the years' bins: the long form where it fits, else the short
+    // one, so the unit n counts is never cut.
+    let unit = app.heat.metric.unit();
+    let years = (g.year_width > 1 && app.heat.view == HeatView::Year)
+        .then(|| format!(" · years binned by {}", g.year_width));
+    let years = years.as_deref().unwrap_or("");
+    let legend = [
+        format!(
+            " ? = 95% interval wider than {RANKABLE_WIDTH}: too wide to rank · n = {unit}{years} "
+        ),
+        format!(" ? = too wide to rank · n = {unit}{years} "),
+    ]
+    .into_iter()
+    .find(|l| width(l) + 2 <= map.width as usize)
+    .unwrap_or_else(|| format!(" n = {unit}{years} "));
+    frame = frame.title_bottom(Span::styled(legend, t.dim()));
     f.render_widget(Paragraph::new(lines).block(frame), map);
     draw_why(f, app, &g, why_area);
 }

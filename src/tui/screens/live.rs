@@ -24,7 +24,9 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         // One line for the answers, two more (it wraps on 80 columns) for a warning.
         Constraint::Length(match &app.data {
             Some(d) if d.chance.near_chance() => 3,
-            Some(d) if d.chance.n > 0 => 1,
+            // A mixed run (closed and open answers) says both: two lines on 80 columns.
+            Some(d) if d.chance.n > 0 && d.chance.open.n > 0 => 2,
+            Some(d) if d.chance.answered() > 0 => 1,
             _ => 0,
         }),
         Constraint::Min(3),
@@ -262,7 +264,7 @@ fn draw_cards(f: &mut Frame, app: &App, area: Rect) {
 /// warning, when the results are near chance (a model answering "yes" to everything).
 pub fn draw_chance(f: &mut Frame, app: &App, c: &crate::metrics::chance::Chance, area: Rect) {
     let t = &app.theme;
-    let first = format!("answers: {} · {}", c.distribution_line(), c.baseline_line());
+    let first = c.summary_line();
     let mut lines = vec![Line::from(Span::styled(line(&first), t.dim()))];
     if let Some(w) = c.warning_line() {
         lines.push(Line::from(Span::styled(
