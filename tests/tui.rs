@@ -2996,6 +2996,15 @@ fn open_answers_get_no_chance_line_but_say_how_they_were_decided() {
         n - 4
     );
     let mut app = open_app(tmp.path(), &run);
+    // Heatmaps' "why": wrong to every question is no answer habit when the answers are open
+    // (before: `⚠ says "false" to 100% of questions`).
+    key(&mut app, KeyCode::Char('3'));
+    let heat = render(&app, 120, 40);
+    assert!(
+        heat.contains("open answers: not one of a fixed set, so no distribution"),
+        "{heat}"
+    );
+    assert!(!heat.contains("⚠ says"), "{heat}");
     key(&mut app, KeyCode::Char('2'));
     let live = render(&app, 120, 30);
     assert!(live.contains(&said), "{live}");

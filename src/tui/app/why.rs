@@ -16,8 +16,12 @@ pub struct Why {
     pub by_gold: [Counts; 2],
     /// Outcomes of the negatives by the part they replaced: head, relation, tail.
     pub by_part: [Counts; 3],
-    /// How often the model answered true / false / "I don't know" / nothing readable.
+    /// How often the model answered true / false / "I don't know" / nothing readable, over
+    /// the closed answers (true/false, yes/no, an option).
     pub answers: [u64; 4],
+    /// Open answers (short answers, answers judged against a premise or facts): not one of a
+    /// fixed set, so neither counted as a distribution nor warned about as a habit.
+    pub open: u64,
     /// How often it chose each option letter of a multiple-choice question (A..; the last
     /// slot also counts any later letter): a model that says "B)" to everything is as blind
     /// as a yes-sayer, and its verdicts (right / wrong) do not show it.
@@ -65,6 +69,10 @@ impl Why {
             let i = PARTS.iter().position(|p| *p == part).unwrap_or(0);
             self.by_part[i].add(outcome);
         }
+        if crate::method::of(q.task).answer_kind(q) == crate::core::answer::AnswerKind::Open {
+            self.open += 1;
+            return;
+        }
         let a = ANSWERS.iter().position(|v| *v == verdict).unwrap_or(3);
         self.answers[a] += 1;
     }
@@ -82,16 +90,23 @@ impl Why {
         for (a, b) in self.letters.iter_mut().zip(&o.letters) {
             *a += b;
         }
+        self.open += o.open;
     }
 
+    /// Answers in the group, closed and open.
     pub fn n(&self) -> u64 {
+        self.closed() + self.open
+    }
+
+    /// Closed answers: what the distribution and the habit warnings count.
+    pub fn closed(&self) -> u64 {
         self.answers.iter().sum()
     }
 
     /// The answer given to at least 80% of at least 10 questions, with its share: the mark of
     /// a model that says "yes" (or "no", or "I don't know") whatever it is asked.
     pub fn dominant_answer(&self) -> Option<(Verdict, f64)> {
-        dominant(&self.answers, self.n()).map(|(i, share)| (ANSWERS[i], share))
+        dominant(&self.answers, self.closed()).map(|(i, share)| (ANSWERS[i], share))
     }
 }
 
@@ -115,7 +130,7 @@ impl Why {
     /// The option letter chosen for at least 80% of at least 10 multiple-choice questions,
     /// with its share: the MCQ form of answering by habit.
     pub fn dominant_letter(&self) -> Option<(char, f64)> {
-        dominant(&self.letters, self.n())
+        dominant(&self.letters, self.closed())
             .map(|(i, share)| (crate::core::gold::choice_letter(i), share))
     }
 }

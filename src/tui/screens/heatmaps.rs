@@ -391,8 +391,16 @@ fn answers_line<'a>(
     width: u16,
 ) -> Line<'a> {
     let t = &app.theme;
-    let n = w.n().max(1) as f64;
     let mut spans = vec![Span::styled(format!(" {:<NAME_W$}", "answers"), t.dim())];
+    if w.closed() == 0 && w.open > 0 {
+        // Open answers are no classes to count: say what they are instead.
+        spans.push(Span::raw(format!(
+            "{} open answers: not one of a fixed set, so no distribution",
+            w.open
+        )));
+        return Line::from(spans);
+    }
+    let n = w.closed().max(1) as f64;
     const GLYPHS: [char; 4] = ['█', '▓', '░', '·'];
     // The bar only where there is room beside the numbers (not at 80 columns).
     if width >= 100 {
