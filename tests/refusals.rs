@@ -47,19 +47,30 @@ fn statement_run(
         .unwrap()
 }
 
-#[test]
-fn compare_by_a_grouping_no_run_has_is_refused() {
-    let base = yes_server();
-    let runs = tempfile::tempdir().unwrap();
-    for _ in 0..2 {
-        let out = statement_run(&mut common::bin(), &base, runs.path(), "4", &[]);
-        assert!(out.status.success(), "{}", text(&out));
-    }
-    let mut ids: Vec<String> = std::fs::read_dir(runs.path())
+/// The ids of the runs in `runs`, sorted (oldest first).
+fn run_ids(runs: &Path) -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(runs)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     ids.sort();
+    ids
+}
+
+/// Two runs of 4 statements on sample:countries against `base`; their ids, oldest first.
+fn two_statement_runs(base: &str, runs: &Path) -> Vec<String> {
+    for _ in 0..2 {
+        let out = statement_run(&mut common::bin(), base, runs, "4", &[]);
+        assert!(out.status.success(), "{}", text(&out));
+    }
+    run_ids(runs)
+}
+
+#[test]
+fn compare_by_a_grouping_no_run_has_is_refused() {
+    let base = yes_server();
+    let runs = tempfile::tempdir().unwrap();
+    let ids = two_statement_runs(&base, runs.path());
     let dir = runs.path().to_str().unwrap();
     let compare =
         |by: &str| common::run(&["compare", &ids[0], &ids[1], "--runs-dir", dir, "--by", by]);
@@ -84,15 +95,7 @@ fn compare_by_a_grouping_no_run_has_is_refused() {
 fn a_comparison_names_the_run_that_shares_no_question() {
     let base = yes_server();
     let runs = tempfile::tempdir().unwrap();
-    for _ in 0..2 {
-        let out = statement_run(&mut common::bin(), &base, runs.path(), "4", &[]);
-        assert!(out.status.success(), "{}", text(&out));
-    }
-    let mut ids: Vec<String> = std::fs::read_dir(runs.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    ids.sort();
+    let ids = two_statement_runs(&base, runs.path());
     let out = common::bin()
         .args(["run", "--kg", "sample:elements", "--model", "openai:m"])
         .args(["--base-url", &base, "--limit", "4", "--concurrency", "1"])
@@ -103,9 +106,8 @@ fn a_comparison_names_the_run_that_shares_no_question() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
-    let third = std::fs::read_dir(runs.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+    let third = run_ids(runs.path())
+        .into_iter()
         .find(|id| !ids.contains(id))
         .unwrap();
     let dir = runs.path().to_str().unwrap();

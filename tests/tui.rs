@@ -2886,24 +2886,44 @@ fn kghalubench_inspect_shows_the_chain_fact_by_fact() {
     );
 }
 
-/// A run of statements (true and false) where the model said "True." to every one: a
-/// yes-sayer, at chance.
-fn yes_sayer(dir: &Path, model: &str) -> RunDir {
+/// A recorded run of `task` on sample:countries by `model`, each question answered by
+/// `attempt(i, n)` (the i-th of n).
+fn recorded_run(
+    dir: &Path,
+    model: &str,
+    task: Task,
+    attempt_for: impl Fn(usize, usize) -> Attempt,
+) -> RunDir {
     let model = ModelSpec::Llama {
         path: PathBuf::from(model),
     };
-    let cfg = RunConfig::new("sample:countries", model, Task::Statement, 16);
+    let cfg = RunConfig::new("sample:countries", model, task, 16);
     let prepared = session::prepare_new(cfg, "test-model", dir, &|_| {}).unwrap();
+    let n = prepared.questions.len();
     let mut out = prepared.run.results_appender().unwrap();
-    for q in &prepared.questions {
-        out.push(&verify_record(
-            q.clone(),
-            vec![attempt(Verdict::True, "True.".into(), 2)],
-        ))
-        .unwrap();
+    for (i, q) in prepared.questions.iter().enumerate() {
+        out.push(&verify_record(q.clone(), vec![attempt_for(i, n)]))
+            .unwrap();
     }
     out.sync().unwrap();
     prepared.run
+}
+
+/// A run of statements (true and false) where the model said "True." to every one: a
+/// yes-sayer, at chance.
+fn yes_sayer(dir: &Path, model: &str) -> RunDir {
+    recorded_run(dir, model, Task::Statement, |_, _| {
+        attempt(Verdict::True, "True.".into(), 2)
+    })
+}
+
+/// Marks the first two runs of Compare's list and waits for their comparison.
+fn compare_first_two(app: &mut App) {
+    keys(app, "6");
+    key(app, KeyCode::Char(' '));
+    key(app, KeyCode::Down);
+    key(app, KeyCode::Char(' '));
+    app.wait_for_compare();
 }
 
 /// Live shows what the model answered, the chance baseline, and the warning.
@@ -2939,11 +2959,7 @@ fn compare_says_which_runs_are_near_chance() {
     let a = yes_sayer(tmp.path(), "no-model.gguf");
     let _b = yes_sayer(tmp.path(), "other-model.gguf");
     let mut app = open_app(tmp.path(), &a);
-    keys(&mut app, "6");
-    key(&mut app, KeyCode::Char(' '));
-    key(&mut app, KeyCode::Down);
-    key(&mut app, KeyCode::Char(' '));
-    app.wait_for_compare();
+    compare_first_two(&mut app);
     let c = app.compare.result.as_ref().unwrap().as_ref().unwrap();
     assert!(c.runs.iter().all(|r| r.chance.near_chance()));
     let s = render(&app, 160, 40);
@@ -2959,24 +2975,15 @@ fn compare_says_which_runs_are_near_chance() {
 /// An SAQ run where the model says "pe" to every question, the judge deciding the last four:
 /// short answers are open, so chance is not defined for them.
 fn open_answers_run(dir: &Path, model: &str) -> RunDir {
-    let model = ModelSpec::Llama {
-        path: PathBuf::from(model),
-    };
-    let cfg = RunConfig::new("sample:countries", model, Task::Saq, 16);
-    let prepared = session::prepare_new(cfg, "test-model", dir, &|_| {}).unwrap();
-    let n = prepared.questions.len();
-    assert!(n >= 8, "{n}");
-    let mut out = prepared.run.results_appender().unwrap();
-    for (i, q) in prepared.questions.iter().enumerate() {
+    recorded_run(dir, model, Task::Saq, |i, n| {
+        assert!(n >= 8, "{n}");
         let mut a = attempt(Verdict::False, "pe".into(), 2);
         a.answer = Some(kgscope::verify::Answer::Text { text: "pe".into() });
         if i + 4 >= n {
             a.stage = kgscope::verify::Stage::Judge;
         }
-        out.push(&verify_record(q.clone(), vec![a])).unwrap();
-    }
-    out.sync().unwrap();
-    prepared.run
+        a
+    })
 }
 
 /// Issue 38: an SAQ run read "chance 15% (always answering 'pe', …)" and "⚠ near chance".
@@ -3017,11 +3024,7 @@ fn open_answers_get_no_chance_line_but_say_how_they_were_decided() {
         "{live}"
     );
 
-    keys(&mut app, "6");
-    key(&mut app, KeyCode::Char(' '));
-    key(&mut app, KeyCode::Down);
-    key(&mut app, KeyCode::Char(' '));
-    app.wait_for_compare();
+    compare_first_two(&mut app);
     let c = app.compare.result.as_ref().unwrap().as_ref().unwrap();
     assert!(c.runs.iter().all(|r| !r.chance.near_chance()));
     let cmp = render(&app, 160, 40);

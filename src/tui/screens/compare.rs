@@ -34,11 +34,12 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                 &format!(
                     // The model first: runs of one method and KG differ by it.
                     "    {} · {} · T={} · {} q · {}",
-                    line(&r.model),
+                    // Both shown already sanitised (`Manifest::model_shown`, `kg_shown`).
+                    r.model,
                     r.method,
                     r.temperature,
                     r.questions,
-                    line(&r.kg)
+                    r.kg
                 ),
                 inner,
             );
