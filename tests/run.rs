@@ -1410,3 +1410,32 @@ fn default_model_run_and_report_say_the_results_are_near_chance() {
         assert!(doc.contains("Warning: near chance: "), "{format}");
     }
 }
+
+/// Issue 38 item 5: a selection a method can make nothing from is refused before a run
+/// directory exists, with the reason and a method that works.
+#[test]
+fn a_run_that_makes_no_question_leaves_no_run_and_names_a_method_that_works() {
+    use kgscope::run::{session, ModelSpec, RunConfig};
+    let runs = tempfile::tempdir().unwrap();
+    let model = ModelSpec::Llama {
+        path: "absent.gguf".into(),
+    };
+    let mut cfg = RunConfig::new(
+        "sample:elements",
+        model,
+        kgscope::questions::Task::McqFib,
+        20,
+    );
+    cfg.relations = vec!["radioactivity".into()];
+    let err = match session::prepare_new(cfg, "m", runs.path(), &|_| {}) {
+        Ok(_) => panic!("mcq-fib made questions from radioactivity"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        err.starts_with("no mcq-fib questions could be made from the selection ("),
+        "{err}"
+    );
+    assert!(err.contains("fewer than three other objects"), "{err}");
+    assert!(err.contains("; --task statement makes "), "{err}");
+    assert_eq!(std::fs::read_dir(runs.path()).unwrap().count(), 0);
+}

@@ -268,6 +268,53 @@ fn questions_and_plan(
     Ok((questions, plan, report))
 }
 
+/// Why `config` made no question, and the first other method that makes some from the same
+/// selection (by the same generation the run does), for the refusal.
+pub fn nothing_made(
+    config: &RunConfig,
+    index: &KgIndex,
+    report: Option<&GenerateReport>,
+) -> String {
+    let task = config.task.as_str();
+    let mut out = format!("no {task} questions could be made from the selection");
+    if let Some(why) = report.and_then(|r| r.shortfall(config.limit.max(1))) {
+        out.push_str(&format!(" ({why})"));
+    }
+    match other_method_that_works(config, index) {
+        Some((t, n)) => out.push_str(&format!("; --task {} makes {n} from it", t.as_str())),
+        None => out.push_str(
+            "; no other method makes any from it either: choose other relations or entities",
+        ),
+    }
+    out
+}
+
+/// The first method other than `config`'s, in the registry's order, that makes questions from
+/// the selection up front, and how many (methods with a plan are passed over: their batches
+/// depend on answers).
+pub fn other_method_that_works(
+    config: &RunConfig,
+    index: &KgIndex,
+) -> Option<(crate::questions::Task, usize)> {
+    let templates = load_templates(&config.templates).ok()?;
+    crate::questions::Task::ALL.iter().find_map(|&t| {
+        if t == config.task
+            || matches!(
+                t,
+                crate::questions::Task::Kglens | crate::questions::Task::KgFpq
+            )
+        {
+            return None;
+        }
+        let opts = GenerateOptions {
+            task: t,
+            ..generate_options(config)
+        };
+        let (qs, _) = crate::method::generate(index, &templates, &opts).ok()?;
+        (!qs.is_empty()).then_some((t, qs.len()))
+    })
+}
+
 /// How a local model's prompts will be laid out, from its file's metadata (see
 /// [`crate::backends::llama::prompt_format`]); `None` for a server's model or an unreadable file
 /// (the model's load then says what is wrong with it).
@@ -308,6 +355,15 @@ pub fn prepare_new_on(
     }
     let (questions, plan, selection) =
         questions_and_plan(&config, Some(kg.as_ref()), &index, None, progress)?;
+    // Refused before the run directory exists: a run that can ask nothing leaves nothing in
+    // the picker or Compare, and the refusal says why and which method would work.
+    if questions.is_empty() && plan.is_none() {
+        return Err(SessionError::Invalid(nothing_made(
+            &config,
+            &index,
+            selection.as_ref(),
+        )));
+    }
     let run = RunDir::create(runs_dir, config.task.as_str())?;
     let lock = Arc::new(run.lock_for_writing()?);
     let manifest = Manifest {
