@@ -2349,6 +2349,10 @@ mod annotators;
 #[path = "tui/rendering.rs"]
 mod rendering;
 
+/// Screens that never mislead (issue 38 §5–§7), in tests/tui/screens_say.rs.
+#[path = "tui/screens_say.rs"]
+mod screens_say;
+
 /// Runs written before schema version 2 (tests/data/legacy-runs, made by the previous binary)
 /// open in every screen, and Inspect names their gold answers in the method's words.
 #[test]

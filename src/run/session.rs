@@ -268,6 +268,34 @@ fn questions_and_plan(
     Ok((questions, plan, report))
 }
 
+/// What a run of `config` would ask, by the same generation the run does: how many questions
+/// (a staged method: the most it may ask), or the run's own refusal when it would ask none.
+/// What the TUI's run dialog shows before it promises a run.
+pub fn what_it_makes(config: &RunConfig, index: &KgIndex) -> Result<Makes, String> {
+    match questions_and_plan(config, None, index, None, &|_| {}) {
+        Err(e) => Err(e.to_string()),
+        Ok((_, Some(plan), _)) => Ok(Makes {
+            questions: plan.most_questions(),
+            staged: true,
+        }),
+        Ok((qs, None, report)) if qs.is_empty() => {
+            Err(nothing_made(config, index, report.as_ref()))
+        }
+        Ok((qs, None, _)) => Ok(Makes {
+            questions: qs.len(),
+            staged: false,
+        }),
+    }
+}
+
+/// How many questions a run would ask ([`what_it_makes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Makes {
+    pub questions: usize,
+    /// Decided batch by batch (KGLens, KG-FPQ): `questions` is the most it may ask.
+    pub staged: bool,
+}
+
 /// Why `config` made no question, and the first other method that makes some from the same
 /// selection (by the same generation the run does), for the refusal.
 pub fn nothing_made(
@@ -290,29 +318,35 @@ pub fn nothing_made(
 }
 
 /// The first method other than `config`'s, in the registry's order, that makes questions from
-/// the selection up front, and how many (methods with a plan are passed over: their batches
-/// depend on answers).
+/// the same selection, and how many it asks first (a staged method's first batch), by the same
+/// generation a run does.
 pub fn other_method_that_works(
     config: &RunConfig,
     index: &KgIndex,
 ) -> Option<(crate::questions::Task, usize)> {
-    let templates = load_templates(&config.templates).ok()?;
-    crate::questions::Task::ALL.iter().find_map(|&t| {
-        if t == config.task
-            || matches!(
-                t,
-                crate::questions::Task::Kglens | crate::questions::Task::KgFpq
-            )
-        {
+    crate::method::all().map(|m| m.task()).find_map(|t| {
+        if t == config.task {
             return None;
         }
-        let opts = GenerateOptions {
-            task: t,
-            ..generate_options(config)
-        };
-        let (qs, _) = crate::method::generate(index, &templates, &opts).ok()?;
-        (!qs.is_empty()).then_some((t, qs.len()))
+        let n = first_questions(&as_method(config, t), index, &|_| {})
+            .ok()?
+            .len();
+        (n > 0).then_some((t, n))
     })
+}
+
+/// `config` as a run of `task` would be: the same selection, seed and model, with `task`'s own
+/// settings at their defaults.
+pub fn as_method(config: &RunConfig, task: crate::questions::Task) -> RunConfig {
+    let fresh = RunConfig::new(&config.kg, config.model.clone(), task, config.limit);
+    RunConfig {
+        task,
+        repeats: crate::method::of(task).default_repeats(),
+        kglens: fresh.kglens,
+        fpq: fresh.fpq,
+        halu: fresh.halu,
+        ..config.clone()
+    }
 }
 
 /// How a local model's prompts will be laid out, from its file's metadata (see

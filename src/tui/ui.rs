@@ -13,6 +13,8 @@ use super::screens;
 
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
+/// The most lines the status message takes from the screen before it is cut.
+const STATUS_LINES: usize = 4;
 
 pub fn draw(f: &mut Frame, app: &App) {
     draw_frame(f, app);
@@ -37,10 +39,19 @@ fn draw_frame(f: &mut Frame, app: &App) {
         f.render_widget(msg, area);
         return;
     }
+    // The status message wraps rather than being cut (it may hold a path or advice): the
+    // body gives up the lines it needs, up to STATUS_LINES.
+    let hint = keymap::footer();
+    let hint_width = crate::display_width::width(&hint) as u16 + 1;
+    let message = crate::tui::wrap::wrap(
+        &[Line::from(crate::sanitize::line(&app.status))],
+        area.width.saturating_sub(hint_width).max(1),
+    );
+    let status_height = message.len().clamp(1, STATUS_LINES) as u16;
     let [tabs, body, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(1),
-        Constraint::Length(1),
+        Constraint::Length(status_height),
     ])
     .areas(area);
     draw_tabs(f, app, tabs);
@@ -55,16 +66,14 @@ fn draw_frame(f: &mut Frame, app: &App) {
         Screen::Compare => screens::compare::draw(f, app, body),
         Screen::Judge => screens::judge::draw(f, app, body),
     }
-    let hint = keymap::footer();
-    let [left, right] = Layout::horizontal([
-        Constraint::Min(1),
-        Constraint::Length(crate::display_width::width(&hint) as u16 + 1),
-    ])
-    .areas(status);
-    f.render_widget(
-        Paragraph::new(crate::sanitize::line(&app.status)).style(t.dim()),
-        left,
-    );
+    let [left, right] =
+        Layout::horizontal([Constraint::Min(1), Constraint::Length(hint_width)]).areas(status);
+    let right = Rect {
+        y: right.bottom().saturating_sub(1),
+        height: 1,
+        ..right
+    };
+    f.render_widget(Paragraph::new(message).style(t.dim()), left);
     f.render_widget(
         Paragraph::new(hint)
             .style(t.dim())

@@ -206,9 +206,11 @@ fn errors_fill_the_width_show_the_gold_answer_and_x_clears_the_description() {
     let [small, big] = snap_both(&app, "analyst-errors");
     for s in [&small, &big] {
         let header = s.lines().find(|l| l.contains("outcome")).unwrap();
-        for col in ["gold", "relation", "prompt", "answer", "label"] {
+        for col in ["gold", "relation", "prompt", "answer"] {
             assert!(header.contains(col), "{header}");
         }
+        // No label column while nobody has labelled (issue 38 §7): the gold has its room.
+        assert!(!header.contains("label"), "{header}");
         assert!(s.contains(" true ") || s.contains(" false "), "{s}");
     }
     // On a wide terminal the prompt is not cut where a 100-column one would cut it.
@@ -369,6 +371,7 @@ fn cancelling_asks_first_and_says_how_to_continue() {
     let run = fixture(tmp.path());
     let mut app = open_app(tmp.path(), &run);
     app.live.active = true;
+    app.live.prepared = true;
     key(&mut app, KeyCode::Char('2'));
     key(&mut app, KeyCode::Char('c'));
     assert!(app.commands.is_empty(), "c alone must not cancel");

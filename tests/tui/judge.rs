@@ -27,7 +27,7 @@ const HAND: [LabelVerdict; 8] = [
 /// incorrect: an error) and the tenth (rules: incorrect, judge: correct, recorded correct:
 /// no error). The first eight are hand-labelled as [`HAND`] says. Returns the run and the
 /// ids of the ninth and tenth questions.
-fn judged_run(dir: &Path) -> (RunDir, String, String) {
+pub(super) fn judged_run(dir: &Path) -> (RunDir, String, String) {
     let cfg = RunConfig::new(
         "sample:countries",
         ModelSpec::Llama {

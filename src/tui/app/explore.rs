@@ -329,8 +329,14 @@ impl App {
     /// What a run from the dialog would be, as `kgscope run` would make it: the dialog shows
     /// its model, negatives, seed and repeats.
     pub fn dialog_config(&self) -> Option<crate::run::RunConfig> {
-        let d = self.explore.dialog.as_ref()?;
-        let model = self.model.clone()?;
+        self.config_of(self.explore.dialog.as_ref()?, self.model.clone()?)
+    }
+
+    fn config_of(
+        &self,
+        d: &RunDialog,
+        model: crate::run::ModelSpec,
+    ) -> Option<crate::run::RunConfig> {
         let req = self.run_request(d)?;
         let base = super::super::runner::RunBase {
             kg: self.kg_name.clone(),
@@ -339,6 +345,32 @@ impl App {
             runs_dir: std::path::PathBuf::new(),
         };
         Some(super::super::runner::config_for(&base, &req))
+    }
+
+    /// Counts again what the open dialog's run would ask when its method, limit or context
+    /// changed since the last count.
+    fn refresh_makes(&mut self) {
+        let Some(mut d) = self.explore.dialog.take() else {
+            return;
+        };
+        let key = (d.task, d.limit, d.context);
+        if d.makes.as_ref().map(|m| m.0) != Some(key) {
+            d.makes = Some((key, self.makes_preview(&d)));
+        }
+        self.explore.dialog = Some(d);
+    }
+
+    /// What the run would ask: the run's own generation over the loaded KG, its limit counted
+    /// up to [`super::MAKES_COUNTED_UP_TO`].
+    fn makes_preview(&self, d: &RunDialog) -> Result<crate::run::session::Makes, String> {
+        let index = self.index.as_deref().ok_or("no KG loaded")?;
+        // Questions are made without the model: any stands in when none is configured.
+        let model = self.model.clone().unwrap_or(crate::run::ModelSpec::Llama {
+            path: std::path::PathBuf::new(),
+        });
+        let mut cfg = self.config_of(d, model).ok_or("nothing marked")?;
+        cfg.limit = cfg.limit.min(super::MAKES_COUNTED_UP_TO);
+        crate::run::session::what_it_makes(&cfg, index)
     }
 
     fn toggle_mark(&mut self) {
@@ -418,11 +450,19 @@ impl App {
                     d.limit /= 10;
                     d.typed = true;
                 }
+                // The run would refuse: the dialog says so now, with the method that works.
+                Some(Action::Accept) if matches!(d.makes, Some((_, Err(_)))) => {
+                    if let Some((_, Err(e))) = &d.makes {
+                        self.status = crate::sanitize::line(e);
+                    }
+                }
                 Some(Action::Accept) if d.limit == 0 => {
                     self.status = "the limit must be at least 1: type a number".into();
                 }
                 Some(Action::Accept) => {
                     let d = self.explore.dialog.take().expect("dialog is open");
+                    // What the dialog said ("statement takes none: …") ends with it.
+                    self.status.clear();
                     self.remember_dialog(&d);
                     if let Some(req) = self.run_request(&d) {
                         self.commands.push(Command::StartRun(req));
@@ -435,12 +475,14 @@ impl App {
                     }
                 }
                 Some(Action::Dismiss) => {
+                    self.status.clear();
                     if let Some(d) = self.explore.dialog.take() {
                         self.remember_dialog(&d);
                     }
                 }
                 _ => {}
             }
+            self.refresh_makes();
             return;
         }
         if self.explore.searching {
@@ -509,9 +551,11 @@ impl App {
                         writer: self.helper_index(self.writer_given.as_ref()),
                         typed: false,
                         facts: Err(String::new()),
+                        makes: None,
                     };
                     dialog.facts = self.facts_preview(&dialog);
                     self.explore.dialog = Some(dialog);
+                    self.refresh_makes();
                 }
             }
             _ => {}

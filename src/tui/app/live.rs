@@ -66,13 +66,19 @@ impl App {
             .map(|q| (q.id.clone(), crate::sanitize::line(&q.prompt)))
             .collect();
         self.live.status = format!("run {}", data.run.id);
+        self.live.prepared = true;
         self.errors = Errors::default();
         self.open_run(data);
         self.inspect.current = None;
     }
 
     pub fn run_failed(&mut self, message: &str) {
-        self.live.status = format!("the run stopped: {}", crate::sanitize::line(message));
+        let what = if self.live.prepared {
+            "the run stopped"
+        } else {
+            "the run did not start"
+        };
+        self.live.status = format!("{what}: {}", crate::sanitize::line(message));
         self.live.finished = Some(true);
         self.live.ended = Some(Instant::now());
         self.status = self.live.status.clone();

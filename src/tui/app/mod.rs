@@ -129,6 +129,9 @@ const LIVE_TEXT_MAX: usize = 400;
 #[derive(Default)]
 pub struct Live {
     pub active: bool,
+    /// The run being driven has its directory and questions: until then `App::data` is still
+    /// the run shown before, which Live must not show as this one's.
+    pub prepared: bool,
     pub status: String,
     pub total: usize,
     pub already_done: usize,
@@ -192,7 +195,17 @@ pub struct RunDialog {
     /// The facts the scope matches, those a question can be made from and those skipped, as
     /// the question generator counts them when the dialog opens; the error when none can.
     pub facts: Result<FactsPreview, String>,
+    /// What a run of the dialog's method, limit and context would ask, by the generation the
+    /// run does (`None` until counted): the questions, or the run's own refusal.
+    pub makes: Option<(MakesKey, Result<crate::run::session::Makes, String>)>,
 }
+
+/// What [`RunDialog::makes`] was counted for: counted again when one of these changes.
+pub type MakesKey = (Task, usize, Option<crate::questions::ContextKind>);
+
+/// The most questions the dialog makes to count them: a larger limit is counted up to here and
+/// shown as "at least" (a keystroke must not generate millions of questions).
+pub const MAKES_COUNTED_UP_TO: usize = 2000;
 
 impl RunDialog {
     /// The method a new dialog proposes (the demo's, which shows the defaults).
@@ -395,6 +408,9 @@ impl App {
 
     /// Opens a recorded run to browse and label.
     pub fn open_run(&mut self, data: RunData) {
+        // A message about the run shown before (or the dialog that started this one) ends
+        // with it.
+        self.status.clear();
         self.heat.metric = crate::method::of(data.manifest.config.task).figure_metric();
         // A view the last run had may have no groups in this one (no years in a KG without
         // dates): Heatmaps then opens on the relations, not on "no groups yet".

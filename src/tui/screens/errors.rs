@@ -11,17 +11,23 @@ use crate::sanitize::line;
 use crate::tui::app::{label_summary, App, KindFilter};
 use crate::tui::ui::block;
 
+use super::answer_card;
+
 /// Widths of the columns outcome, gold, relation, prompt, response and label for a list
-/// `width` columns wide (inside its borders). Outcome and gold are short words; the relation,
-/// the response and the label grow with the terminal up to what they usually need; the prompt,
-/// the longest text, takes the rest.
-pub fn columns(width: usize) -> [usize; 6] {
-    let (outcome, gold) = (10, 6);
-    let rest = width.saturating_sub(outcome + gold);
-    let relation = (rest / 5).clamp(8, 24);
+/// `width` columns wide (inside its borders); the label column only when the run has labels
+/// (an empty column would take the gold's room). The gold, the relation, the response and
+/// the label grow with the terminal up to what they usually need; the prompt, the longest
+/// text, takes the rest. The selected answer is shown whole under the list.
+pub fn columns(width: usize, labels: bool) -> [usize; 6] {
+    let outcome = 10;
+    let rest = width.saturating_sub(outcome);
+    let gold = (rest / 6).clamp(8, 24);
+    let relation = (rest / 6).clamp(8, 24);
     let response = (rest / 5).clamp(8, 32);
-    let label = (rest / 7).clamp(6, 22);
-    let prompt = rest.saturating_sub(relation + response + label).max(10);
+    let label = if labels { (rest / 8).clamp(6, 22) } else { 0 };
+    let prompt = rest
+        .saturating_sub(gold + relation + response + label)
+        .max(10);
     [outcome, gold, relation, prompt, response, label]
 }
 
@@ -51,11 +57,36 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         " · sorted by {} · o l s x Enter",
         app.errors.sort.name()
     ));
+    let label_of = |qid: &str| {
+        // Yours, else whose there is ("ann: wrong").
+        d.labels
+            .get(qid, &app.annotator)
+            .map(label_summary)
+            .or_else(|| {
+                let l = d.labels.of(qid).next()?;
+                Some(format!("{}: {}", line(&l.annotator), label_summary(l)))
+            })
+    };
+    let card = list
+        .get(app.errors.selected)
+        .and_then(|&i| d.prepared(i))
+        .and_then(Result::ok)
+        .map(|r| answer_card::Card::of(&r, label_of(&r.question.id)));
+    let [area, card_area] = Layout::vertical([
+        Constraint::Min(5),
+        Constraint::Length(answer_card::height_for(
+            card.as_ref(),
+            area.width,
+            f.area().height,
+        )),
+    ])
+    .areas(area);
     let frame = block(app, &title);
     let inner = frame.inner(area);
     f.render_widget(frame, area);
     let [header, rows] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(inner);
-    let widths = columns(inner.width as usize);
+    let labelled = !d.labels.annotators().is_empty();
+    let widths = columns(inner.width as usize, labelled);
     let cell = crate::display_width::cell;
     let names = ["outcome", "gold", "relation", "prompt", "answer", "label"];
     f.render_widget(
@@ -82,15 +113,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             let (label, gold, prompt, response) =
                 match d.prepared(i).unwrap_or_else(|| Err("…".into())) {
                     Ok(r) => (
-                        // Yours, else whose there is ("ann: wrong").
-                        d.labels
-                            .get(&r.question.id, &app.annotator)
-                            .map(label_summary)
-                            .or_else(|| {
-                                let l = d.labels.of(&r.question.id).next()?;
-                                Some(format!("{}: {}", line(&l.annotator), label_summary(l)))
-                            })
-                            .unwrap_or_default(),
+                        label_of(&r.question.id).unwrap_or_default(),
                         line(&crate::method::of(r.question.task).gold_text(&r.question)),
                         line(&r.question.prompt),
                         // Models often answer with a leading space (the prompt ends before it).
@@ -124,6 +147,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         rows,
         &mut state,
     );
+    answer_card::draw(f, app, card.as_ref(), "The answer", card_area);
 }
 
 #[cfg(test)]
@@ -133,15 +157,20 @@ mod tests {
     #[test]
     fn columns_fill_the_width_and_the_prompt_takes_the_rest() {
         for w in [78, 120, 198, 400] {
-            let c = columns(w);
-            assert_eq!(c.iter().sum::<usize>(), w, "{w}: {c:?}");
+            for labels in [false, true] {
+                let c = columns(w, labels);
+                assert_eq!(c.iter().sum::<usize>(), w, "{w}: {c:?}");
+                assert_eq!(c[5] > 0, labels, "{w}: {c:?}");
+            }
         }
-        assert_eq!(columns(78), [10, 6, 12, 30, 12, 8]);
+        // The gold gets a word's room at 80 columns, more at 120.
+        assert!(columns(78, true)[1] >= 8);
+        assert!(columns(118, false)[1] >= 18, "{:?}", columns(118, false));
         // Wide terminals give the relation, the answer and the label what they need, and the
         // prompt everything else.
-        let wide = columns(198);
+        let wide = columns(198, true);
         assert_eq!(wide[2], 24);
         assert_eq!(wide[4], 32);
-        assert!(wide[3] > 100, "{wide:?}");
+        assert!(wide[3] > 70, "{wide:?}");
     }
 }

@@ -213,6 +213,30 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
         ))),
         Err(_) => {}
     }
+    // What the run would ask, by the run's own generation: never a promise the run breaks.
+    match d.makes.as_ref().map(|m| &m.1) {
+        Some(Ok(m)) => {
+            let counted_up_to = crate::tui::app::MAKES_COUNTED_UP_TO;
+            let n = if m.questions >= counted_up_to && d.limit > counted_up_to {
+                format!("at least {}", m.questions)
+            } else {
+                m.questions.to_string()
+            };
+            let what = if m.staged {
+                format!("up to {n} questions, decided batch by batch")
+            } else if m.questions == 1 {
+                "1 question".to_string()
+            } else {
+                format!("{n} questions")
+            };
+            lines.push(kv("asks", what, ""));
+        }
+        Some(Err(e)) => lines.push(Line::from(Span::styled(
+            crate::sanitize::line(e),
+            Style::default().fg(t.incorrect),
+        ))),
+        None => {}
+    }
     let cursor = if d.typed { "▏" } else { "" };
     lines.push(kv(
         "limit",

@@ -16,6 +16,11 @@ use crate::sanitize::line;
 use crate::tui::app::{App, Screen};
 use crate::tui::ui::block;
 
+use super::answer_card;
+
+/// The fewest rows (borders included) the "label next" list keeps on a short terminal.
+const LIST_LEAST: u16 = 5;
+
 /// A matrix's columns: the class names, then three counts.
 const MATRIX_LABEL: usize = 10;
 const MATRIX_CELL: usize = 4;
@@ -149,13 +154,16 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     for a in &r.verifiers {
         lines.push(Line::from(fit(&summary_row(a), width)));
     }
-    lines.push(Line::from(Span::styled(
+    if let Some(u) = unsure_line(r) {
+        lines.push(Line::from(fit(&u, width)));
+    }
+    let mut matrices = vec![Line::from(Span::styled(
         fit(
             "confusion: rows the hand label (majority), columns the verifier's class",
             width,
         ),
         t.dim(),
-    )));
+    ))];
     let per_row = ((width + MATRIX_GAP) / (MATRIX_WIDTH + MATRIX_GAP)).max(1);
     for group in r.verifiers.chunks(per_row) {
         let drawn: Vec<[String; 4]> = group.iter().map(matrix).collect();
@@ -163,15 +171,48 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             let cells: Vec<&str> = drawn.iter().map(|m| m[i].as_str()).collect();
             let text = cells.join(&" ".repeat(MATRIX_GAP));
             let style = if i == 0 { t.title() } else { t.base() };
-            lines.push(Line::from(Span::styled(fit(&text, width), style)));
+            matrices.push(Line::from(Span::styled(fit(&text, width), style)));
         }
     }
-    if let Some(u) = unsure_line(r) {
-        lines.push(Line::from(fit(&u, width)));
+    // The answer to label comes before the matrices: on a short terminal they give way to
+    // the queue and its answer card.
+    let selected = app.judge.selected.min(r.queue.len().saturating_sub(1));
+    let card = j
+        .offsets
+        .get(selected)
+        .and_then(|&o| d.prepared_at(o))
+        .and_then(Result::ok)
+        .map(|rec| {
+            let label = d
+                .labels
+                .get(&rec.question.id, &app.annotator)
+                .map(crate::tui::app::label_summary);
+            answer_card::Card::of(&rec, label)
+        });
+    let card_height = if r.queue.is_empty() {
+        0
+    } else {
+        answer_card::height_for(card.as_ref(), area.width, f.area().height)
+    };
+    let room = area.height.saturating_sub(card_height + LIST_LEAST + 2);
+    if lines.len() + matrices.len() <= room as usize {
+        lines.extend(matrices);
+    } else {
+        lines.push(Line::from(Span::styled(
+            fit(
+                "confusion matrices: on a taller terminal, or in `kgscope report RUN`",
+                width,
+            ),
+            t.dim(),
+        )));
     }
     let top_height = lines.len() as u16 + 2;
-    let [top, bottom] =
-        Layout::vertical([Constraint::Length(top_height), Constraint::Min(3)]).areas(area);
+    let [top, bottom, card_area] = Layout::vertical([
+        Constraint::Length(top_height),
+        Constraint::Min(3),
+        Constraint::Length(card_height),
+    ])
+    .areas(area);
     f.render_widget(
         Paragraph::new(lines).block(block(app, "Judge: the verifiers against hand labels")),
         top,
@@ -198,7 +239,6 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let rows = frame.inner(bottom);
     f.render_widget(frame, bottom);
     let height = rows.height as usize;
-    let selected = app.judge.selected.min(r.queue.len() - 1);
     let first = (selected + 1).saturating_sub(height.max(1));
     // The reasons as wide as the widest in view needs, up to three fifths of the width.
     let widest = r.queue[first..]
@@ -243,6 +283,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         rows,
         &mut state,
     );
+    answer_card::draw(f, app, card.as_ref(), "The answer to label", card_area);
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         // Two lines (it wraps on 80 columns) when a weak judge decides verdicts.
         Constraint::Length(if judge.is_some() { 2 } else { 0 }),
         // One line for the answers, two more (it wraps on 80 columns) for a warning.
-        Constraint::Length(match &app.data {
+        Constraint::Length(match shown(app) {
             Some(d) if d.chance.near_chance() => 3,
             // A mixed run (closed and open answers) says both: two lines on 80 columns.
             Some(d) if d.chance.n > 0 && d.chance.open.n > 0 => 2,
@@ -33,7 +33,17 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     ])
     .areas(area);
     let live = &app.live;
-    if live.active {
+    let refused = live.active && !live.prepared && live.finished.is_some();
+    if refused {
+        // Refused before it began (nothing to ask, a model that would not load): the reason
+        // and its advice whole, where the gauge and the cards would be.
+        f.render_widget(
+            Paragraph::new(live.status.as_str())
+                .style(Style::default().fg(t.incorrect))
+                .wrap(Wrap { trim: true }),
+            head.union(cards),
+        );
+    } else if live.active {
         let done = live.already_done as u64 + live.answered;
         // The gauge fills to what the run asks: planned questions its plan left out (a
         // gate) are not waited for.
@@ -86,7 +96,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         }
         f.render_widget(Paragraph::new(lines), info);
     } else {
-        let writer = app.data.as_ref().and_then(|d| d.writer.as_ref());
+        let writer = shown(app).and_then(|d| d.writer.as_ref());
         let msg = if let Some(w) = writer {
             format!(
                 "Read-only: another process writes this run ({}). Its answers appear as they are \
@@ -95,7 +105,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             )
         } else if app.can_continue() {
             "This run is unfinished: R continues it. Explore → r starts a new one.".into()
-        } else if app.data.is_some() {
+        } else if shown(app).is_some() {
             "Browsing a recorded run: no evaluation is going. Explore → r starts a new one.".into()
         } else {
             "No run yet. In Explore, select a relation or an entity and press r.".into()
@@ -105,7 +115,9 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             head,
         );
     }
-    draw_cards(f, app, cards);
+    if !refused {
+        draw_cards(f, app, cards);
+    }
     if let Some(j) = &judge {
         f.render_widget(
             Paragraph::new(Span::styled(j.clone(), Style::default().fg(t.incorrect)))
@@ -113,7 +125,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             judged,
         );
     }
-    if let Some(d) = &app.data {
+    if let Some(d) = shown(app) {
         draw_chance(f, app, &d.chance, chance);
     }
     let stream = match &live.plan {
@@ -149,7 +161,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     };
     // A run this window drives streams its tokens; otherwise the latest answers on disk (a
     // recorded run, or one another process is writing) are shown.
-    let (title, lines): (&str, Vec<Line>) = match &app.data {
+    let (title, lines): (&str, Vec<Line>) = match shown(app) {
         Some(d) if !live.active => (
             "Latest answers",
             d.latest(h)
@@ -230,7 +242,7 @@ fn draw_confirm_cancel(f: &mut Frame, app: &App, area: Rect) {
 
 fn draw_cards(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
-    let Some(d) = &app.data else {
+    let Some(d) = shown(app) else {
         f.render_widget(Paragraph::new("").block(block(app, "Metrics")), area);
         return;
     };
@@ -352,8 +364,16 @@ mod tests {
 
 /// The flag on a run whose verdicts a weak judge decided ([`crate::backends::worth`]): the
 /// metrics above it are the judge's as much as the model's.
+/// The run Live shows: the one being driven once it is prepared, else the one opened. A run
+/// being started shows no other run's cards or answers as its own.
+fn shown(app: &App) -> Option<&crate::tui::app::RunData> {
+    app.data
+        .as_ref()
+        .filter(|_| !app.live.active || app.live.prepared)
+}
+
 fn weak_judge(app: &App) -> Option<String> {
-    let d = app.data.as_ref()?;
+    let d = shown(app)?;
     let judge = d.manifest.config.judge.as_ref()?;
     let caveat = crate::backends::worth::judge_caveat(judge)?;
     let name = match judge {

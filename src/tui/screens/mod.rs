@@ -1,5 +1,6 @@
 //! One module per screen.
 
+pub mod answer_card;
 pub mod compare;
 pub mod errors;
 pub mod explore;
