@@ -2817,6 +2817,29 @@ fn kghalubench_inspect_shows_the_chain_fact_by_fact() {
     ] {
         assert!(shown.contains(want), "{want}:\n{shown}");
     }
+    // Issue 38 §10: the asked line names every asked fact, not only the first one's object.
+    // The line wraps onto the next row of the left pane.
+    let rows: Vec<&str> = shown.lines().collect();
+    let at = rows
+        .iter()
+        .position(|l| l.contains("asked "))
+        .unwrap_or_else(|| panic!("no asked line:\n{shown}"));
+    let left = |l: &str| {
+        l.split("││")
+            .next()
+            .unwrap()
+            .trim_matches(['│', ' '])
+            .to_string()
+    };
+    let asked = format!("{} {}", left(rows[at]), left(rows[at + 1]));
+    let inspected = app.inspected().unwrap();
+    let kgscope::core::gold::Gold::Compound { facts } = &inspected.question.gold else {
+        panic!("a compound question");
+    };
+    for f in facts {
+        let said = format!("{} {}", f.relation, f.accepted[0].label);
+        assert!(asked.contains(&said), "{said} missing: {asked}");
+    }
     assert!(
         !shown.contains('\u{1b}'),
         "escape sequences reached the screen"

@@ -345,12 +345,16 @@ pub fn build(runs: &[LoadedRun], req: &Request) -> anyhow::Result<Figure> {
                 .collect::<anyhow::Result<Vec<_>>>()?;
             // Every run's groups, in first-seen order, then sorted on the first run's values.
             let mut seen = std::collections::HashSet::new();
-            let groups: Vec<String> = per_run
+            let mut groups: Vec<String> = per_run
                 .iter()
                 .flatten()
                 .filter(|g| seen.insert(g.0.as_str()))
                 .map(|g| g.0.clone())
                 .collect();
+            // Name order as the heatmaps read it (years stay in time order).
+            if !matches!(req.view, View::Heat(HeatView::Year)) {
+                groups.sort_by_key(|g| crate::report::grid::name_key(g));
+            }
             let lookup: Vec<std::collections::HashMap<&str, &GroupStats>> = per_run
                 .iter()
                 .map(|run| run.iter().map(|(k, st)| (k.as_str(), st)).collect())

@@ -346,12 +346,28 @@ impl HeatGrid {
                 }
             }
         }
+        // Name order is the reader's: case-insensitive, numbers by value ("2" before "10");
+        // years stay in time order.
+        if !matches!(view, HeatView::Year) {
+            let mut by_name: Vec<usize> = (0..g.rows.len()).collect();
+            by_name.sort_by_key(|&i| name_key(&g.rows[i]));
+            sort_by = by_name.iter().map(|&i| sort_by[i]).collect();
+            g.rows = by_name.iter().map(|&i| g.rows[i].clone()).collect();
+            g.keys = by_name.iter().map(|&i| g.keys[i].clone()).collect();
+            g.stats = by_name.iter().map(|&i| g.stats[i].clone()).collect();
+        }
         let order = sort_rows(&sort_by, metric, sort);
         g.rows = order.iter().map(|&i| g.rows[i].clone()).collect();
         g.keys = order.iter().map(|&i| g.keys[i].clone()).collect();
         g.stats = order.iter().map(|&i| g.stats[i].clone()).collect();
         g
     }
+}
+
+/// The key of name order: [`natural`] without regard to case ("angola" beside "Angola", not
+/// after "Zambia"), then the name itself so that order is total.
+pub fn name_key(s: &str) -> ((u8, u64, String), String) {
+    (natural(&s.to_lowercase()), s.to_string())
 }
 
 /// Sort key that puts "2" before "10" and "-" last: hop counts and edit codes read in order.
@@ -366,6 +382,17 @@ fn natural(s: &str) -> (u8, u64, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 38 §10: sorting by name put "Zambia" before "angola" (byte order).
+    #[test]
+    fn name_order_ignores_case_and_reads_numbers_by_value() {
+        let mut names = ["Zambia", "angola", "Brazil", "10", "2", "-", "Angola"];
+        names.sort_by_key(|n| name_key(n));
+        assert_eq!(
+            names,
+            ["2", "10", "Angola", "angola", "Brazil", "Zambia", "-"]
+        );
+    }
 
     #[test]
     fn views_without_groups_are_not_offered() {

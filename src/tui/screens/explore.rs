@@ -164,11 +164,14 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
             helper(d.judge, "none: the rules alone read the answers"),
             &format!("   {}", keymap::hint(Mode::RunDialog, Action::NextJudge)),
         ));
-        // What the judge is worth, before it decides anything.
-        if let Some(caveat) = app
-            .helper_choices()
-            .get(d.judge)
-            .and_then(Option::as_ref)
+        // What the judge is worth, before it decides anything: measured against the hand
+        // labels where the open run was judged by it (the Judge view's figures), else what
+        // its size and kind say.
+        let chosen = app.helper_choices().get(d.judge).cloned().flatten();
+        if let Some(m) = chosen.as_ref().and_then(|j| measured_judge(app, j)) {
+            lines.push(Line::from(Span::raw(format!("  {m}"))));
+        } else if let Some(caveat) = chosen
+            .as_ref()
             .and_then(crate::backends::worth::judge_caveat)
         {
             lines.push(Line::from(Span::styled(
@@ -650,4 +653,27 @@ mod tests {
         assert_eq!(edges_title(None, None, 0), "edges: none");
         assert_eq!(edges_title(None, None, 5), "5 edges · J/K scroll");
     }
+}
+
+/// How the LLM judge `judge` agreed with the hand labels of the open run, when that run was
+/// judged by it and has labels the Judge view has compared.
+fn measured_judge(app: &App, judge: &crate::run::ModelSpec) -> Option<String> {
+    let d = app.data.as_ref()?;
+    if d.manifest.config.judge.as_ref() != Some(judge) {
+        return None;
+    }
+    let j = app.judged()?;
+    let a = j
+        .report
+        .verifiers
+        .iter()
+        .find(|a| a.verifier == crate::metrics::judges::Verifier::LlmJudge && a.n > 0)?;
+    let agreed: usize = (0..3).map(|k| a.matrix[k][k]).sum();
+    let kappa = a
+        .kappa
+        .map_or_else(|| "κ undefined".to_string(), |k| format!("κ {k:.2}"));
+    Some(format!(
+        "measured on the open run: agrees with the hand labels on {agreed} of {} answers ({kappa})",
+        a.n
+    ))
 }

@@ -210,6 +210,23 @@ fn asked_line<'a>(app: &App, q: &Question, key: Span<'a>) -> Line<'a> {
     } else {
         q.relation.clone()
     };
+    // A compound question asks several facts of its entity: each is named, not only the
+    // first one's object (which `object_label` holds).
+    if let crate::core::gold::Gold::Compound { facts } = &q.gold {
+        let mut spans = vec![key, Span::raw(line(&q.subject_label))];
+        for f in facts {
+            // A relation with many objects (borders) names its first and counts the rest, so
+            // every fact fits the line.
+            let first = f.accepted.first().map_or("", |a| a.label.as_str());
+            let more = match f.accepted.len() {
+                0 | 1 => String::new(),
+                n => format!(" (+{})", n - 1),
+            };
+            spans.push(Span::raw(" · "));
+            spans.push(Span::raw(line(&format!("{} {first}{more}", f.relation))));
+        }
+        return Line::from(spans);
+    }
     Line::from(vec![
         key,
         Span::styled(line(&q.subject_label), replaced(Corruption::Head)),
