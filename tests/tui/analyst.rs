@@ -20,6 +20,17 @@ fn snap_both(app: &App, name: &str) -> [String; 2] {
     })
 }
 
+/// Every pause of the demo the same `step`, so a test's clock moves a step a tick.
+pub(super) fn even(step: Duration) -> DemoOptions {
+    DemoOptions {
+        step,
+        read: step,
+        per_line: Duration::ZERO,
+        finding: step,
+        ..DemoOptions::paced(step)
+    }
+}
+
 fn no_model() -> ModelSpec {
     ModelSpec::Llama {
         path: PathBuf::from("no-model.gguf"),
@@ -474,8 +485,7 @@ fn the_demo_walks_through_the_screens_and_stops_on_a_key() {
     let opts = DemoOptions {
         limit: Some(12),
         relations: 2,
-        step,
-        ..DemoOptions::default()
+        ..even(step)
     };
     app.start_demo(opts, t0);
     let at = |k: u32| t0 + step * k;
@@ -512,7 +522,16 @@ fn the_demo_walks_through_the_screens_and_stops_on_a_key() {
     app.demo_tick(at(9));
     assert_eq!(app.screen, Screen::Inspect, "n: the next error");
     app.demo_tick(at(10));
+    assert!(
+        app.demo.as_ref().unwrap().finding().is_some(),
+        "the round's finding"
+    );
+    app.demo_tick(at(11));
     assert_eq!(app.screen, Screen::Explore, "round two");
+    assert!(
+        app.demo.as_ref().unwrap().finding().is_none(),
+        "gone in round two"
+    );
     assert_ne!(app.explore.marked, first_marks, "with other relations");
     let s = render(&app, 80, 24);
     assert!(s.contains("any key stops it"), "{s}");
@@ -540,13 +559,7 @@ fn a_demo_round_never_shows_a_view_with_nothing_in_it() {
         app.model = Some(no_model());
         let t0 = Instant::now();
         let step = Duration::from_secs(2);
-        app.start_demo(
-            DemoOptions {
-                step,
-                ..DemoOptions::default()
-            },
-            t0,
-        );
+        app.start_demo(even(step), t0);
         let mut views = vec![];
         for k in 0..12 {
             if k == 3 {
@@ -631,7 +644,7 @@ fn the_demo_asks_a_second_model_the_same_questions_and_ends_on_compare() {
             relations: 2,
             step,
             second: Some(second_model.clone()),
-            ..DemoOptions::default()
+            ..even(step)
         },
         t0,
     );
@@ -677,6 +690,9 @@ fn the_demo_asks_a_second_model_the_same_questions_and_ends_on_compare() {
     assert!(compared.is_ok(), "{compared:?}");
     let s = render(&app, 120, 40);
     assert!(s.contains("any key stops it"), "{s}");
+    tick(&mut app); // Finding: over Compare
+    assert_eq!(app.screen, Screen::Compare);
+    assert!(app.demo.as_ref().unwrap().finding().is_some());
     tick(&mut app);
     assert_eq!(app.screen, Screen::Explore, "round two");
 }

@@ -113,7 +113,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             judged,
         );
     }
-    if let Some(d) = &app.data {
+    if let Some(d) = app.data.as_ref().filter(|_| !preparing(app)) {
         draw_chance(f, app, &d.chance, chance);
     }
     let stream = match &live.plan {
@@ -228,8 +228,26 @@ fn draw_confirm_cancel(f: &mut Frame, app: &App, area: Rect) {
     );
 }
 
+/// Whether a new run is being prepared (its KG read, its questions made, its model loaded):
+/// what `app.data` holds then is the previous run, whose cards must not pass for this one's.
+fn preparing(app: &App) -> bool {
+    let live = &app.live;
+    live.active && live.started.is_none() && live.finished.is_none()
+}
+
 fn draw_cards(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
+    if preparing(app) {
+        f.render_widget(
+            Paragraph::new(Span::styled(
+                "the run's metrics appear here once its first answers are in",
+                t.dim(),
+            ))
+            .block(block(app, "Metrics")),
+            area,
+        );
+        return;
+    }
     let Some(d) = &app.data else {
         f.render_widget(Paragraph::new("").block(block(app, "Metrics")), area);
         return;

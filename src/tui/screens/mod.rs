@@ -3,6 +3,7 @@
 pub mod compare;
 pub mod errors;
 pub mod explore;
+pub mod finding;
 pub mod heatmaps;
 pub mod inspect;
 pub mod judge;
