@@ -380,6 +380,9 @@ fn cancelling_asks_first_and_says_how_to_continue() {
     let run = fixture(tmp.path());
     let mut app = open_app(tmp.path(), &run);
     app.live.active = true;
+    // Going: its Started event came (before it, Live shows no cards: they would be the last
+    // run's).
+    app.live.started = Some(Instant::now());
     key(&mut app, KeyCode::Char('2'));
     key(&mut app, KeyCode::Char('c'));
     assert!(app.commands.is_empty(), "c alone must not cancel");
