@@ -30,6 +30,11 @@ while :; do
   # Done once round two has prepared its run (the model loaded again, or not).
   if grep -q 'round=1 step=Start' "$log" 2>/dev/null \
      && grep -Eq 'run started|run stopped' <(grep -A100 'round=1 step=Start' "$log"); then
+    # A few more frames: round two's Live as its run begins.
+    for _ in 1 2 3 4 5 6 7 8; do
+      sleep 0.25
+      tmux capture-pane -p -t "$session" > "$frames/$(date +%s.%N).txt" 2>/dev/null || true
+    done
     break
   fi
   [ "$(date +%s)" -lt "$deadline" ] || { echo "capture-demo: timed out" >&2; break; }

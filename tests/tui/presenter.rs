@@ -204,7 +204,7 @@ fn a_round_finds_the_habit_and_reports_a_tie_for_worst_as_a_tie() {
     assert!(
         habit
             .describe()
-            .contains("test-model says \"true\" to 100% of questions"),
+            .contains("no-model.gguf says \"true\" to 100% of questions"),
         "{}",
         habit.describe()
     );
@@ -296,7 +296,7 @@ fn a_demo_round_is_paced_to_be_read_and_ends_on_its_finding() {
     for s in &finding_screens {
         let text = boxed(s, "what it found");
         assert!(
-            text.contains("test-model says \"true\" to 100% of questions"),
+            text.contains("no-model.gguf says \"true\" to 100% of questions"),
             "{s}"
         );
         assert!(text.contains("the worst relation is a 4-way tie"), "{s}");

@@ -43,7 +43,7 @@ fn habit_of(w: &Why, d: &RunData) -> Option<Habit> {
     let (v, share) = w.dominant_answer()?;
     let words = crate::method::of(d.manifest.config.task).truth_words();
     Some(Habit {
-        model: d.manifest.model_shown(),
+        model: spoken_model(&d.manifest.config.model).unwrap_or_else(|| d.manifest.model_shown()),
         answer: answer_name(v, words),
         share,
     })
@@ -60,6 +60,19 @@ impl Habit {
             self.share * 100.0
         )
     }
+}
+
+/// A model as a presenter names it: a known model by its name ("gemma-3-270m"), another
+/// local one by its file name, a server's by the model it serves.
+fn spoken_model(spec: &crate::run::ModelSpec) -> Option<String> {
+    use crate::run::ModelSpec;
+    Some(match spec {
+        ModelSpec::Llama { path } => match crate::backends::spec::known_model_at(path) {
+            Some(known) => known.name.to_string(),
+            None => line(&path.file_name()?.to_string_lossy()),
+        },
+        ModelSpec::Openai { model, .. } => line(model),
+    })
 }
 
 /// A model's path or name as a presenter says it: the file name of a path.
