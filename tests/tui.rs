@@ -2353,6 +2353,10 @@ mod rendering;
 #[path = "tui/screens_say.rs"]
 mod screens_say;
 
+/// The demo for a presenter and smaller fixes (issue 38 §9, §10), in tests/tui/presenter.rs.
+#[path = "tui/presenter.rs"]
+mod presenter;
+
 /// Runs written before schema version 2 (tests/data/legacy-runs, made by the previous binary)
 /// open in every screen, and Inspect names their gold answers in the method's words.
 #[test]

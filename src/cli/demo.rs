@@ -35,7 +35,9 @@ pub struct DemoArgs {
     /// the next ones.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=50))]
     pub relations: u64,
-    /// Seconds each screen stays before the next step, so an audience can read it.
+    /// Seconds the shortest step stays (marking relations, the run dialog). A screen of
+    /// findings stays twice as long and a tenth more per line it lists (a heatmap, the errors,
+    /// Compare), the round's finding three times as long, so an audience can read each.
     #[arg(long, default_value_t = 4.0, value_parser = parse_secs)]
     pub step_secs: f64,
     /// Where the demo's runs are kept [default: kgscope-demo in the system's temp directory,
@@ -93,9 +95,8 @@ pub fn run(a: DemoArgs) -> anyhow::Result<ExitCode> {
     let options = DemoOptions {
         limit: a.limit.map(|l| l as usize),
         relations: a.relations as usize,
-        step: Duration::from_secs_f64(a.step_secs),
         second,
-        ..DemoOptions::default()
+        ..DemoOptions::paced(Duration::from_secs_f64(a.step_secs))
     };
     let tui = super::tui::TuiArgs {
         kg: a.kg,

@@ -277,6 +277,24 @@ impl<'a> Card<'a> {
         self.sections().map(Section::len).sum()
     }
 
+    /// [`Card::rows`], with the heading of the section line `first` falls in kept on top
+    /// ("… (continued)") when that line is one of its edges: scrolled into a section, an edge
+    /// is never shown without the heading that says whose it is (a second hop's "via …").
+    /// The heading takes the window's last line; the list scrolls to its last line, so every
+    /// edge still comes into view.
+    pub fn rows_sticky(&self, first: usize, n: usize) -> Vec<Row> {
+        let mut line = 0;
+        for s in self.sections() {
+            if first > line && first <= line + s.len() && n > 1 {
+                let mut out = vec![Row::Heading(format!("{} (continued)", s.heading))];
+                out.extend(self.rows(first, n - 1));
+                return out;
+            }
+            line += 1 + s.len();
+        }
+        self.rows(first, n)
+    }
+
     /// Up to `n` lines of the edge list from line `first` on; only these are built.
     pub fn rows(&self, first: usize, n: usize) -> Vec<Row> {
         let end = first.saturating_add(n);
@@ -485,6 +503,22 @@ mod tests {
         assert_eq!(edge.other, "Spoke 05");
         assert_eq!(numbers(&c.rows(40, 100)), [39, 40, 41, 42, 43]);
         assert!(c.rows(45, 10).is_empty());
+    }
+
+    #[test]
+    fn a_section_scrolled_into_keeps_its_heading_on_top() {
+        let (index, hub) = hub_kg(40);
+        let c = card(&index, hub, 1);
+        // On a heading: nothing to add.
+        assert_eq!(c.rows_sticky(4, 3), c.rows(4, 3));
+        // Line 10 is an incoming edge: the incoming heading comes first, then the edges.
+        let mid = c.rows_sticky(10, 4);
+        assert_eq!(mid[0], Row::Heading("incoming (40) (continued)".into()));
+        assert_eq!(numbers(&mid), [9, 10, 11]);
+        // The last line scrolled to the top still shows the last edge under its heading.
+        let last = c.rows_sticky(c.row_count() - 1, 5);
+        assert_eq!(last[0], Row::Heading("incoming (40) (continued)".into()));
+        assert_eq!(numbers(&last), [43]);
     }
 
     #[test]

@@ -80,6 +80,9 @@ fn draw_frame(f: &mut Frame, app: &App) {
             .alignment(ratatui::layout::Alignment::Right),
         right,
     );
+    if let Some((round, finding)) = app.demo.as_ref().and_then(|d| d.finding()) {
+        screens::finding::draw(f, app, finding, round, body);
+    }
     if let Some(p) = &app.picker {
         screens::picker::draw(f, app, p, body);
     }
@@ -139,6 +142,10 @@ fn header_context(app: &App, room: usize) -> String {
     crate::display_width::fit(&full, room)
 }
 
+/// The help overlay's width where the terminal has room around it: its longest line, the
+/// scope, keys and what they do (9 + 16 + 51 columns), inside the border.
+const HELP_WIDTH: u16 = 78;
+
 fn draw_help(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
     // Drawn from the keymap: what the help says is what the keys do.
@@ -158,7 +165,13 @@ fn draw_help(f: &mut Frame, app: &App, area: Rect) {
         ]));
     }
     let h = (lines.len() as u16 + 2).min(area.height);
-    let w = 78.min(area.width);
+    // A margin of a column or two would leave slivers of the screen below at the sides (a
+    // border glyph, half a word): on a narrow terminal the overlay takes the whole width.
+    let w = if area.width >= HELP_WIDTH + 4 {
+        HELP_WIDTH
+    } else {
+        area.width
+    };
     let r = centered(area, w, h);
     let mut frame = Block::default()
         .borders(Borders::ALL)

@@ -20,6 +20,17 @@ fn snap_both(app: &App, name: &str) -> [String; 2] {
     })
 }
 
+/// Every pause of the demo the same `step`, so a test's clock moves a step a tick.
+pub(super) fn even(step: Duration) -> DemoOptions {
+    DemoOptions {
+        step,
+        read: step,
+        per_line: Duration::ZERO,
+        finding: step,
+        ..DemoOptions::paced(step)
+    }
+}
+
 fn no_model() -> ModelSpec {
     ModelSpec::Llama {
         path: PathBuf::from("no-model.gguf"),
@@ -371,6 +382,7 @@ fn cancelling_asks_first_and_says_how_to_continue() {
     let run = fixture(tmp.path());
     let mut app = open_app(tmp.path(), &run);
     app.live.active = true;
+    // Going: prepared (before it, Live shows no cards: they would be the last run's).
     app.live.prepared = true;
     key(&mut app, KeyCode::Char('2'));
     key(&mut app, KeyCode::Char('c'));
@@ -477,8 +489,7 @@ fn the_demo_walks_through_the_screens_and_stops_on_a_key() {
     let opts = DemoOptions {
         limit: Some(12),
         relations: 2,
-        step,
-        ..DemoOptions::default()
+        ..even(step)
     };
     app.start_demo(opts, t0);
     let at = |k: u32| t0 + step * k;
@@ -515,7 +526,16 @@ fn the_demo_walks_through_the_screens_and_stops_on_a_key() {
     app.demo_tick(at(9));
     assert_eq!(app.screen, Screen::Inspect, "n: the next error");
     app.demo_tick(at(10));
+    assert!(
+        app.demo.as_ref().unwrap().finding().is_some(),
+        "the round's finding"
+    );
+    app.demo_tick(at(11));
     assert_eq!(app.screen, Screen::Explore, "round two");
+    assert!(
+        app.demo.as_ref().unwrap().finding().is_none(),
+        "gone in round two"
+    );
     assert_ne!(app.explore.marked, first_marks, "with other relations");
     let s = render(&app, 80, 24);
     assert!(s.contains("any key stops it"), "{s}");
@@ -543,13 +563,7 @@ fn a_demo_round_never_shows_a_view_with_nothing_in_it() {
         app.model = Some(no_model());
         let t0 = Instant::now();
         let step = Duration::from_secs(2);
-        app.start_demo(
-            DemoOptions {
-                step,
-                ..DemoOptions::default()
-            },
-            t0,
-        );
+        app.start_demo(even(step), t0);
         let mut views = vec![];
         for k in 0..12 {
             if k == 3 {
@@ -634,7 +648,7 @@ fn the_demo_asks_a_second_model_the_same_questions_and_ends_on_compare() {
             relations: 2,
             step,
             second: Some(second_model.clone()),
-            ..DemoOptions::default()
+            ..even(step)
         },
         t0,
     );
@@ -680,6 +694,9 @@ fn the_demo_asks_a_second_model_the_same_questions_and_ends_on_compare() {
     assert!(compared.is_ok(), "{compared:?}");
     let s = render(&app, 120, 40);
     assert!(s.contains("any key stops it"), "{s}");
+    tick(&mut app); // Finding: over Compare
+    assert_eq!(app.screen, Screen::Compare);
+    assert!(app.demo.as_ref().unwrap().finding().is_some());
     tick(&mut app);
     assert_eq!(app.screen, Screen::Explore, "round two");
 }

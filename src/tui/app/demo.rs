@@ -1,10 +1,15 @@
 //! `kgscope demo`: the TUI drives itself, for a booth or a talk. Each round marks a few
 //! relations in Explore, starts a short run, watches it in Live, ranks the relations in
 //! Heatmaps (worst first, each view in turn), opens the worst cell's errors and inspects two
-//! of them; then, with a second model, it asks that model the same questions and ends the round
-//! on Compare, the two runs side by side. The next round takes the next relations. It presses
-//! the same keys a person would, so what it shows is what a person gets. Any key stops it and
-//! hands the TUI over.
+//! of them; then, with a second model, it asks that model the same questions and shows Compare,
+//! the two runs side by side. Each round ends on its finding, in words ([`super::demo_finding`]):
+//! a model that says "true" to everything, the widest gap between the two models, the worst
+//! relation. The next round takes the next relations. It presses the same keys a person
+//! would, so what it shows is what a person gets. Any key stops it and hands the TUI over.
+//!
+//! Each screen stays as long as it takes to read: a step that only moves on (marking, the
+//! dialog) the shortest time, a screen of findings longer the more it lists, the round's
+//! finding longest. The model stays loaded between rounds (the TUI's runner keeps it).
 //!
 //! What it shows is decided from the data: a round's relations and limit are sized so that
 //! their cells rank ([`super::demo_size`]), and a view or screen with nothing to show (a year
@@ -14,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use super::*;
 
-/// How the demo goes: the run's size and the pause between steps.
+/// How the demo goes: the run's size and how long each screen stays.
 #[derive(Debug, Clone)]
 pub struct DemoOptions {
     /// Questions per round; `None`: sized from the KG so each marked relation's cell ranks
@@ -22,8 +27,16 @@ pub struct DemoOptions {
     pub limit: Option<usize>,
     /// Relations marked per round.
     pub relations: usize,
-    /// Pause after each step, so an audience can read the screen.
+    /// The shortest a step stays: one that only moves on (marking relations, the dialog).
     pub step: Duration,
+    /// The shortest a screen of findings stays (Live's final cards, a heatmap, the errors,
+    /// an answer inspected, Compare).
+    pub read: Duration,
+    /// Added to [`Self::read`] for each line of findings the screen lists (a heatmap's
+    /// rows, the errors), up to [`READ_CAP`] times `read`.
+    pub per_line: Duration,
+    /// How long the round's finding stays, at least.
+    pub finding: Duration,
     /// The longest a round's run may take before the demo moves on without it.
     pub run_timeout: Duration,
     /// A second model asked the round's questions too, the round ending on Compare: the first
@@ -33,13 +46,36 @@ pub struct DemoOptions {
 
 impl Default for DemoOptions {
     fn default() -> Self {
+        DemoOptions::paced(Duration::from_secs(4))
+    }
+}
+
+/// A screen of findings stays at most this many times [`DemoOptions::read`].
+pub const READ_CAP: u32 = 3;
+
+impl DemoOptions {
+    /// The default demo with every pause scaled from `step`, the shortest: a screen of
+    /// findings at least twice as long, a line of findings a tenth of it more, the round's
+    /// finding three times as long (4 s steps: 8 s to read a heatmap, 12 s for the finding).
+    pub fn paced(step: Duration) -> Self {
         DemoOptions {
             limit: None,
             relations: 4,
-            step: Duration::from_secs(3),
+            step,
+            read: step * 2,
+            per_line: step / 10,
+            finding: step * 3,
             run_timeout: Duration::from_secs(600),
             second: None,
         }
+    }
+
+    /// How long a screen listing `lines` findings stays.
+    pub fn read_for(&self, lines: usize) -> Duration {
+        let lines = u32::try_from(lines).unwrap_or(u32::MAX);
+        (self.read + self.per_line.saturating_mul(lines))
+            .min(self.read * READ_CAP)
+            .max(self.step)
     }
 }
 
@@ -71,6 +107,8 @@ pub enum DemoStep {
     WatchSecond,
     /// Compare: the round's two runs marked, the first as the baseline.
     Compare,
+    /// The round's finding, in words, over the last screen.
+    Finding,
 }
 
 impl DemoStep {
@@ -83,7 +121,7 @@ impl DemoStep {
     }
 }
 
-const ROUND: [DemoStep; 13] = [
+const ROUND: [DemoStep; 14] = [
     DemoStep::Mark,
     DemoStep::Dialog,
     DemoStep::Start,
@@ -97,6 +135,7 @@ const ROUND: [DemoStep; 13] = [
     DemoStep::Second,
     DemoStep::WatchSecond,
     DemoStep::Compare,
+    DemoStep::Finding,
 ];
 
 pub struct Demo {
@@ -111,12 +150,29 @@ pub struct Demo {
     first_run: Option<String>,
     /// The round's limit, as [`DemoOptions::limit`] or the KG decided it.
     round_limit: usize,
+    /// The answer habits of the round's runs, taken as each ended.
+    habits: Vec<demo_finding::Habit>,
+    /// The round's finding and the round (from 0), on screen from the end of the round to
+    /// the next one.
+    finding: Option<(usize, demo_finding::Finding)>,
+    /// The step last shown and how long it stays.
+    shown: Option<(DemoStep, Duration)>,
 }
 
 impl Demo {
     /// The step the demo takes next.
     pub fn step(&self) -> DemoStep {
         ROUND[self.step]
+    }
+
+    /// The round's finding and the round (from 0), once the round has come to it.
+    pub fn finding(&self) -> Option<(usize, &demo_finding::Finding)> {
+        self.finding.as_ref().map(|(r, f)| (*r, f))
+    }
+
+    /// The step last shown and how long it stays on screen.
+    pub fn shown(&self) -> Option<(DemoStep, Duration)> {
+        self.shown
     }
 
     /// Moves on a step, to the next round after the last.
@@ -148,6 +204,9 @@ impl App {
             request: None,
             first_run: None,
             round_limit: 0,
+            habits: vec![],
+            finding: None,
+            shown: None,
         });
         self.status = DEMO_STATUS.into();
     }
@@ -182,7 +241,7 @@ impl App {
         }
         demo.skip_unused();
         let step = demo.step();
-        let (pause, round, relations) = (demo.options.step, demo.round, demo.options.relations);
+        let (round, relations) = (demo.round, demo.options.relations);
         let press = |app: &mut App, code: KeyCode| app.dispatch_key(KeyEvent::from(code));
         let mut advance = true;
         let mut nothing = false;
@@ -192,6 +251,9 @@ impl App {
                 self.explore.query.clear();
                 self.refresh_matches();
                 self.explore.marked.clear();
+                let d = self.demo.as_mut().expect("checked");
+                d.habits.clear();
+                d.finding = None;
                 let n = self.relation_count();
                 let size = self.index.as_deref().map(|ix| {
                     // The run dialog's method, which the demo leaves at its default.
@@ -229,9 +291,14 @@ impl App {
             }
             DemoStep::Watch | DemoStep::WatchSecond => {
                 advance = self.run_over(now);
-                if advance && step == DemoStep::Watch {
+                if advance {
+                    let habit = self.data.as_ref().and_then(demo_finding::habit);
                     let first = self.data.as_ref().map(|d| d.run.id.clone());
-                    self.demo.as_mut().expect("checked").first_run = first;
+                    let d = self.demo.as_mut().expect("checked");
+                    d.habits.extend(habit);
+                    if step == DemoStep::Watch {
+                        d.first_run = first;
+                    }
                 }
             }
             DemoStep::Second => {
@@ -300,6 +367,22 @@ impl App {
                     press(self, KeyCode::Char('n'));
                 }
             }
+            DemoStep::Finding => {
+                // Compare's gap only when this round ended on Compare (not a past round's).
+                let comparison = match (&self.screen, &self.compare.result) {
+                    (Screen::Compare, Some(Ok(c))) => Some(c),
+                    _ => None,
+                };
+                let d = self.demo.as_ref().expect("checked");
+                let finding = demo_finding::round_finding(
+                    &d.habits,
+                    comparison,
+                    self.data.as_ref(),
+                    self.heat.metric,
+                );
+                nothing = finding.is_none();
+                self.demo.as_mut().expect("checked").finding = finding.map(|f| (round, f));
+            }
         }
         let Some(d) = self.demo.as_mut() else {
             return false;
@@ -313,10 +396,54 @@ impl App {
             d.next_at = now + Duration::from_millis(200);
             return false;
         }
-        d.next_at = now + pause;
+        let dwell = self.dwell(step);
+        // In the log, so a presenter (and `tools/capture-demo.sh`) can time each step.
+        tracing::info!(round, step = ?step, dwell_ms = dwell.as_millis() as u64, "demo step");
+        let d = self.demo.as_mut().expect("checked");
+        d.next_at = now + dwell;
+        d.shown = Some((step, dwell));
         d.advance();
         self.status = DEMO_STATUS.into();
         false
+    }
+
+    /// How long the screen `step` left stays: the shortest pause for a step that only moves
+    /// on, longer for a screen of findings the more lines it lists, longest for the finding.
+    fn dwell(&self, step: DemoStep) -> Duration {
+        let Some(d) = self.demo.as_ref() else {
+            return Duration::ZERO;
+        };
+        let o = &d.options;
+        // Lines of findings: beyond a screenful nobody reads them in the time anyway.
+        let lines = match step {
+            DemoStep::Mark | DemoStep::Dialog | DemoStep::Start | DemoStep::Second => {
+                return o.step
+            }
+            // Live's final cards and answer line.
+            DemoStep::Watch | DemoStep::WatchSecond => 8,
+            DemoStep::Heatmap | DemoStep::HeadTail | DemoStep::Years => {
+                let g = self.heat_grid();
+                g.rows.len() * g.cols.len().clamp(1, 4)
+            }
+            DemoStep::Errors => self.error_indices().len(),
+            // An answer: its question, response, gold, verdict and trace.
+            DemoStep::Inspect | DemoStep::NextError => 12,
+            DemoStep::Compare => match &self.compare.result {
+                Some(Ok(c)) => c.groups.len() + c.metrics.len(),
+                _ => 8,
+            },
+            DemoStep::Finding => {
+                let words: usize = d
+                    .finding
+                    .iter()
+                    .flat_map(|(_, f)| f.lines())
+                    .map(|l| l.split_whitespace().count())
+                    .sum();
+                // A long finding longer: a line's worth of time per word.
+                return o.finding.max(o.per_line.saturating_mul(words as u32));
+            }
+        };
+        o.read_for(lines.min(30))
     }
 
     /// Heatmaps in `view`, worst first, when it has a value in some cell (the test

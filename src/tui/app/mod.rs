@@ -22,6 +22,7 @@ use crate::verify::OutcomeKind;
 
 pub mod compare;
 pub mod demo;
+pub mod demo_finding;
 pub mod demo_size;
 mod errors;
 mod explore;

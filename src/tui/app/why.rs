@@ -135,6 +135,16 @@ impl Why {
     }
 }
 
+/// An answer in the method's words (`Method::truth_words`): "true", "yes", "idk".
+pub fn answer_name(v: Verdict, (yes, no): (&'static str, &'static str)) -> &'static str {
+    match v {
+        Verdict::True => yes,
+        Verdict::False => no,
+        Verdict::Idk => "idk",
+        Verdict::Invalid => "invalid",
+    }
+}
+
 /// Accuracy of some counts with its interval, as the splits show it.
 pub fn accuracy(c: &Counts) -> Option<Rate> {
     Rate::new(c.correct as f64, c.total() as f64)

@@ -530,12 +530,13 @@ fn draw_detail(f: &mut Frame, app: &App, area: Rect) {
 }
 
 /// The card's edge list from line `app.explore.scroll` on, one line per edge (cut at the
-/// pane's edge, not wrapped, so a line scrolled is a line moved); only the lines in view are
-/// built, as a hub can have 100,000 edges.
+/// pane's edge, not wrapped, so a line scrolled is a line moved), the heading of the section
+/// scrolled into kept on top; only the lines in view are built, as a hub can have 100,000
+/// edges.
 fn draw_edges(f: &mut Frame, app: &App, c: &Card, area: Rect) {
     let t = &app.theme;
     let height = area.height.saturating_sub(2) as usize;
-    let rows = c.rows(app.explore.scroll, height);
+    let rows = c.rows_sticky(app.explore.scroll, height);
     let numbers: Vec<usize> = rows
         .iter()
         .filter_map(|r| match r {

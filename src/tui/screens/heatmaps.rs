@@ -11,10 +11,10 @@ use ratatui::Frame;
 use crate::display_width::{cell, fit, pad, width};
 use crate::metrics::{Counts, GroupStats, Metric, Rate};
 use crate::sanitize::line;
-use crate::tui::app::why::{self, Why, ANSWERS, PARTS};
+use crate::tui::app::why::{self, answer_name, Why, ANSWERS, PARTS};
 use crate::tui::app::{rankable, App, HeatGrid, HeatView, RANKABLE_WIDTH};
 use crate::tui::ui::block;
-use crate::verify::{OutcomeKind, Verdict};
+use crate::verify::OutcomeKind;
 
 /// Narrowest cell: "0.73? n=12".
 const MIN_CELL: usize = 10;
@@ -66,17 +66,35 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         // The corner names both facets ("edit \\ hop"): the row labels make room for it.
         longest = longest.max(width(app.heat.view.name()) + 1);
     }
-    let (label_w, cell_w) = match app.heat.view {
-        v if v.is_grid() => {
-            let label_w = longest.clamp(8, 20).min(inner_w / 3);
-            let per = inner_w.saturating_sub(label_w) / g.cols.len().max(1);
-            (label_w, per.clamp(MIN_CELL, MAX_CELL))
-        }
-        _ => {
+    let grid = app.heat.view.is_grid().then(|| {
+        let label_w = longest.clamp(8, 20).min(inner_w / 3);
+        let heads: Vec<String> = g.cols.iter().map(|c| line(c)).collect();
+        let cells: Vec<(usize, usize)> = (0..g.cols.len())
+            .map(|ci| {
+                g.stats.iter().fold((3, 3), |(full, short), row| {
+                    let Some(st) = row[ci].as_ref() else {
+                        return (full, short);
+                    };
+                    let rate = app.heat.metric.of(st);
+                    let n = app.heat.metric.n_of(st).unwrap_or(0);
+                    (
+                        full.max(width(&cell_text(rate, n, usize::MAX))),
+                        short.max(width(&cell_text(rate, n, MIN_CELL - 1))),
+                    )
+                })
+            })
+            .collect();
+        grid_columns(inner_w, label_w, longest, &heads, &cells)
+    });
+    let (label_w, cell_w) = match &grid {
+        Some(gc) => (gc.label_w, gc.uniform),
+        None => {
             let label_w = longest.clamp(12, 40).min(inner_w * 2 / 5);
             (label_w, inner_w.saturating_sub(label_w).min(MAX_CELL))
         }
     };
+    // Each column's width: the grid's own, one column of `cell_w` otherwise.
+    let col_w = |ci: usize| grid.as_ref().map_or(cell_w, |gc| gc.width(ci));
     // The dot view's dot takes two columns before the cell.
     let dot_w = if shows_dots(app) { 2 } else { 0 };
     let bar_w = match app.heat.view {
@@ -86,7 +104,10 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             .min(MAX_BAR),
     };
     // Columns scroll like rows: the cursor's column stays in view.
-    let visible_cols = (inner_w.saturating_sub(label_w) / cell_w.max(1)).max(1);
+    let visible_cols = match &grid {
+        Some(gc) if gc.widths.is_some() => g.cols.len(),
+        _ => (inner_w.saturating_sub(label_w) / cell_w.max(1)).max(1),
+    };
     let first_col = (app.heat.col + 1).saturating_sub(visible_cols);
     let mut lines = Vec::new();
     let mut body_h = inner_h;
@@ -98,12 +119,20 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             ),
             _ => "head \\ tail".to_string(),
         };
-        let mut head = vec![Span::styled(pad(&corner, label_w), t.dim())];
-        for c in g.cols.iter().skip(first_col).take(visible_cols) {
-            head.push(Span::styled(cell(&line(c), cell_w), t.dim()));
+        // A column's name on two lines where one would cut it, cut only when two do not do.
+        let rows = grid.as_ref().map_or(1, |gc| gc.head_lines);
+        for k in 0..rows {
+            let corner = if k + 1 == rows { corner.as_str() } else { "" };
+            let mut head = vec![Span::styled(pad(corner, label_w), t.dim())];
+            for (ci, c) in g.cols.iter().enumerate().skip(first_col).take(visible_cols) {
+                let w = col_w(ci);
+                let parts = head_lines(&line(c), w.saturating_sub(1), rows);
+                let part = parts.get(k).map_or("", String::as_str);
+                head.push(Span::styled(cell(part, w), t.dim()));
+            }
+            lines.push(Line::from(head));
+            body_h = body_h.saturating_sub(1);
         }
-        lines.push(Line::from(head));
-        body_h = body_h.saturating_sub(1);
     }
     if g.rows.is_empty() {
         lines.push(Line::from(Span::styled("no groups yet", t.dim())));
@@ -131,6 +160,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                     Style::default().fg(t.scale_color(app.heat.metric.goodness(v.value))),
                 ));
             }
+            let cell_w = col_w(ci);
             let text = match stats {
                 // The n the value and its interval are computed from (a statement run's
                 // correctness: its facts, not its statements).
@@ -184,6 +214,166 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     frame = frame.title_bottom(Span::styled(legend, t.dim()));
     f.render_widget(Paragraph::new(lines).block(frame), map);
     draw_why(f, app, &g, why_area);
+}
+
+/// How a grid view's columns share the width.
+struct GridColumns {
+    label_w: usize,
+    /// Each column's width when every column fits side by side; `None`: the columns scroll,
+    /// all `uniform` wide.
+    widths: Option<Vec<usize>>,
+    uniform: usize,
+    /// Lines the column names take (1 or 2).
+    head_lines: usize,
+}
+
+impl GridColumns {
+    fn width(&self, col: usize) -> usize {
+        self.widths
+            .as_ref()
+            .and_then(|w| w.get(col).copied())
+            .unwrap_or(self.uniform)
+    }
+}
+
+/// The widest a column grows for its name.
+const MAX_HEAD_CELL: usize = 32;
+
+/// Lays out a grid's columns in `inner_w`: each as wide as its name and its widest cell
+/// (`cells`: the widths of its cells' full and shortest texts), names on one line, else on
+/// two, else the cells' shortest texts beside names on two lines; room left over widens the
+/// row labels up to `longest`. Only when not even that fits do the columns scroll at one
+/// width, and names are cut. A column's name is thus never cut while there is room for it.
+fn grid_columns(
+    inner_w: usize,
+    label_w: usize,
+    longest: usize,
+    heads: &[String],
+    cells: &[(usize, usize)],
+) -> GridColumns {
+    let room = inner_w.saturating_sub(label_w);
+    let clamp = |w: usize| w.clamp(MIN_CELL, MAX_HEAD_CELL);
+    let one: Vec<usize> = heads.iter().map(|h| width(h) + 1).collect();
+    let two: Vec<usize> = heads.iter().map(|h| two_line_width(h) + 1).collect();
+    let tries: [(Vec<usize>, usize); 3] = [
+        (
+            cells
+                .iter()
+                .zip(&one)
+                .map(|(c, h)| clamp(c.0.max(*h)))
+                .collect(),
+            1,
+        ),
+        (
+            cells
+                .iter()
+                .zip(&two)
+                .map(|(c, h)| clamp(c.0.max(*h)))
+                .collect(),
+            2,
+        ),
+        (
+            cells
+                .iter()
+                .zip(&two)
+                .map(|(c, h)| clamp((c.1 + 1).max(*h)))
+                .collect(),
+            2,
+        ),
+    ];
+    for (mut widths, head_lines) in tries {
+        let used: usize = widths.iter().sum();
+        if used > room {
+            continue;
+        }
+        // Room left: first the row labels' full names, then wider cells (more of the
+        // interval), never wider than a cell's longest text needs.
+        let mut left = room - used;
+        let grow = longest.saturating_sub(label_w).min(left);
+        left -= grow;
+        // A column at a time, so they widen evenly.
+        while left > 0 {
+            let mut grew = false;
+            for ((w, c), h) in widths.iter_mut().zip(cells).zip(&one) {
+                if left > 0 && *w < (c.0 + 1).max(*h).min(MAX_HEAD_CELL) {
+                    *w += 1;
+                    left -= 1;
+                    grew = true;
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        // Widened enough, every name fits on one line again.
+        let head_lines = if widths.iter().zip(&one).all(|(w, h)| h <= w) {
+            1
+        } else {
+            head_lines
+        };
+        return GridColumns {
+            label_w: label_w + grow,
+            widths: Some(widths),
+            uniform: MIN_CELL,
+            head_lines,
+        };
+    }
+    let per = room / heads.len().max(1);
+    GridColumns {
+        label_w,
+        widths: None,
+        uniform: per.clamp(MIN_CELL, MAX_CELL),
+        head_lines: 2,
+    }
+}
+
+/// `text` greedily wrapped by words into lines of `w` columns.
+fn word_lines(text: &str, w: usize) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    let mut cur = String::new();
+    for word in text.split_whitespace() {
+        let joined = if cur.is_empty() {
+            word.to_string()
+        } else {
+            format!("{cur} {word}")
+        };
+        if width(&joined) <= w || cur.is_empty() {
+            cur = joined;
+        } else {
+            out.push(std::mem::take(&mut cur));
+            cur = word.to_string();
+        }
+    }
+    if !cur.is_empty() || out.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// The narrowest width at which `text` wraps by words onto two lines.
+fn two_line_width(text: &str) -> usize {
+    let full = width(text);
+    (full.div_ceil(2)..=full)
+        .find(|&w| {
+            let l = word_lines(text, w);
+            l.len() <= 2 && l.iter().all(|x| width(x) <= w)
+        })
+        .unwrap_or(full)
+}
+
+/// A column name in `rows` lines of `w` columns: wrapped by words, the last line cut (with a
+/// mark) only when the name does not fit.
+fn head_lines(text: &str, w: usize, rows: usize) -> Vec<String> {
+    if rows <= 1 || width(text) <= w {
+        return vec![fit(text, w)];
+    }
+    let mut l = word_lines(text, w);
+    if l.len() > rows {
+        let rest = l[rows - 1..].join(" ");
+        l.truncate(rows - 1);
+        l.push(rest);
+    }
+    l.into_iter().map(|x| fit(&x, w)).collect()
 }
 
 /// Whether rows carry KGLens' dots: an edge metric, one column of cells (the head × tail
@@ -278,17 +468,6 @@ fn split_line<'a>(app: &App, name: &str, c: &Counts) -> Line<'a> {
         spans.push(Span::styled(format!("{k} {name}  "), t.outcome(kind)));
     }
     Line::from(spans)
-}
-
-/// The words a task's answers go by.
-/// A verdict in the method's words (`truth_words`: "true"/"false" or "yes"/"no").
-fn answer_name(v: Verdict, (yes, no): (&'static str, &'static str)) -> &'static str {
-    match v {
-        Verdict::True => yes,
-        Verdict::False => no,
-        Verdict::Idk => "idk",
-        Verdict::Invalid => "invalid",
-    }
 }
 
 /// Why the selected cell scores as it does: accuracy on true and on false statements, on each

@@ -242,6 +242,18 @@ fn draw_confirm_cancel(f: &mut Frame, app: &App, area: Rect) {
 
 fn draw_cards(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
+    // A new run being prepared (its KG read, its questions made, its model loaded).
+    if app.live.active && !app.live.prepared && app.live.finished.is_none() {
+        f.render_widget(
+            Paragraph::new(Span::styled(
+                "the run's metrics appear here once its first answers are in",
+                t.dim(),
+            ))
+            .block(block(app, "Metrics")),
+            area,
+        );
+        return;
+    }
     let Some(d) = shown(app) else {
         f.render_widget(Paragraph::new("").block(block(app, "Metrics")), area);
         return;

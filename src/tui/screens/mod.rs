@@ -4,6 +4,7 @@ pub mod answer_card;
 pub mod compare;
 pub mod errors;
 pub mod explore;
+pub mod finding;
 pub mod heatmaps;
 pub mod inspect;
 pub mod judge;
