@@ -18,8 +18,14 @@ use crate::tui::ui::{block, rate};
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
     let c = &app.compare;
+    // Below 100 columns the list gives the comparison the room its intervals need.
+    let list_width = if area.width < 100 {
+        Constraint::Length(24)
+    } else {
+        Constraint::Percentage(34)
+    };
     let [left, right] =
-        Layout::horizontal([Constraint::Percentage(34), Constraint::Percentage(66)]).areas(area);
+        Layout::horizontal([list_width, Constraint::Min(1)]).areas(area);
     let inner = left.width.saturating_sub(4) as usize;
     let items: Vec<ListItem> = c
         .runs
@@ -121,30 +127,44 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                     lines.extend(crate::tui::wrap::wrap_hanging(said, w as u16, 4, 6));
                 }
             }
+            // Every run's interval whole: in the short form ("0.50 [.25,.75]") when the long
+            // one would not fit.
+            let runs = cmp.runs.len().max(1);
+            let compact = 16 + runs * 20 > w;
             for m in &cmp.metrics {
                 let mut s = crate::display_width::cell(&m.metric, 16);
                 for v in &m.values {
-                    s.push_str(&format!("{:<20}", rate(*v)));
+                    if compact {
+                        s.push_str(&format!("{:<16}", short_rate(*v)));
+                    } else {
+                        s.push_str(&format!("{:<20}", rate(*v)));
+                    }
                 }
                 lines.push(Line::from(fit(&s, w)));
             }
             lines.push(Line::from(""));
-            let name_w = 24;
+            // The group names give way first, down to 10 columns, then the differences
+            // take their short form.
+            let per_run = if compact { 7 + 18 + 6 } else { 7 + 24 + 8 };
+            let name_w = w
+                .saturating_sub(5 + 2 + 7 + (runs - 1) * per_run)
+                .clamp(10, 24);
             let mut head = format!(
                 "{}{:>5}  {:<7}",
                 crate::display_width::cell(&cmp.grouping, name_w),
                 "n",
                 "A"
             );
+            let (diff_w, p_w) = if compact { (18, 6) } else { (24, 8) };
             for i in 1..cmp.runs.len() {
                 head.push_str(&format!(
-                    "{:<7}{:<24}{:<8}",
+                    "{:<7}{:<diff_w$}{:<p_w$}",
                     letter(i),
                     format!("{}−A [95%]", letter(i)),
                     "p"
                 ));
             }
-            lines.push(Line::from(Span::styled(fit(&head, w), t.title())));
+            lines.push(Line::from(Span::styled(fit(head.trim_end(), w), t.title())));
             for g in cmp.groups.iter().skip(c.scroll) {
                 let acc = |r: Option<crate::metrics::Rate>| {
                     r.map_or("–".into(), |r| format!("{:.2}", r.value))
@@ -158,19 +178,28 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                 let mut style = Style::default();
                 for (i, v) in g.vs_baseline.iter().enumerate() {
                     let d = v.difference.map_or("–".into(), |d| {
-                        format!("{:+.2} [{:+.2},{:+.2}]", d.value, d.lo, d.hi)
+                        if compact {
+                            format!("{:+.2} [{},{}]", d.value, short(d.lo, true), short(d.hi, true))
+                        } else {
+                            format!("{:+.2} [{:+.2},{:+.2}]", d.value, d.lo, d.hi)
+                        }
                     });
+                    let p = if compact {
+                        short(v.mcnemar.p, false)
+                    } else {
+                        format!("{:.3}", v.mcnemar.p)
+                    };
                     s.push_str(&format!(
-                        "{:<7}{:<24}{:<8}",
+                        "{:<7}{:<diff_w$}{:<p_w$}",
                         acc(g.accuracy[i + 1]),
                         d,
-                        format!("{:.3}", v.mcnemar.p)
+                        p
                     ));
                     if v.mcnemar.p < 0.05 {
                         style = t.title();
                     }
                 }
-                lines.push(Line::from(Span::styled(fit(&s, w), style)));
+                lines.push(Line::from(Span::styled(fit(s.trim_end(), w), style)));
             }
             lines
         }
@@ -182,4 +211,37 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             .block(block(app, &title)),
         right,
     );
+}
+
+/// `x` (in [-1, 1]) in two decimals without the leading zero ("0.25" → ".25", "-0.37" →
+/// "-.37"; "+.37" with `sign`), for intervals on a narrow terminal; "1.00" stays.
+fn short(x: f64, sign: bool) -> String {
+    let s = if sign {
+        format!("{x:+.2}")
+    } else {
+        format!("{x:.2}")
+    };
+    s.replacen("0.", ".", 1)
+}
+
+/// [`rate`] in the short form: "0.50 [.25,.75]".
+fn short_rate(r: Option<crate::metrics::Rate>) -> String {
+    match r {
+        Some(r) => format!("{:.2} [{},{}]", r.value, short(r.lo, false), short(r.hi, false)),
+        None => "–".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_numbers_drop_only_the_leading_zero() {
+        assert_eq!(short(0.25, false), ".25");
+        assert_eq!(short(-0.37, true), "-.37");
+        assert_eq!(short(0.37, true), "+.37");
+        assert_eq!(short(1.0, false), "1.00");
+        assert_eq!(short(-1.0, true), "-1.00");
+    }
 }
