@@ -221,6 +221,18 @@ fn render_prepared(app: &App, w: u16, h: u16) -> String {
     out
 }
 
+/// The IRIs of the relations at `relations` (indices into the index's relations), as a run
+/// names them.
+fn relation_iris(index: &kgscope::kg::KgIndex, relations: &[usize]) -> Vec<String> {
+    relations
+        .iter()
+        .map(|&r| {
+            let p = index.relations()[r].predicate;
+            kgscope::kg::term_str(index.term(p)).to_string()
+        })
+        .collect()
+}
+
 fn key(app: &mut App, code: KeyCode) {
     app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
 }

@@ -598,14 +598,7 @@ fn the_demo_sizes_its_runs_so_each_marked_relation_ranks() {
         let size = round_size(&index, Task::Statement, 4, 1);
         assert!(size.relations.len() >= 3, "{kg}: {size:?}");
         assert!(size.limit <= MAX_ROUND_QUESTIONS, "{kg}: {size:?}");
-        let relations = size
-            .relations
-            .iter()
-            .map(|&r| {
-                let p = index.relations()[r].predicate;
-                kgscope::kg::term_str(index.term(p)).to_string()
-            })
-            .collect();
+        let relations = relation_iris(&index, &size.relations);
         let cfg = RunConfig {
             relations,
             ..RunConfig::new(kg, no_model(), Task::Statement, size.limit)

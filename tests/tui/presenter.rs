@@ -135,14 +135,7 @@ fn the_demo_keeps_its_model_loaded_across_rounds() {
 fn yes_run(dir: &Path) -> (RunDir, usize) {
     let index = load_index("sample:countries").unwrap();
     let size = round_size(&index, Task::Statement, 4, 0);
-    let relations = size
-        .relations
-        .iter()
-        .map(|&r| {
-            let p = index.relations()[r].predicate;
-            kgscope::kg::term_str(index.term(p)).to_string()
-        })
-        .collect();
+    let relations = relation_iris(&index, &size.relations);
     let cfg = RunConfig {
         relations,
         ..RunConfig::new("sample:countries", no_model(), Task::Statement, size.limit)

@@ -210,6 +210,23 @@ fn what_the_dialog_said_ends_with_the_dialog() {
     );
 }
 
+/// Asserts that `screen` shows `rec`'s question, response and gold answer whole, each after
+/// its name (wrapped over rows, read as one line).
+fn shows_the_answer_whole(screen: &str, rec: &ResultRecord) {
+    let gold = kgscope::method::of(rec.question.task).gold_text(&rec.question);
+    let said = flat(screen);
+    for (name, text) in [
+        ("question", rec.question.prompt.as_str()),
+        ("response", rec.response()),
+        ("gold", gold.as_str()),
+    ] {
+        assert!(
+            said.contains(&format!("{name} {}", fold(text))),
+            "{name}:\n{screen}"
+        );
+    }
+}
+
 /// A run of short answers on sample:countries whose model rambles: each response is a
 /// sentence longer than its Errors column.
 fn rambling_run(dir: &Path) -> RunDir {
@@ -241,17 +258,7 @@ fn errors_shows_the_selected_answers_question_response_and_gold_whole() {
         snap(&format!("errors-card-{w}x{h}"), &s);
         let row = app.error_indices()[app.errors.selected];
         let rec = app.data.as_ref().unwrap().record(row).unwrap();
-        let gold = kgscope::method::of(Task::Saq).gold_text(&rec.question);
-        let said = flat(&s);
-        assert!(
-            said.contains(&format!("question {}", fold(&rec.question.prompt))),
-            "{s}"
-        );
-        assert!(
-            said.contains(&format!("response {}", fold(rec.response()))),
-            "{s}"
-        );
-        assert!(said.contains(&format!("gold {}", fold(&gold))), "{s}");
+        shows_the_answer_whole(&s, &rec);
         // No label column while nobody has labelled: the gold has its room in the list.
         assert!(!s.contains(" label "), "{s}");
     }
@@ -286,21 +293,11 @@ fn the_judge_view_shows_the_answer_to_label_whole() {
             .prepared_at(j.offsets[app.judge.selected])
             .unwrap()
             .unwrap();
-        let gold = kgscope::method::of(Task::Statement).gold_text(&rec.question);
-        let said = flat(&s);
         assert!(s.contains("The answer to label"), "{s}");
-        assert!(
-            said.contains(&format!("question {}", fold(&rec.question.prompt))),
-            "{s}"
-        );
-        assert!(
-            said.contains(&format!("response {}", fold(rec.response()))),
-            "{s}"
-        );
-        assert!(said.contains(&format!("gold {}", fold(&gold))), "{s}");
+        shows_the_answer_whole(&s, &rec);
         if h == 24 {
             assert!(
-                said.contains("confusion matrices: on a taller terminal"),
+                flat(&s).contains("confusion matrices: on a taller terminal"),
                 "{s}"
             );
         } else {

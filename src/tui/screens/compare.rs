@@ -24,8 +24,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     } else {
         Constraint::Percentage(34)
     };
-    let [left, right] =
-        Layout::horizontal([list_width, Constraint::Min(1)]).areas(area);
+    let [left, right] = Layout::horizontal([list_width, Constraint::Min(1)]).areas(area);
     let inner = left.width.saturating_sub(4) as usize;
     let items: Vec<ListItem> = c
         .runs
@@ -179,7 +178,12 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                 for (i, v) in g.vs_baseline.iter().enumerate() {
                     let d = v.difference.map_or("–".into(), |d| {
                         if compact {
-                            format!("{:+.2} [{},{}]", d.value, short(d.lo, true), short(d.hi, true))
+                            format!(
+                                "{:+.2} [{},{}]",
+                                d.value,
+                                short(d.lo, true),
+                                short(d.hi, true)
+                            )
                         } else {
                             format!("{:+.2} [{:+.2},{:+.2}]", d.value, d.lo, d.hi)
                         }
@@ -227,7 +231,12 @@ fn short(x: f64, sign: bool) -> String {
 /// [`rate`] in the short form: "0.50 [.25,.75]".
 fn short_rate(r: Option<crate::metrics::Rate>) -> String {
     match r {
-        Some(r) => format!("{:.2} [{},{}]", r.value, short(r.lo, false), short(r.hi, false)),
+        Some(r) => format!(
+            "{:.2} [{},{}]",
+            r.value,
+            short(r.lo, false),
+            short(r.hi, false)
+        ),
         None => "–".into(),
     }
 }
