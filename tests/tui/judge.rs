@@ -28,14 +28,22 @@ const HAND: [LabelVerdict; 8] = [
 /// no error). The first eight are hand-labelled as [`HAND`] says. Returns the run and the
 /// ids of the ninth and tenth questions.
 pub(super) fn judged_run(dir: &Path) -> (RunDir, String, String) {
-    let cfg = RunConfig::new(
-        "sample:countries",
-        ModelSpec::Llama {
-            path: PathBuf::from("no-model.gguf"),
-        },
-        Task::Statement,
-        16,
-    );
+    judged_run_by(dir, None)
+}
+
+/// [`judged_run`] with `judge` as the run's configured LLM judge.
+pub(super) fn judged_run_by(dir: &Path, judge: Option<ModelSpec>) -> (RunDir, String, String) {
+    let cfg = RunConfig {
+        judge,
+        ..RunConfig::new(
+            "sample:countries",
+            ModelSpec::Llama {
+                path: PathBuf::from("no-model.gguf"),
+            },
+            Task::Statement,
+            16,
+        )
+    };
     let prepared = session::prepare_new(cfg, "test-model", dir, &|_| {}).unwrap();
     assert!(prepared.questions.len() >= RULES.len());
     let mut out = prepared.run.results_appender().unwrap();

@@ -305,3 +305,47 @@ fn the_judge_view_shows_the_answer_to_label_whole() {
         }
     }
 }
+
+/// Issue 38 §1: a judge is offered with what it is worth — where the open run was judged by it
+/// and has hand labels, the run dialog shows its measured agreement (the Judge view's figures)
+/// instead of guessing from its size.
+#[test]
+fn the_run_dialog_shows_a_judges_measured_agreement_on_the_open_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let judge = ModelSpec::Llama {
+        path: PathBuf::from("judge-model.gguf"),
+    };
+    let (run, ninth, tenth) = super::judge::judged_run_by(tmp.path(), Some(judge.clone()));
+    // The judge made the ninth an error and the tenth right: the hand labels agree with both.
+    label_as_tester(&run, &ninth, LabelVerdict::Wrong, None);
+    label_as_tester(&run, &tenth, LabelVerdict::Right, None);
+    let mut app = open_app(tmp.path(), &run);
+    app.can_run = true;
+    app.model = Some(ModelSpec::Llama {
+        path: PathBuf::from("no-model.gguf"),
+    });
+    app.judge_given = Some(judge.clone());
+    key(&mut app, KeyCode::Char('7'));
+    app.wait_for_judge();
+    key(&mut app, KeyCode::Char('1'));
+    search(&mut app, "capital");
+    key(&mut app, KeyCode::Char('r'));
+    choose(&mut app, Task::Saq);
+    let offered = app.helper_choices();
+    for _ in 0..offered.len() {
+        let d = app.explore.dialog.as_ref().unwrap();
+        if offered[d.judge].as_ref() == Some(&judge) {
+            break;
+        }
+        key(&mut app, KeyCode::Char('j'));
+    }
+    let s = render(&app, 120, 40);
+    assert!(
+        flat(&s)
+            .contains("measured on the open run: agrees with the hand labels on 2 of 2 answers"),
+        "{s}"
+    );
+    // Another judge has no measure here: its size and kind are all the dialog can say.
+    key(&mut app, KeyCode::Char('j'));
+    assert!(!flat(&render(&app, 120, 40)).contains("measured on the open run"));
+}
