@@ -3,11 +3,13 @@
 //! answered Yes gets every one its edits could make; and the report breaks accuracy down by
 //! edit, hop and format.
 
+mod common;
+
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
-use futures::stream::{self, BoxStream, StreamExt};
-use kgscope::backends::{Backend, BackendError, Capabilities, Chunk, Completion, Request};
+use futures::stream::BoxStream;
+use kgscope::backends::{Backend, BackendError, Capabilities, Chunk, Request};
 use kgscope::questions::Task;
 use kgscope::run::{adaptive, session, Control, EngineOptions, ModelSpec, RunConfig};
 
@@ -34,21 +36,8 @@ impl Backend for Scripted {
         } else {
             "No"
         };
-        answer(text)
+        common::answer_stream(text)
     }
-}
-
-/// A whole answer in one chunk, as a backend streams it.
-fn answer(text: impl Into<String>) -> BoxStream<'static, Result<Chunk, BackendError>> {
-    let done = Completion {
-        text: text.into(),
-        prompt_tokens: 1,
-        completion_tokens: 1,
-        first_token_ms: 0,
-        total_ms: 0,
-        finish_reason: "stop".into(),
-    };
-    stream::iter(vec![Ok(Chunk::Done(done))]).boxed()
 }
 
 #[test]
@@ -293,7 +282,7 @@ impl Backend for ScriptedWriter {
         } else {
             format!("Why is {o} the {p}?")
         };
-        answer(text)
+        common::answer_stream(text)
     }
 }
 

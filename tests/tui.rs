@@ -259,12 +259,23 @@ fn label_as_tester(
     label: LabelVerdict,
     error_type: Option<ErrorType>,
 ) {
+    label_as(run, "tester", question_id, label, error_type);
+}
+
+/// A label by `annotator` on `question_id`, as the TUI writes one.
+fn label_as(
+    run: &RunDir,
+    annotator: &str,
+    question_id: &str,
+    label: LabelVerdict,
+    error_type: Option<ErrorType>,
+) {
     run.append_label(Label {
         question_id: question_id.to_string(),
         label,
         error_type,
         note: None,
-        annotator: "tester".into(),
+        annotator: annotator.into(),
         time: "2026-01-01T00:00:00Z".into(),
     })
     .unwrap();
@@ -1448,15 +1459,7 @@ fn labels_agreement_shows_raw_agreement_and_ac1_beside_kappa() {
     use LabelVerdict::{Right, Wrong};
     for i in 0..5 {
         for (who, v) in [("ann", Right), ("bob", if i == 4 { Wrong } else { Right })] {
-            run.append_label(Label {
-                question_id: records[i].question.id.clone(),
-                label: v,
-                error_type: None,
-                note: None,
-                annotator: who.into(),
-                time: "2026-01-01T00:00:00Z".into(),
-            })
-            .unwrap();
+            label_as(&run, who, &records[i].question.id, v, None);
         }
     }
     let dir = tmp.path().to_str().unwrap();
@@ -1495,15 +1498,13 @@ fn an_annotator_name_with_escapes_is_shown_escaped_and_taken_in_that_form() {
     let run = fixture(tmp.path());
     let records: Vec<ResultRecord> = run.read_results().unwrap();
     for who in ["ann", "e\u{1b}[31mve"] {
-        run.append_label(Label {
-            question_id: records[0].question.id.clone(),
-            label: LabelVerdict::Wrong,
-            error_type: None,
-            note: None,
-            annotator: who.into(),
-            time: "2026-01-01T00:00:00Z".into(),
-        })
-        .unwrap();
+        label_as(
+            &run,
+            who,
+            &records[0].question.id,
+            LabelVerdict::Wrong,
+            None,
+        );
     }
     let dir = tmp.path().to_str().unwrap();
     let out = tmp.path().join("x.jsonl");

@@ -570,3 +570,22 @@ pub fn assert_asked_by_labels(
         assert!(!q.prompt.contains("://"), "{path}: {}", q.prompt);
     }
 }
+
+/// A backend's whole answer `text` in one chunk, as a scripted test backend streams it.
+pub fn answer_stream(
+    text: impl Into<String>,
+) -> futures::stream::BoxStream<
+    'static,
+    Result<kgscope::backends::Chunk, kgscope::backends::BackendError>,
+> {
+    use futures::StreamExt;
+    let done = kgscope::backends::Completion {
+        text: text.into(),
+        prompt_tokens: 1,
+        completion_tokens: 1,
+        first_token_ms: 0,
+        total_ms: 0,
+        finish_reason: "stop".into(),
+    };
+    futures::stream::iter(vec![Ok(kgscope::backends::Chunk::Done(done))]).boxed()
+}

@@ -4,8 +4,8 @@
 //! 80×24, Explore's section headings when scrolled.
 
 use super::*;
-use futures::stream::{self, BoxStream, StreamExt};
-use kgscope::backends::{Backend, BackendError, Capabilities, Chunk, Completion, Request};
+use futures::stream::BoxStream;
+use kgscope::backends::{Backend, BackendError, Capabilities, Chunk, Request};
 use kgscope::metrics::Metric;
 use kgscope::tui::app::demo::{DemoOptions, DemoStep};
 use kgscope::tui::app::demo_finding;
@@ -28,15 +28,7 @@ impl Backend for YesSayer {
     }
     fn ask(&self, _req: Request) -> BoxStream<'static, Result<Chunk, BackendError>> {
         self.asked.fetch_add(1, Ordering::SeqCst);
-        let done = Completion {
-            text: "True.".into(),
-            prompt_tokens: 1,
-            completion_tokens: 1,
-            first_token_ms: 0,
-            total_ms: 0,
-            finish_reason: "stop".into(),
-        };
-        stream::iter(vec![Ok(Chunk::Done(done))]).boxed()
+        common::answer_stream("True.")
     }
 }
 

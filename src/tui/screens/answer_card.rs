@@ -11,6 +11,7 @@ use ratatui::Frame;
 use crate::record::ResultRecord;
 use crate::sanitize::line;
 use crate::tui::app::App;
+use crate::tui::theme::Theme;
 use crate::tui::ui::block;
 use crate::tui::wrap::wrap_hanging;
 
@@ -28,15 +29,21 @@ pub fn height(height: u16) -> u16 {
     }
 }
 
-/// The rows (borders included) `card` takes in an area `width` columns wide on a screen
-/// `screen_height` rows high: what it needs, up to [`height`].
-pub fn height_for(card: Option<&Card>, width: u16, screen_height: u16) -> u16 {
+/// `card` laid out for an area `width` columns wide on a screen `screen_height` rows high: its
+/// lines (cut to fit [`height`]) and the rows it takes with its borders, at least five.
+pub fn layout(
+    card: Option<&Card>,
+    width: u16,
+    screen_height: u16,
+    t: &Theme,
+) -> (Vec<Line<'static>>, u16) {
     let most = height(screen_height);
-    let needed = card.map_or(1, |c| {
-        c.lines(width.saturating_sub(2), usize::MAX, Style::default())
-            .len()
-    });
-    (needed as u16 + 2).clamp(5, most)
+    let lines = match card {
+        Some(c) => c.lines(width.saturating_sub(2), most as usize - 2, t.dim()),
+        None => vec![Line::from(Span::styled("nothing selected", t.dim()))],
+    };
+    let rows = (lines.len() as u16 + 2).clamp(5, most);
+    (lines, rows)
 }
 
 /// What the card shows of one answer.
@@ -116,17 +123,10 @@ impl Card {
     }
 }
 
-/// Draws `card` (or why there is none) in `area`, framed and titled `title`.
-pub fn draw(f: &mut Frame, app: &App, card: Option<&Card>, title: &str, area: Rect) {
+/// Draws a card's lines (from [`layout`]) in `area`, framed and titled `title`.
+pub fn draw(f: &mut Frame, app: &App, lines: Vec<Line<'static>>, title: &str, area: Rect) {
     let frame = block(app, title);
     let inner = frame.inner(area);
     f.render_widget(frame, area);
-    let lines = match card {
-        Some(c) => c.lines(inner.width, inner.height as usize, app.theme.dim()),
-        None => vec![Line::from(Span::styled(
-            "nothing selected",
-            app.theme.dim(),
-        ))],
-    };
     f.render_widget(Paragraph::new(lines), inner);
 }

@@ -72,15 +72,10 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         .and_then(|&i| d.prepared(i))
         .and_then(Result::ok)
         .map(|r| answer_card::Card::of(&r, label_of(&r.question.id)));
-    let [area, card_area] = Layout::vertical([
-        Constraint::Min(5),
-        Constraint::Length(answer_card::height_for(
-            card.as_ref(),
-            area.width,
-            f.area().height,
-        )),
-    ])
-    .areas(area);
+    let (card_lines, card_height) =
+        answer_card::layout(card.as_ref(), area.width, f.area().height, t);
+    let [area, card_area] =
+        Layout::vertical([Constraint::Min(5), Constraint::Length(card_height)]).areas(area);
     let frame = block(app, &title);
     let inner = frame.inner(area);
     f.render_widget(frame, area);
@@ -147,7 +142,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         rows,
         &mut state,
     );
-    answer_card::draw(f, app, card.as_ref(), "The answer", card_area);
+    answer_card::draw(f, app, card_lines, "The answer", card_area);
 }
 
 #[cfg(test)]

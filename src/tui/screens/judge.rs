@@ -189,10 +189,10 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
                 .map(crate::tui::app::label_summary);
             answer_card::Card::of(&rec, label)
         });
-    let card_height = if r.queue.is_empty() {
-        0
+    let (card_lines, card_height) = if r.queue.is_empty() {
+        (Vec::new(), 0)
     } else {
-        answer_card::height_for(card.as_ref(), area.width, f.area().height)
+        answer_card::layout(card.as_ref(), area.width, f.area().height, t)
     };
     let room = area.height.saturating_sub(card_height + LIST_LEAST + 2);
     if lines.len() + matrices.len() <= room as usize {
@@ -283,7 +283,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         rows,
         &mut state,
     );
-    answer_card::draw(f, app, card.as_ref(), "The answer to label", card_area);
+    answer_card::draw(f, app, card_lines, "The answer to label", card_area);
 }
 
 #[cfg(test)]
