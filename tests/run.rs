@@ -318,7 +318,7 @@ fn a_run_short_of_its_limit_says_which_facts_were_skipped() {
         .find(|l| l.starts_with("note: "))
         .unwrap_or_else(|| panic!("{err}"));
     assert!(
-        note.contains("matching facts skipped, whose subject's name states the answer"),
+        note.contains("matching facts skipped, whose subject's name states or implies the answer"),
         "{note}"
     );
     assert!(note.contains(" → "), "{note}");

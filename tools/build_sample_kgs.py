@@ -465,7 +465,7 @@ def build_countries(npm_root: Path) -> KG:
             assert code not in iso4217, f"{code} is in countries-list's ISO 4217 table after all"
         else:
             kg.fact(cur, "currencyCode", s_(code))
-        for sym in sorted(cur_syms[code]):
+        for sym in sorted(CURRENCY_SYMBOL_FIX.get(code, cur_syms[code])):
             kg.fact(cur, "currencySymbol", s_(sym))
     for code in sorted(lang_names):
         kg.fact(Ent(("language", code)), "languageCode", s_(code))
@@ -490,6 +490,11 @@ NOT_ISO_4217 = {
     "KID",  # Kiribati dollar: local coinage of the Australian dollar, AUD in ISO 4217
     "TVD",  # Tuvaluan dollar: local coinage of the Australian dollar, AUD in ISO 4217
     "ZWB",  # Zimbabwean bond notes: never given an ISO 4217 code (ZWL, then ZWG, are Zimbabwe's)
+}
+CURRENCY_SYMBOL_FIX = {
+    # South African rand: "R" (South African Reserve Bank, "Banknotes and coin"); world-countries
+    # also gives "Rs", the rupee's sign, for one of the countries that use the rand.
+    "ZAR": {"R"},
 }
 NOT_A_LAND_BORDER = {
     # Sri Lanka is an island: it has no land border with India (Adam's Bridge is a chain of shoals).
@@ -618,6 +623,15 @@ GOLDSCHMIDT = {"litophile": "lithophile"}
 # gives these trace radioelements no class, so the KG states none rather than a wrong one;
 # "synthetic" stays for americium (95) and beyond.
 LAST_NATURAL_ELEMENT = 94
+# Melting and boiling points are measured up to einsteinium (Z = 99); mendeleev's values beyond it
+# (fermium's 1800 K, lawrencium's 1900 K) are predictions (CRC Handbook lists none measured), which
+# a question would present as fact: they are left out.
+LAST_MEASURED_PHASE_POINTS = 99
+ELECTRONEGATIVITY_FIX = {
+    # Tungsten: 2.36 on the Pauling scale (CRC Handbook of Chemistry and Physics, "Electronegativity"
+    # table, after Allred 1961); mendeleev 1.3.0 has 1.7, a value for W(II).
+    74: 2.36,
+}
 MELTING_POINT_FIX = {
     # Tungsten melts at 3695 K (3422 °C; CRC Handbook of Chemistry and Physics); mendeleev 1.3.0
     # has 3687.15 K.
@@ -795,7 +809,6 @@ def build_elements() -> KG:
                  ("discoveryYear", "year of discovery"), ("discoveredBy", "discovered by"),
                  ("discoveryLocation", "place of discovery"), ("largestProducer", "largest producer"),
                  ("topThreeProducer", "one of the three largest producers"),
-                 ("largestReserves", "holder of the largest reserves"),
                  ("mainOxidationState", "main oxidation state"), ("isotopeOf", "isotope of"),
                  ("halfLife", "half-life"), ("naturalAbundancePercent", "natural abundance in percent"),
                  ("decayMode", "decay mode"), ("pointInTime", "point in time")]:
@@ -803,7 +816,8 @@ def build_elements() -> KG:
 
     radioactive = kg.ent(("status", "radioactive"), "Status", "radioactive", slug_hint="Radioactive")
     not_radioactive = kg.ent(("status", "notradioactive"), "Status", "not radioactive", slug_hint="NotRadioactive")
-    stable = kg.ent(("status", "stable"), "Status", "stable", slug_hint="Stable")
+    # One vocabulary for elements and isotopes: "stable" beside "not radioactive" made two right
+    # answers of one (a stable isotope is not radioactive).
 
     groups = {r["group_id"]: r for r in q("select * from groups")}
     series = {r["id"]: r for r in q("select * from series")}
@@ -838,13 +852,13 @@ def build_elements() -> KG:
         if r["density"] is not None:
             kg.fact(el, "densityGPerCm3", dec_(r["density"]))
         rows = phase.get(z, [])
-        if len(rows) == 1 and not rows[0]["allotrope"]:
+        if len(rows) == 1 and not rows[0]["allotrope"] and z <= LAST_MEASURED_PHASE_POINTS:
             if rows[0]["melting_point"] is not None:
                 kg.fact(el, "meltingPointK", dec_(MELTING_POINT_FIX.get(z, rows[0]["melting_point"])))
             if rows[0]["boiling_point"] is not None and not rows[0]["is_sublimation_point"]:
                 kg.fact(el, "boilingPointK", dec_(rows[0]["boiling_point"]))
         if r["en_pauling"] is not None:
-            kg.fact(el, "paulingElectronegativity", dec_(r["en_pauling"]))
+            kg.fact(el, "paulingElectronegativity", dec_(ELECTRONEGATIVITY_FIX.get(z, r["en_pauling"])))
         if r["electronic_configuration"]:
             kg.fact(el, "electronConfiguration", s_(electron_configuration(r["electronic_configuration"])))
         if r["lattice_structure"] in LATTICE:
@@ -880,9 +894,9 @@ def build_elements() -> KG:
             kg.fact(el, "topThreeProducer", p)
             if rank == 1:
                 kg.fact(el, "largestProducer", p)
-        for rank, place in parse_ranked(r["top_3_reserve_holders"]):
-            if rank == 1:
-                kg.fact(el, "largestReserves", kg.ent(("place", place), "Place", place))
+        # The BGS risk list's reserve holders are left out: undated and stale (fluorspar's largest
+        # reserves are Mexico's, nickel's Indonesia's in USGS Mineral Commodity Summaries 2024; the
+        # list has South Africa and Australia), and "carbon" mixes coal, graphite and diamond.
         for ox in oxid.get(z, []):
             kg.fact(el, "mainOxidationState", int_(ox))
 
@@ -906,7 +920,7 @@ def build_elements() -> KG:
         if r["is_radioactive"]:
             kg.fact(iso, "radioactivity", radioactive)
         elif r["abundance"] is not None:  # "not radioactive" without an abundance is unreliable
-            kg.fact(iso, "radioactivity", stable)
+            kg.fact(iso, "radioactivity", not_radioactive)
         if r["abundance"] is not None:
             kg.fact(iso, "naturalAbundancePercent", dec_(r["abundance"]))
         if r["discovery_year"] is not None:
@@ -983,21 +997,21 @@ def build_nba() -> KG:
 
     kg = KG("nba", "NBA and WNBA teams, championships and players", [
         f"PyPI nba-api {ver} (static data module nba_api/stats/library/data.py, 'Data last updated: {updated}'; MIT)",
-        "Player active/inactive status is as of that snapshot.",
     ], primary=["BasketballTeam"])
     for c, l in [("BasketballTeam", "basketball team"), ("BasketballPlayer", "basketball player"),
                  ("League", "basketball league"), ("City", "city or area"), ("State", "U.S. state"),
                  ("Province", "Canadian province or territory"), ("FederalDistrict", "federal district"),
-                 ("Championship", "league championship"), ("Status", "status value")]:
+                 ("Championship", "league championship")]:
         kg.cls(c, l)
-    for p, l in [("league", "league"), ("homeCity", "home city or area"), ("homeState", "home state or province"),
-                 ("firstSeason", "first season in its league"), ("teamAbbreviation", "team abbreviation"),
-                 ("champion", "champion franchise"), ("championshipYear", "championship year"),
-                 ("locatedInState", "located in state or province"), ("playerStatus", "player status"),
+    # Left out as mostly unaskable (issue 39): a team's home state (its city's name gives it away),
+    # a player's active/inactive status (true only as of the snapshot: "currently" has no date), and
+    # the first season in the league (it ignores the years a franchise spent in the NBL or the ABA;
+    # the franchise's founding year takes its place).
+    for p, l in [("league", "league"), ("homeCity", "home city"), ("founded", "year founded"),
+                 ("teamAbbreviation", "team abbreviation"), ("champion", "champion franchise"),
+                 ("championshipYear", "championship year"), ("locatedInState", "located in state or province"),
                  ("pointInTime", "point in time")]:
         kg.prop(p, l)
-    active = kg.ent(("status", "active"), "Status", "an active player", slug_hint="Active")
-    inactive = kg.ent(("status", "inactive"), "Status", "an inactive player", slug_hint="Inactive")
 
     leagues = {
         "NBA": kg.ent(("league", "NBA"), "League", "National Basketball Association", ["NBA"], slug_hint="NBA"),
@@ -1013,13 +1027,13 @@ def build_nba() -> KG:
             kg.fact(team, "league", leagues[lg])
             kg.fact(team, "teamAbbreviation", s_(abbr))
             state = kg.ent(("state", t[idx["state"]]), state_class(t[idx["state"]]), t[idx["state"]])
-            city = kg.ent(("city", t[idx["city"]]), "City", t[idx["city"]])
+            city_name = HOME_CITY_FIX.get(t[idx["city"]], t[idx["city"]])
+            city = kg.ent(("city", city_name), "City", city_name)
             kg.fact(team, "homeCity", city)
-            kg.fact(team, "homeState", state)
             kg.fact(city, "locatedInState", state)
-            first = FIRST_SEASON_FIX.get(full, t[idx["year_founded"]])
-            if first:
-                kg.fact(team, "firstSeason", year_(first))
+            founded = FOUNDED_FIX.get(full, t[idx["year_founded"]])
+            if founded:
+                kg.fact(team, "founded", year_(founded))
             for y in sorted(t[idx["championship_year"]] or []):
                 ch = kg.ent(("champ", lg, y), "Championship", f"{y} {lg} championship",
                             [f"{y} {lg} Finals"], slug_hint=f"{lg} championship {y}")
@@ -1034,7 +1048,6 @@ def build_nba() -> KG:
             name = p[pidx["full_name"]].strip()
             pl = kg.ent(("player", lg, p[pidx["id"]]), "BasketballPlayer", name, disamb=p[pidx["id"]])
             kg.fact(pl, "league", leagues[lg])
-            kg.fact(pl, "playerStatus", active if p[pidx["is_active"]] else inactive)
     return kg
 
 
@@ -1058,13 +1071,27 @@ def state_class(name: str) -> str:
 
 
 # nba_api's year_founded is the year of a franchise's first season in the BAA/NBA (or WNBA), not
-# its founding: the Pistons (founded 1941), Kings (1923), Hawks and 76ers (1946) and Lakers (1947)
-# came from the NBL and get 1948/1949, the four ABA teams (1967) get 1976. The relation is therefore
-# firstSeason. Where the value is not even that, it is corrected here (one comment per fact):
-FIRST_SEASON_FIX = {
-    # Chicago Sky: franchise awarded in February 2005, first WNBA season 2006 (WNBA.com team history;
-    # nba_api has 2005, the award year).
-    "Chicago Sky": 2006,
+# its founding: the franchises that came from the NBL and the ABA get their first NBA season. Their
+# founding years, from each franchise's history on NBA.com and its Wikipedia infobox:
+FOUNDED_FIX = {
+    "Detroit Pistons": 1941,  # Fort Wayne Zollner Pistons, NBL
+    "Sacramento Kings": 1923,  # Rochester Seagrams, later the NBL's Rochester Royals
+    "Atlanta Hawks": 1946,  # Tri-Cities Blackhawks, NBL
+    "Philadelphia 76ers": 1946,  # Syracuse Nationals, NBL
+    "Los Angeles Lakers": 1947,  # Minneapolis Lakers, NBL
+    "Denver Nuggets": 1967,  # Denver Rockets, ABA
+    "Indiana Pacers": 1967,  # ABA
+    "Brooklyn Nets": 1967,  # New Jersey Americans, ABA
+    "San Antonio Spurs": 1967,  # Dallas Chaparrals, ABA
+}
+# nba_api's "city" is sometimes the team's state or region, which is not a city: the city the team
+# plays in (its arena's), so that "home city" holds cities only.
+HOME_CITY_FIX = {
+    "Golden State": "San Francisco",  # Chase Center (Warriors since 2019, Valkyries)
+    "Minnesota": "Minneapolis",  # Target Center (Timberwolves, Lynx)
+    "Indiana": "Indianapolis",  # Gainbridge Fieldhouse (Pacers, Fever)
+    "Utah": "Salt Lake City",  # Delta Center (Jazz)
+    "Connecticut": "Uncasville",  # Mohegan Sun Arena (Sun)
 }
 # Players kept per (league, active/inactive) stratum: the PLAYERS_PER_STRATUM with the smallest
 # SHA-256 of "<league>:<player id>". All 6,426 players (2 facts each) gave 96% of nba's facts and

@@ -238,6 +238,11 @@ pub struct AuditArgs {
     /// Print the audit as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Hand verdicts on these questions (the reviewed set's `*.verdicts.jsonl`: id, verdict
+    /// accept/reject, cause); repeatable. The audit then says how many rejected questions it
+    /// flags (recall) and how many accepted ones (false alarms), per cause.
+    #[arg(long = "reviewed", value_name = "FILE")]
+    pub reviewed: Vec<PathBuf>,
 }
 
 /// `kgscope audit`: what an annotator would flag in a question set.
@@ -335,6 +340,19 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
             100.0 * c.count as f64 / c.of as f64
         };
         println!("  {:<48} {} of {} ({share:.1}%)", c.what, c.count, c.of);
+    }
+    println!(
+        "  questions a reader would reject    {} of {}",
+        report.flagged.len(),
+        report.questions
+    );
+    for (what, n) in &report.reader_flags {
+        println!("    {what:<70} {n}");
+    }
+    if !a.reviewed.is_empty() {
+        let verdicts = kgscope::questions::review_set::read_verdicts(&a.reviewed)?;
+        let m = kgscope::questions::review_set::measure(&verdicts, &report.flagged);
+        println!("{}", m.render());
     }
     let o = &report.options;
     if o.questions > 0 {

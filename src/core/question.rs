@@ -260,6 +260,12 @@ impl Edit {
         matches!(self, Edit::Nsc | Edit::Ndc)
     }
 
+    /// Whether the edited object is of another kind than the true one (another concept, or
+    /// an object of another relation): such an object must still fit the relation's slot.
+    pub fn other_kind(self) -> bool {
+        matches!(self, Edit::Ndc | Edit::Nndc | Edit::Nndr)
+    }
+
     /// The edit named `s`, in any case ("nsc", "NSC", "Nsc").
     pub fn parse(s: &str) -> Option<Edit> {
         let s = s.trim();

@@ -67,6 +67,9 @@ pub struct KgIndex {
     /// Entities whose label another entity has as its label or an alias, found on first use
     /// ([`Self::shares_name`]).
     shared_names: std::sync::OnceLock<std::collections::HashSet<Id>>,
+    /// Named entities by their label's words (lower-cased, joined by a space), built on first
+    /// use ([`Self::named`]).
+    by_name: std::sync::OnceLock<HashMap<String, Vec<Id>>>,
     /// The profile the index was built under ([`super::profile`]).
     profile: Arc<Profile>,
     /// Popularity counters the KG keeps for its entities (Wikidata's page counters).
@@ -561,6 +564,7 @@ impl KgIndex {
             fingerprint,
             closed: None,
             shared_names: Default::default(),
+            by_name: Default::default(),
             profile: Arc::new(Profile::generic()),
             counters,
         }
@@ -736,6 +740,31 @@ impl KgIndex {
             .contains(&e)
     }
 
+    /// The named entities whose label has exactly the words `words` (lower-cased, as
+    /// [`name_key`] writes them): "miami" finds
+    /// the city Miami. Built on first use from every label the index holds.
+    pub fn named(&self, words: &str) -> &[Id] {
+        self.by_name
+            .get_or_init(|| {
+                let mut by_name: HashMap<String, Vec<Id>> = HashMap::new();
+                for (&x, l) in &self.labels {
+                    if !matches!(self.term(x), Term::NamedNode(_)) {
+                        continue;
+                    }
+                    let key = name_key(l);
+                    if !key.is_empty() {
+                        by_name.entry(key).or_default().push(x);
+                    }
+                }
+                for ids in by_name.values_mut() {
+                    ids.sort_unstable();
+                }
+                by_name
+            })
+            .get(words)
+            .map_or(&[], Vec::as_slice)
+    }
+
     /// The profile the index was built under.
     pub fn profile(&self) -> &Profile {
         &self.profile
@@ -833,6 +862,26 @@ fn by_object(facts: &[Fact]) -> Vec<u32> {
     let mut out: Vec<u32> = (0..n).collect();
     out.sort_unstable_by_key(|&i| (facts[i as usize][2], i));
     out
+}
+
+/// Whether a value of this term is a measurement that a date qualifier dates (a number: a
+/// population, a GDP), rather than an event or a membership the qualifier only says began
+/// then ("discovered in Russia" in 1998, "member of the United Nations" since 1945).
+pub fn changes_over_time(index: &KgIndex, o: Id) -> bool {
+    match index.term(o) {
+        Term::Literal(l) => date_year(index.term(o)).is_none() && l.value().trim().parse::<f64>().is_ok(),
+        _ => false,
+    }
+}
+
+/// A name's words, lower-cased and joined by a space: runs of letters and digits, as the
+/// question layer splits names ("Argon-50" → "argon 50").
+pub fn name_key(s: &str) -> String {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The year of a date-typed literal, if the term is one.

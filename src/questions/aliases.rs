@@ -1,7 +1,8 @@
 //! The alias that disambiguates a question's subject ("Georgia (also known as Sakartvelo)")
 //! without giving the answer away: never one that equals or contains a candidate answer of the
 //! relation asked about (KGLens' C_j, which holds the true object and every wrong one the
-//! question may ask about), a name before a code, and none when none fits.
+//! question may ask about), never a code, a short form or a respelling of the label
+//! ([`tells_apart`]), and none when none fits.
 
 use std::collections::HashSet;
 
@@ -69,14 +70,43 @@ pub fn is_code(alias: &str) -> bool {
 /// Latin-alphabet names before others, else a code, among the aliases that differ from the
 /// label and contain no candidate answer; `None` when none is left.
 pub fn choose<'a>(label: &str, aliases: &'a [String], answers: &Answers) -> Option<&'a str> {
-    let label = label.trim().to_lowercase();
     aliases
         .iter()
         .map(|a| a.trim())
         .enumerate()
-        .filter(|(_, a)| !a.is_empty() && a.to_lowercase() != label && !answers.in_alias(a))
-        .min_by_key(|(i, a)| (is_code(a), !a.is_ascii(), *i))
+        .filter(|(_, a)| !a.is_empty() && tells_apart(label, a) && !answers.in_alias(a))
+        .min_by_key(|(i, a)| (!a.is_ascii(), *i))
         .map(|(_, a)| a)
+}
+
+/// Whether `alias` tells the reader something the label does not: not a code ("MAS", "ARU":
+/// a reader who knows the entity by name learns nothing from it, and a code can mislead in a
+/// question about another code), not the label's own words or some of them ("Celtics" for
+/// "Boston Celtics"), not the label spelt without its accents or case ("Curacao" for
+/// "Curaçao"), and without parentheses of its own (which would nest inside the question's). A
+/// chemical symbol ("Au") is no code: it names the element.
+pub fn tells_apart(label: &str, alias: &str) -> bool {
+    let (l, a) = (words(&folded(label)), words(&folded(alias)));
+    (!is_code(alias) || is_symbol(alias))
+        && !alias.contains(['(', ')'])
+        && !a.is_empty()
+        && !a.iter().all(|w| l.contains(w))
+}
+
+/// A chemical element's kind of symbol: a capital and at most one more letter in lower case
+/// ("Au", "Mg", "F"). Unlike an all-capitals code, chemists name the thing by it.
+fn is_symbol(alias: &str) -> bool {
+    let mut c = alias.trim().chars();
+    c.next().is_some_and(char::is_uppercase)
+        && c.clone().count() <= 1
+        && c.all(char::is_lowercase)
+}
+
+/// Text without its accents (letters decomposed, combining marks dropped): "Curaçao" →
+/// "Curacao".
+fn folded(s: &str) -> String {
+    use unicode_normalization::{char::is_combining_mark, UnicodeNormalization};
+    s.nfd().filter(|c| !is_combining_mark(*c)).collect()
 }
 
 /// How a question names a subject with its alias.
@@ -125,16 +155,13 @@ mod tests {
             choose("Comoros", &aliases, &alpha3),
             Some("Union of the Comoros")
         );
-        // Only codes left, and the one that answers is out: the other code is fine.
-        assert_eq!(
-            choose("Comoros", &strings(&["COM", "KM"]), &alpha3),
-            Some("KM")
-        );
+        // Only codes left: none (a code tells a reader nothing, and one may mislead).
+        assert_eq!(choose("Comoros", &strings(&["COM", "KM"]), &alpha3), None);
         // Contained as whole words, case-insensitively.
         let cities = Answers::new(strings(&["Utah", "New York"]));
         assert_eq!(
-            choose("Jazz", &strings(&["utah jazz", "UTA"]), &cities),
-            Some("UTA")
+            choose("Jazz", &strings(&["utah jazz", "UTA", "Jazzmen"]), &cities),
+            Some("Jazzmen")
         );
         assert!(cities.in_alias("The New York Knicks"));
         assert!(!cities.in_alias("New Yorkers"));
@@ -144,7 +171,7 @@ mod tests {
     }
 
     #[test]
-    fn names_before_codes_and_none_when_none_fits() {
+    fn names_that_tell_apart_and_none_when_none_fits() {
         let none = Answers::new(Vec::new());
         let aliases = strings(&["CY", "CYP", "Kıbrıs", "Republic of Cyprus"]);
         assert_eq!(
@@ -155,6 +182,21 @@ mod tests {
             choose("Cyprus", &strings(&["CY", "Kıbrıs"]), &none),
             Some("Kıbrıs")
         );
+        // Codes, short forms, respellings and nested parentheses help nobody.
+        for (label, alias) in [
+            ("Malaysia", "MAS"),
+            ("Aruba", "ARU"),
+            ("Boston Celtics", "Celtics"),
+            ("Curaçao", "Curacao"),
+            ("Vatican City", "Holy See (Vatican City State)"),
+        ] {
+            assert!(!tells_apart(label, alias), "{alias}");
+            assert_eq!(choose(label, &strings(&[alias]), &none), None);
+        }
+        assert!(tells_apart("Italy", "Italian Republic"));
+        assert!(tells_apart("Georgia", "Sakartvelo"));
+        // A chemical symbol names the element as chemists do.
+        assert!(tells_apart("Gold", "Au"));
         assert_eq!(choose("Cyprus", &strings(&["cyprus", " "]), &none), None);
         assert_eq!(choose("Cyprus", &[], &none), None);
         assert!(is_code("CY") && is_code("250") && is_code("fra") && is_code("+33"));

@@ -57,10 +57,22 @@ pub struct Audit {
     /// Multiple-choice questions' options ([`super::option_audit`]).
     pub options: OptionAudit,
     pub examples: HashMap<&'static str, Vec<String>>,
+    /// What a careful reader rejects, per defect ([`super::reader_checks`]): questions flagged.
+    pub reader_flags: std::collections::BTreeMap<&'static str, usize>,
+    /// Each flagged question by id, with what it was flagged for; questions with a grammar
+    /// problem or a name without its article are flagged here too.
+    pub flagged: Vec<Flagged>,
     /// What a method checks on its own questions (KG-FPQ's premises), added by the layer
     /// that knows the methods.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub method_checks: Vec<Check>,
+}
+
+/// A question the audit flags, with why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Flagged {
+    pub id: String,
+    pub why: Vec<&'static str>,
 }
 
 /// One finding of a method's own audit: how many of how many, with examples.
@@ -183,7 +195,10 @@ pub fn audit(
     let mut answers: HashMap<Id, Answers> = HashMap::new();
     let mut seen = std::collections::HashSet::new();
     let mut object_names_of: HashMap<Id, HashMap<String, usize>> = HashMap::new();
+    let mut reader = super::reader_checks::ReaderChecks::new(index);
+    let term = super::reader_checks::term_lookup(&ids, index);
     for q in questions {
+        let mut why = reader.flags(q, fact_of(q), &term);
         // What a model is shown: the text, its context, and a choice's options ("Tin is in
         // [MASK] of the periodic table" asks for a group with groups as options, and for a
         // period with periods).
@@ -233,10 +248,22 @@ pub fn audit(
         if !grammar::problems(&q.prompt, &q.subject_label, &q.object_label).is_empty() {
             a.grammar += 1;
             a.note("grammar problem", &q.prompt);
+            why.push("has a grammar problem");
         }
         if misses_article(index, fact_of(q), q) {
             a.article_errors += 1;
             a.note("name without its article", &q.prompt);
+            why.push("writes a name without its article");
+        }
+        for w in &why {
+            *a.reader_flags.entry(w).or_insert(0) += 1;
+            a.note(w, &q.prompt);
+        }
+        if !why.is_empty() {
+            a.flagged.push(Flagged {
+                id: q.id.clone(),
+                why: std::mem::take(&mut why),
+            });
         }
         if let Some(kind) = fact_of(q).and_then(|[s, p, o]| {
             crate::kg::profile::machinery(

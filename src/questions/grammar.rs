@@ -88,7 +88,11 @@ pub fn names_answer(
     object: crate::kg::index::Id,
 ) -> bool {
     let subject_label = index.label(subject);
-    if answer_in_subject(&subject_label, &index.label(object)) {
+    let object_label = index.label(object);
+    if answer_in_subject(&subject_label, &object_label)
+        || abbreviates(&subject_label, &object_label)
+        || implied_by_name(index, subject, object)
+    {
         return true;
     }
     let names = |e| {
@@ -113,6 +117,55 @@ pub fn names_answer(
             && (w.len() > 1 || acronym)
             && !subject_names.contains(&w)
             && answer_in_subject(&subject_label, alias)
+    })
+}
+
+/// Whether `code` ("MIA", "CHA", "GSW") is what a reader would guess from the name alone: a
+/// code of two to five capital letters that begins a word of the name ("Miami Heat") or
+/// spells the initials of its words ("Golden State Warriors"). A team's, a country's or a
+/// league's abbreviation asked about such a name tests reading, not knowledge.
+pub fn abbreviates(name: &str, code: &str) -> bool {
+    let code = code.trim();
+    let n = code.chars().count();
+    if !(2..=5).contains(&n) || !code.chars().all(|c| c.is_ascii_uppercase()) {
+        return false;
+    }
+    let lower = code.to_lowercase();
+    let w = words(name);
+    let initials: String = w.iter().filter_map(|x| x.chars().next()).collect();
+    w.iter()
+        .any(|x| x.len() > n && x.starts_with(&lower) && x.chars().all(char::is_alphabetic))
+        || (w.len() >= 2 && initials == lower)
+}
+
+/// Whether the subject's name holds the name of another entity that the KG links to the
+/// answer by one fact, either way: "Miami" (a city of Florida) in "Miami Heat" asked for its
+/// state, "Washington" in "Washington Mystics" asked for the District of Columbia. The name
+/// implies the answer through the KG without containing it. Names of one or two letters, and
+/// bare numbers, are not looked up (a year in a name is [`answer_in_subject`]'s); the answer
+/// must be an entity with a proper name.
+fn implied_by_name(index: &crate::kg::KgIndex, subject: crate::kg::index::Id, object: crate::kg::index::Id) -> bool {
+    // Only a proper name is implied this way: a value in lower case ("not radioactive") is
+    // shared by many things, so a link to it says nothing about this one.
+    if !matches!(index.term(object), crate::kg::Term::NamedNode(_))
+        || !index.label(object).starts_with(char::is_uppercase)
+    {
+        return false;
+    }
+    let w = words(&index.label(subject));
+    let linked = |e: crate::kg::index::Id| {
+        e != subject
+            && e != object
+            && (index.facts_from(e).iter().any(|f| f[2] == object)
+                || index.facts_from(object).iter().any(|f| f[2] == e))
+    };
+    (0..w.len()).any(|i| {
+        (i + 1..=w.len()).filter(|&j| j - i < w.len()).any(|j| {
+            let run = &w[i..j];
+            let name = run.join(" ");
+            name.chars().filter(|c| c.is_alphabetic()).count() > 2
+                && index.named(&name).iter().any(|&e| linked(e))
+        })
     })
 }
 

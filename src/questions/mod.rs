@@ -8,11 +8,14 @@ pub mod aliases;
 pub mod answer_keys;
 pub mod audit;
 pub mod context;
+pub mod fair;
 pub mod grammar;
 pub mod names;
 pub mod negatives;
 pub mod option_audit;
 pub mod options;
+pub mod reader_checks;
+pub mod review_set;
 pub mod signature;
 pub mod templates;
 pub mod ties;
@@ -127,7 +130,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Skipped {
     pub facts: usize,
-    /// Why, in words a user reads after the count ("whose subject's name states the answer").
+    /// Why, in words a user reads after the count ("whose subject's name states or implies the answer").
     pub why: String,
     /// One such fact, as "subject → object".
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -265,7 +268,7 @@ pub fn select_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Selection
             let f = &index.facts()[i];
             Skipped {
                 facts: named.len(),
-                why: "whose subject's name states the answer".into(),
+                why: "whose subject's name states or implies the answer".into(),
                 example: Some(format!(
                     "\"{}\" → {}",
                     crate::sanitize::line(&index.label(f[0])),

@@ -3,7 +3,7 @@
 //! is written with the disambiguating context KGHaluBench gives its focal entities, a person's
 //! lifespan, "(1934-2023)" or "(1968-)" while alive; for anything else, a person whose birth
 //! year the KG lacks, or a question that asks for a birth or death date, the entity's type
-//! (its most specific one: the type with the fewest members): "Washington (city or area)".
+//! (its most specific one: the type with the fewest members): "the city or area Washington".
 
 use crate::kg::index::{Id, KgIndex};
 
@@ -59,15 +59,19 @@ pub fn context(index: &KgIndex, e: Id, asked: &[Id]) -> Option<String> {
         .map(|t| index.label(t))
 }
 
-/// How a question names entity `e` about relation `asked`: its label, with its context in
-/// parentheses when another entity goes by the same name ([`KgIndex::shares_name`]).
+/// How a question names entity `e` about relation `asked`: its label, with its context when
+/// another entity goes by the same name ([`KgIndex::shares_name`]): a lifespan in parentheses
+/// ("Ada Lovelace (1815-1852)"), a type before the name ("the city or area Washington").
 pub fn shown(index: &KgIndex, e: Id, asked: Id) -> String {
     let label = index.label(e);
     if !index.shares_name(e) {
         return label;
     }
     match context(index, e, &[asked]) {
-        Some(c) if !c.trim().eq_ignore_ascii_case(label.trim()) => format!("{label} ({c})"),
+        Some(c) if c.starts_with(|ch: char| ch.is_ascii_digit()) => format!("{label} ({c})"),
+        // A type before the name, as English tells things apart ("the landlocked country
+        // Luxembourg"): a type in parentheses reads like a label's disambiguator.
+        Some(c) if !c.trim().eq_ignore_ascii_case(label.trim()) => format!("the {c} {label}"),
         _ => label,
     }
 }
@@ -135,8 +139,8 @@ pub(crate) mod tests {
         let ix = KgIndex::build(&kg, &|_| {}).unwrap();
         let e = |local: &str| ix.iri_id(&format!("http://ex.org/{local}")).unwrap();
         let p = ix.iri_id("http://ex.org/in").unwrap();
-        assert_eq!(shown(&ix, e("wc"), p), "Washington (city)");
-        assert_eq!(shown(&ix, e("ws"), p), "Washington (state)");
+        assert_eq!(shown(&ix, e("wc"), p), "the city Washington");
+        assert_eq!(shown(&ix, e("ws"), p), "the state Washington");
         // Another entity's alias shares the name too; an untyped entity has no context.
         assert!(ix.shares_name(e("us")));
         assert_eq!(shown(&ix, e("us"), p), "United States");

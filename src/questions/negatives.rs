@@ -114,6 +114,25 @@ impl<'a> Corrupter<'a> {
             && !seen.contains(f)
             && !self.names_itself(f)
             && !self.true_in_words(f)
+            && self.fair(fact, f)
+    }
+
+    /// Whether the negative `f` of `fact` is false for the asked knowledge, not for another
+    /// reason ([`super::fair`]); a replaced subject also answers the relation elsewhere when
+    /// enough subjects do ("Germany holds the largest reserves of Meitnerium" is false
+    /// because no one mines it, not because of where it is mined).
+    fn fair(&self, fact: &Fact, f: &Fact) -> bool {
+        let ix = self.r.index;
+        if f[0] != fact[0] {
+            let answers_elsewhere = || ix.facts_from(f[0]).iter().any(|g| g[1] == f[1]);
+            let subjects = self.sigs.of(f[1]).map_or(0, |s| s.subjects.len());
+            super::fair::unfair_subject(ix, fact, f[0]).is_none()
+                && (subjects < MANY_SUBJECTS || answers_elsewhere())
+        } else if f[2] != fact[2] && f[1] == fact[1] {
+            super::fair::unfair_object(ix, fact, f[2]).is_none()
+        } else {
+            true
+        }
     }
 
     /// "Austria shares a land border with Austria.": false, but by reading, not knowledge.
@@ -254,6 +273,9 @@ impl<'a> Corrupter<'a> {
 }
 
 /// The types of `e` that have another member to replace it with.
+/// Subjects a relation needs before a replaced subject must answer it too.
+const MANY_SUBJECTS: usize = 4;
+
 fn types_with_others(index: &KgIndex, e: Id) -> Vec<Id> {
     index
         .types_of(e)

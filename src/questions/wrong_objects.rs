@@ -7,7 +7,8 @@ use crate::kg::index::{Fact, Id, KgIndex};
 
 /// Wrong objects for facts: a relation's objects that are not the subject's objects for it,
 /// and do not share a name with one ("Kingston" for Jamaica when Norfolk Island's Kingston is
-/// drawn would read as right). Names are worked out once per relation.
+/// drawn would read as right), nor one a reader rejects without the asked knowledge
+/// ([`super::fair`]). Names are worked out once per relation.
 pub struct WrongObjects<'a> {
     index: &'a KgIndex,
     names: HashMap<Id, Vec<String>>,
@@ -41,7 +42,10 @@ impl<'a> WrongObjects<'a> {
             .iter()
             .zip(names.iter())
             .filter(|(o, name)| {
-                **o != fact[0] && truths.binary_search(o).is_err() && !true_names.contains(name)
+                **o != fact[0]
+                    && truths.binary_search(o).is_err()
+                    && !true_names.contains(name)
+                    && super::fair::unfair_object(ix, fact, **o).is_none()
             })
             .map(|(o, _)| *o)
             .collect()

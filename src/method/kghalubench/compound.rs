@@ -13,6 +13,8 @@ use rand::seq::SliceRandom;
 
 use crate::kg::index::{Id, KgIndex};
 use crate::questions::names::context;
+use crate::questions::templates::articles::definite;
+use crate::questions::templates::slots::indefinite;
 use crate::sampling::SeededRng;
 
 use super::focal::{Focal, RELATIONS_PER_QUESTION};
@@ -28,13 +30,23 @@ pub fn draw_relations(focal: &Focal, rng: &mut SeededRng) -> Vec<Id> {
 /// The question about `focal` asking for `relations`.
 pub fn question(index: &KgIndex, focal: &Focal, relations: &[Id]) -> String {
     let name = index.label(focal.entity);
+    let name = if definite(index, focal.entity) {
+        format!("the {name}")
+    } else {
+        name
+    };
+    // A lifespan reads as a name's parenthesis ("Donald Knuth (1938-)"); a type, as an
+    // apposition ("Mali, a country or territory"): a type in parentheses reads like a
+    // label's disambiguator, which readers reject inside a sentence.
     let named = match context(index, focal.entity, relations) {
-        Some(c) => format!("{name} ({c})"),
+        Some(c) if c.starts_with(|ch: char| ch.is_ascii_digit()) => format!("{name} ({c})"),
+        Some(c) => format!("{name}, {} {c},", indefinite(&c)),
         None => name,
     };
     let asked: Vec<String> = relations.iter().map(|p| index.label(*p)).collect();
     format!(
-        "Give a brief overview of {named}. Then state these facts about it: {}.",
+        "Give a brief overview of {}. Then state these facts about it: {}.",
+        named.trim_end_matches(','),
         asked.join("; ")
     )
 }
@@ -55,15 +67,13 @@ mod tests {
         let relations = draw_relations(&focal, &mut rng);
         assert_eq!(relations.len(), 3);
         let q = question(&ix, &focal, &relations);
-        let context = if q.contains("date of birth") || q.contains("dateOfBirth") {
-            "person"
+        let named = if q.contains("date of birth") || q.contains("dateOfBirth") {
+            "Donald Knuth, a person"
         } else {
-            "1938-"
+            "Donald Knuth (1938-)"
         };
         assert!(
-            q.starts_with(&format!(
-                "Give a brief overview of Donald Knuth ({context})."
-            )),
+            q.starts_with(&format!("Give a brief overview of {named}.")),
             "{q}"
         );
         for p in &relations {

@@ -8,7 +8,9 @@
 //!   entity's band is that of its rarest type.
 //! - **Valid relations.** An entity's relations that ask for knowledge: not names, images,
 //!   websites, identifiers or codes (the paper's "non-textual, trivial and irrelevant"), judged
-//!   by the relation's IRI and label ([`is_excluded`], extensible with the user's words).
+//!   by the relation's IRI and label ([`is_excluded`], extensible with the user's words);
+//!   nor relations whose answer the entity's name states or implies
+//!   ([`crate::questions::grammar::names_answer`]).
 //! - **Popularity** from the KG's own statistics ([`super::difficulty::Popularity`]): linked
 //!   entities, statements, and external identifiers (the facts of the relations excluded as
 //!   identifiers), or the KG's own counters where its profile names them (Wikidata's
@@ -17,6 +19,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::kg::index::{Id, KgIndex};
+use crate::questions::grammar::names_answer;
 
 use super::difficulty::Popularity;
 
@@ -161,6 +164,7 @@ pub fn candidates(index: &KgIndex, extra_excluded: &[String]) -> Vec<Focal> {
             continue;
         };
         let (mut relations, mut identifiers) = (BTreeSet::new(), 0u64);
+        let mut given_away = BTreeSet::new();
         for f in index.facts_from(e) {
             let skip = *excluded
                 .entry(f[1])
@@ -169,8 +173,14 @@ pub fn candidates(index: &KgIndex, extra_excluded: &[String]) -> Vec<Focal> {
                 identifiers += u64::from(matches!(index.term(f[2]), crate::kg::Term::Literal(_)));
             } else {
                 relations.insert(f[1]);
+                // The entity's name states or implies the fact ("2015 WNBA championship":
+                // its year and its league; "Charlotte Hornets": CHA): not asked.
+                if names_answer(index, e, f[2]) {
+                    given_away.insert(f[1]);
+                }
             }
         }
+        relations.retain(|p| !given_away.contains(p));
         if relations.len() < RELATIONS_PER_QUESTION {
             continue;
         }

@@ -93,7 +93,8 @@ pub fn generate(
 /// the world as well as in the KG and tells nothing by its letters ([`options`]): its names
 /// neither contain the object's nor are contained in them, the KG does not tie it to the
 /// object, it is no namesake of an entity the KG states for the subject, it is no number the object rounds
-/// to, and it matches the subject's name exactly as well as the object does. Names are distinct from each other and from the object. `None`
+/// to, no number an order of magnitude off ([`crate::questions::fair::implausible_number`]),
+/// and it matches the subject's name exactly as well as the object does. Names are distinct from each other and from the object. `None`
 /// when fewer than three such exist: the fact is not asked.
 fn distractors(
     index: &KgIndex,
@@ -136,6 +137,7 @@ fn distractors(
             continue;
         }
         if options::text_flaw(&subject, &answer, &names).is_some()
+            || crate::questions::fair::implausible_number(&answer[0], &names[0])
             || ties.tied(o, fact[2])
             || stated
                 .iter()

@@ -16,6 +16,10 @@
 //!    McDonald Islands") the first complete name decides, as English does ("Heard Island and
 //!    McDonald Islands is ..."), unless it is a single word ("the Turks and Caicos Islands").
 //!
+//! 3. Or the name ends in a common noun for a unique thing: a currency or an event of a series
+//!    written in lower case ("the euro", "the Swiss franc", "the 2015 WNBA championship"), an
+//!    institution, a war or a sea ("the National Basketball Association", "the Korean War").
+//!
 //! A name that already starts with an article, a code or a number never gets one.
 
 use crate::kg::index::{Id, KgIndex};
@@ -44,8 +48,35 @@ const HEAD_NOUNS: [&str; 18] = [
     "Organisation",
 ];
 
+/// Common nouns that, ending a name written in lower case, make it a unique thing English
+/// writes with "the": a currency ("the euro", "the Swiss franc", "the West African CFA
+/// franc"), an event of a series ("the 2015 WNBA championship"). Only in lower case: "Ayn
+/// Rand" and "Mark" are names.
+const LOWER_HEADS: [&str; 88] = [
+    "euro", "dollar", "pound", "franc", "peso", "rupee", "rupiah", "yen", "yuan", "renminbi",
+    "won", "krona", "krone", "króna", "dinar", "dirham", "riyal", "rial", "shilling", "rand",
+    "real", "lira", "ruble", "rouble", "lari", "lek", "lev", "leu", "lempira", "quetzal",
+    "colón", "córdoba", "guaraní", "boliviano", "sol", "bolívar", "złoty", "zloty", "forint",
+    "koruna", "kuna", "manat", "som", "somoni", "tenge", "tögrög", "tugrik", "dong", "kip",
+    "riel", "baht", "kyat", "taka", "ngultrum", "afghani", "ariary", "birr", "cedi", "dalasi",
+    "kwacha", "kwanza", "leone", "loti", "metical", "naira", "nakfa", "ouguiya", "pula",
+    "lilangeni", "dobra", "tala", "vatu", "kina", "hryvnia", "mark", "florin", "guilder",
+    "gourde", "escudo", "balboa", "denar", "rufiyaa", "sterling", "championship", "cup",
+    "finals", "final", "war",
+];
+
+/// Nouns that, ending a name of two words or more in any case, make it one English writes
+/// with "the": "the National Basketball Association", "the Korean War", "the Nobel Prize".
+const INSTITUTION_HEADS: [&str; 17] = [
+    "association", "conference", "committee", "party", "empire", "dynasty", "prize",
+    "agency", "alliance", "movement", "revolution", "treaty", "olympics", "river", "ocean",
+    "sea", "war",
+];
+
 /// Nouns that take "the" only before "of": alone they end bare names ("Vatican City").
-const OF_NOUNS: [&str; 12] = [
+const OF_NOUNS: [&str; 14] = [
+    "City",
+    "Institute",
     "Isle",
     "State",
     "District",
@@ -73,10 +104,13 @@ pub fn definite(index: &KgIndex, id: Id) -> bool {
 /// Whether `label`, with the entity's other names `names`, is written "the <label>".
 pub fn takes_the<'a>(label: &str, names: impl IntoIterator<Item = &'a str>) -> bool {
     let label = label.trim();
-    if label.is_empty()
-        || super::slots::starts_with_article(label)
-        || !label.starts_with(char::is_uppercase)
-    {
+    if label.is_empty() || super::slots::starts_with_article(label) {
+        return false;
+    }
+    if by_common_head(label) {
+        return true;
+    }
+    if !label.starts_with(char::is_uppercase) {
         return false;
     }
     let with_the = format!("the {label}");
@@ -86,6 +120,21 @@ pub fn takes_the<'a>(label: &str, names: impl IntoIterator<Item = &'a str>) -> b
         n.eq_ignore_ascii_case(&with_the) || (n.len() > of_the.len() && n.ends_with(&of_the))
     });
     from_data || by_rule(label)
+}
+
+/// Rule 3: the name ends in a common noun of [`LOWER_HEADS`] (in lower case) or
+/// [`INSTITUTION_HEADS`] (a name of two words or more). A name in parentheses or with a
+/// comma is left alone (a label with its own qualifier).
+fn by_common_head(label: &str) -> bool {
+    if label.contains(['(', ',']) {
+        return false;
+    }
+    let words: Vec<&str> = label.split_whitespace().collect();
+    let Some(last) = words.last() else {
+        return false;
+    };
+    LOWER_HEADS.contains(last)
+        || (words.len() >= 2 && INSTITUTION_HEADS.contains(&last.to_lowercase().as_str()))
 }
 
 /// Rule 2 of the module's description, on the name's words.
@@ -132,20 +181,31 @@ mod tests {
             "Turks and Caicos Islands",
             "District of Columbia",
             "Soviet Union",
+            "1954 NBA championship",
+            "euro",
+            "Swiss franc",
+            "United States dollar",
+            "West African CFA franc",
+            "City of Brussels",
+            "National Basketball Association",
+            "Korean War",
         ] {
             assert!(bare(l), "{l}");
         }
         for l in [
             "France",
             "Bahamas",
-            "United States dollar",
             "Vatican City",
             "Golden State",
             "Heard Island and McDonald Islands",
             "Christmas Island",
             "Saint Vincent and the Grenadines",
             "The Hague",
-            "1954 NBA championship",
+            "Ayn Rand",
+            "Mexico City",
+            "neutron emission",
+            "hexagonal",
+            "Rand",
             "republic",
             "",
         ] {

@@ -82,7 +82,47 @@ pub fn render_fact(
         Form::Question => t.question.clone(),
         Form::YesNo => t.yesno(),
     };
-    fill(&text, &head, &tail)
+    let text = fill(&text, &head, &tail);
+    match fact_time(index, fact) {
+        Some(year) if !text.contains(&year.to_string()) => as_of(year, &text),
+        _ => text,
+    }
+}
+
+/// The year a measured value holds in, by a qualifier on its statement (a population "as of
+/// 2007"): the fact's own, or for a triple the KG does not state (a negative's replaced
+/// object) the year of the subject's own facts of that relation, so a negative reads dated
+/// like its positive and is not told apart by its wording.
+fn fact_time(index: &KgIndex, fact: &Fact) -> Option<i32> {
+    if !crate::kg::index::changes_over_time(index, fact[2]) {
+        return None;
+    }
+    index.qualifier_year(fact).or_else(|| {
+        index
+            .objects_of(fact[0], fact[1])
+            .into_iter()
+            .filter_map(|o| index.qualifier_year(&[fact[0], fact[1], o]))
+            .max()
+    })
+}
+
+/// `text` dated: "As of 2007, what is the population of Italy?". The sentence's first word is
+/// lowered when it is a function word; a name keeps its capital.
+fn as_of(year: i32, text: &str) -> String {
+    const LOWERED: [&str; 14] = [
+        "The", "What", "Which", "Who", "Whom", "Is", "Are", "Was", "Were", "Does", "Did", "Do",
+        "How", "In",
+    ];
+    let first = text.split_whitespace().next().unwrap_or("");
+    let rest = if LOWERED.contains(&first) {
+        let mut c = text.chars();
+        c.next()
+            .map(|f| f.to_lowercase().chain(c).collect())
+            .unwrap_or_default()
+    } else {
+        text.to_string()
+    };
+    format!("As of {year}, {rest}")
 }
 
 /// For a literal object of a datatype the fact's relation never has (a random negative's

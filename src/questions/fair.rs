@@ -1,0 +1,227 @@
+//! Wrong answers that a reader can reject without the knowledge a question asks for. A
+//! negative, a "no" question's object, a distractor or a false premise should be false for
+//! the reason the question is about; these are false for another one:
+//!
+//! - **Two-valued relations between named things**: a relation with exactly two objects, both
+//!   with proper names (a player's league: the NBA or the WNBA). Every wrong object is "the
+//!   other one", and what decides it is whatever splits the subjects in two (a player's sex),
+//!   not the fact. Two values of a property ("landlocked", "not landlocked"), named in lower
+//!   case, are the knowledge itself.
+//! - **A group decides it**: the subject is in one group of such a two-valued relation, and
+//!   the wrong object is of the other (the 1985 NBA championship is the NBA's; the Chicago Sky
+//!   are the WNBA's), or a year before the group's first (a WNBA team founded in 1966).
+//! - **Another era**: the wrong object began after the subject's year (a franchise whose first
+//!   season or founding is later than the championship it is offered as the winner of).
+
+use crate::kg::index::{Fact, Id, KgIndex};
+
+/// Why `wrong` would be rejected for a reason other than the asked knowledge, as the wrong
+/// object of `fact` ([s, p, o]); `None` when it is a fair wrong object.
+pub fn unfair_object(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'static str> {
+    let [s, p, o] = *fact;
+    if two_valued(index, p) {
+        return Some("the relation has two values only: the other one is decided by what splits its subjects");
+    }
+    if decided_by_another_relation(index, s, p, o, wrong) {
+        return Some("another relation the subject shares with the true object tells the wrong one apart");
+    }
+    if later_than(index, wrong, s) {
+        return Some("the wrong object began after the subject's year");
+    }
+    None
+}
+
+/// Whether replacing `fact`'s subject by `wrong` makes an unfair negative: the relation has two
+/// values only (the other subject is of the other group).
+pub fn unfair_subject(index: &KgIndex, fact: &Fact, _wrong: Id) -> Option<&'static str> {
+    two_valued(index, fact[1])
+        .then_some("the relation has two values only: the other subject is of the other group")
+}
+
+/// Facts a two-valued relation needs to be a split of its subjects.
+const MIN_SPLIT: usize = 6;
+
+/// Whether relation `p` has exactly two objects, both entities with proper names (a label
+/// that starts with a capital: "National Basketball Association"). Labels in lower case
+/// ("landlocked", "an active player") are a property's values, which the question is about.
+pub fn two_valued(index: &KgIndex, p: Id) -> bool {
+    let objects = index.objects_of_predicate(p);
+    objects.len() == 2
+        // Enough subjects to make it a split of them, not two facts that happen to differ.
+        && index.facts_of_predicate(p).len() >= MIN_SPLIT
+        && objects.iter().all(|&v| {
+            matches!(index.term(v), crate::kg::Term::NamedNode(_))
+                && index.label(v).starts_with(char::is_uppercase)
+        })
+        // A partition: nothing has both (a country can be in the United Nations and the
+        // European Union; a team plays in one league).
+        && !index
+            .facts_of_predicate(p)
+            .iter()
+            .any(|&i| index.objects_of(index.facts()[i][0], p).len() > 1)
+}
+
+/// Whether a two-valued grouping relation `q` ([`two_valued`]; a league) tells `wrong` apart
+/// from the subject: the subject is in group `v` and `wrong` in the other (a team of the other
+/// league offered as a championship's winner); or `wrong` is a year before any of group `v`'s
+/// values for `p` (a founding year before the subject's league had any team).
+fn decided_by_another_relation(index: &KgIndex, s: Id, p: Id, _o: Id, wrong: Id) -> bool {
+    index.facts_from(s).iter().any(|&[_, q, v]| {
+        if q == p || !two_valued(index, q) {
+            return false;
+        }
+        let own = index.objects_of(wrong, q);
+        if !own.is_empty() {
+            return !own.contains(&v);
+        }
+        let Some(year) = year_value(index, wrong) else {
+            return false;
+        };
+        let first = index
+            .facts_to(v)
+            .iter()
+            .map(|&i| index.facts()[i as usize])
+            .filter(|f| f[1] == q)
+            .flat_map(|f| index.objects_of(f[0], p))
+            .filter_map(|x| year_value(index, x))
+            .min();
+        first.is_some_and(|first| year < first)
+    })
+}
+
+/// A date's year, or a plain number that reads as a year.
+fn year_value(index: &KgIndex, t: Id) -> Option<i32> {
+    crate::kg::index::date_year(index.term(t)).or_else(|| year_literal(index, t))
+}
+
+/// How far apart, as a ratio, a number and a distractor for it may be: beyond a factor of ten
+/// (a boiling point of 77 K offered for a metal that boils at 2973 K) the option is ruled out
+/// by the order of magnitude alone.
+pub const PLAUSIBLE_RATIO: f64 = 10.0;
+
+/// Whether `option` is a number too far from the number `answer` to be a real choice
+/// ([`PLAUSIBLE_RATIO`]); anything that is not a pair of positive numbers passes.
+pub fn implausible_number(answer: &str, option: &str) -> bool {
+    let (Ok(a), Ok(o)) = (answer.trim().parse::<f64>(), option.trim().parse::<f64>()) else {
+        return false;
+    };
+    a > 0.0 && o > 0.0 && a.max(o) / a.min(o) > PLAUSIBLE_RATIO
+}
+
+/// Words in a relation's name that mark when its subject began.
+const START_WORDS: [&str; 9] = [
+    "first", "found", "inception", "establish", "start", "formed", "creat", "birth", "born",
+];
+
+/// The year entity `e` began, from a fact whose relation's name says so (founded, inception,
+/// first season, date of birth), the earliest when several do.
+pub fn start_year(index: &KgIndex, e: Id) -> Option<i32> {
+    index
+        .facts_from(e)
+        .iter()
+        .filter(|f| {
+            let iri = crate::kg::term_str(index.term(f[1]));
+            let name = format!("{} {}", crate::kg::vocab::local_name(iri), index.label(f[1]))
+                .to_lowercase();
+            START_WORDS.iter().any(|w| name.contains(w))
+        })
+        .filter_map(|f| year_value(index, f[2]))
+        .min()
+}
+
+/// A plain number literal that reads as a year (1000–2999).
+fn year_literal(index: &KgIndex, t: Id) -> Option<i32> {
+    let text = crate::kg::term_str(index.term(t));
+    let y: i32 = text.trim().parse().ok()?;
+    (1000..3000).contains(&y).then_some(y)
+}
+
+/// The year the subject is about: a date or year among its facts whose relation does not mark
+/// a start (a championship's year), else a year written in its name ("1960 NBA championship").
+fn year_of_subject(index: &KgIndex, s: Id) -> Option<i32> {
+    index.year_of(s).or_else(|| {
+        index
+            .label(s)
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|w| w.len() == 4)
+            .filter_map(|w| w.parse::<i32>().ok())
+            .find(|y| (1000..3000).contains(y))
+    })
+}
+
+/// Whether `wrong` began after the year `s` is about.
+fn later_than(index: &KgIndex, wrong: Id, s: Id) -> bool {
+    match (start_year(index, wrong), year_of_subject(index, s)) {
+        (Some(began), Some(year)) => began > year,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index() -> KgIndex {
+        let kg = crate::kg::local::LocalKg::from_turtle(
+            r#"@prefix ex: <http://ex.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+            @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+            ex:nba rdfs:label "NBA" . ex:wnba rdfs:label "WNBA" .
+            ex:yes rdfs:label "landlocked" . ex:no rdfs:label "not landlocked" .
+            ex:p1 rdfs:label "Player One" ; ex:league ex:nba .
+            ex:p2 rdfs:label "Player Two" ; ex:league ex:wnba .
+            ex:p3 ex:league ex:nba . ex:p4 ex:league ex:nba . ex:p5 ex:league ex:wnba . ex:p6 ex:league ex:wnba .
+            ex:lakers rdfs:label "Lakers" ; ex:teamLeague ex:nba ; ex:firstSeason "1948"^^xsd:gYear .
+            ex:celtics rdfs:label "Celtics" ; ex:teamLeague ex:nba ; ex:firstSeason "1946"^^xsd:gYear .
+            ex:heat rdfs:label "Heat" ; ex:teamLeague ex:nba ; ex:firstSeason "1988"^^xsd:gYear .
+            ex:sky rdfs:label "Sky" ; ex:teamLeague ex:wnba ; ex:firstSeason "2006"^^xsd:gYear .
+            ex:aces rdfs:label "Aces" ; ex:teamLeague ex:wnba ; ex:firstSeason "2008"^^xsd:gYear .
+            ex:c1985 rdfs:label "1985 NBA championship" ; ex:teamLeague ex:nba ; ex:champion ex:lakers .
+            ex:c2010 rdfs:label "2010 NBA championship" ; ex:teamLeague ex:nba ; ex:champion ex:lakers .
+            ex:at ex:landlocked ex:yes . ex:fr ex:landlocked ex:no ."#,
+            "test",
+        )
+        .unwrap();
+        KgIndex::build(&kg, &|_| {}).unwrap()
+    }
+
+    #[test]
+    fn numbers_an_order_of_magnitude_off_are_implausible() {
+        assert!(implausible_number("2973.15", "77.355"));
+        assert!(implausible_number("1900.15", "13.99"));
+        assert!(!implausible_number("1900.15", "577.15"));
+        assert!(!implausible_number("1946", "2025"));
+        assert!(!implausible_number("Paris", "Bern"));
+    }
+
+    #[test]
+    fn wrong_objects_decided_by_something_else_are_unfair() {
+        let ix = index();
+        let id = |l: &str| ix.iri_id(&format!("http://ex.org/{l}")).unwrap();
+        let fact = |s, p, o| [id(s), id(p), id(o)];
+        // The other league of a player: two values, both named elsewhere.
+        assert!(unfair_object(&ix, &fact("p1", "league", "nba"), id("wnba")).is_some());
+        assert!(unfair_subject(&ix, &fact("p1", "league", "nba"), id("p2")).is_some());
+        // A status vocabulary of two values is the knowledge itself.
+        assert!(unfair_object(&ix, &fact("at", "landlocked", "yes"), id("no")).is_none());
+        // The Sky are of the other league than the championship and its winner.
+        let won = fact("c1985", "champion", "lakers");
+        assert!(unfair_object(&ix, &won, id("sky")).is_some());
+        // The Heat began in 1988, after the 1985 championship; the Celtics are fair.
+        assert!(unfair_object(&ix, &won, id("heat")).is_some());
+        assert!(unfair_object(&ix, &won, id("celtics")).is_none());
+        assert!(unfair_object(&ix, &fact("c2010", "champion", "lakers"), id("heat")).is_none());
+        // A year before the league's first team.
+        let lit = |y: &str| {
+            ix.id(&crate::kg::Term::Literal(oxigraph::model::Literal::new_typed_literal(
+                y,
+                oxigraph::model::NamedNode::new_unchecked("http://www.w3.org/2001/XMLSchema#gYear"),
+            )))
+            .unwrap()
+        };
+        let first = [id("sky"), id("firstSeason"), lit("2006")];
+        assert!(unfair_object(&ix, &first, lit("1946")).is_some());
+        assert!(unfair_object(&ix, &first, lit("2008")).is_none());
+        // Two facts that differ are no split of subjects.
+        assert!(!two_valued(&ix, id("landlocked")));
+    }
+}
