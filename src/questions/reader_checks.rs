@@ -15,8 +15,8 @@
 //! - **slot misfit**: a wrong object of a kind the relation never takes as its object;
 //! - **disambiguator in the sentence**: a parenthesis that is neither an alias, a lifespan nor
 //!   part of a name;
-//! - **undated**: "currently" or "the current" without a date, or a measured value the KG
-//!   dates by a qualifier asked without its year.
+//! - **undated**: "currently" without a date, or a measured value the KG dates by a qualifier
+//!   asked without its year (a compound question's facts included).
 
 use std::collections::{HashMap, HashSet};
 
@@ -65,6 +65,16 @@ impl<'a> ReaderChecks<'a> {
         if alias_in(&q.prompt).is_some_and(|a| !tells_apart(&q.subject_label, a)) {
             out.push(ALIAS);
         }
+        if let (Gold::Compound { facts }, Some(s)) = (&q.gold, term(&q.subject).into_iter().next()) {
+            let dated = facts.iter().filter_map(|f| ix.iri_id(&f.predicate)).any(|p| {
+                ix.objects_of(s, p).into_iter().any(|o| {
+                    crate::kg::index::changes_over_time(ix, o) && ix.qualifier_year(&[s, p, o]).is_some()
+                })
+            });
+            if dated {
+                out.push(UNDATED);
+            }
+        }
         if let Some([s, p, o]) = fact {
             let truth = q
                 .true_object
@@ -99,7 +109,9 @@ impl<'a> ReaderChecks<'a> {
         if stray_parenthesis(q) {
             out.push(PARENTHESIS);
         }
-        let now_words = ["current", "currently", "today", "presently"];
+        // "Which current franchise won the 1951 championship?" names today's team for a dated
+        // event, which is no question about the present.
+        let now_words = ["currently", "presently", "nowadays"];
         let words = super::grammar::words(&q.prompt);
         if words.iter().any(|w| now_words.contains(&w.as_str())) && !out.contains(&UNDATED) {
             out.push(UNDATED);
@@ -170,7 +182,8 @@ impl<'a> ReaderChecks<'a> {
 }
 
 /// A parenthesis in the prompt that is not the subject's alias, a lifespan, or part of a name
-/// the question holds ("Cocos (Keeling) Islands").
+/// or relation label the question holds ("Cocos (Keeling) Islands", "electronegativity
+/// (Pauling scale)").
 fn stray_parenthesis(q: &Question) -> bool {
     let mut rest = q.prompt.as_str();
     while let Some(start) = rest.find('(') {
@@ -179,8 +192,13 @@ fn stray_parenthesis(q: &Question) -> bool {
         };
         let inside = &rest[start + 1..start + len];
         let whole = &rest[start..=start + len];
-        let named = [&q.subject_label, &q.object_label]
-            .iter()
+        let relations: Vec<&str> = match &q.gold {
+            Gold::Compound { facts } => facts.iter().map(|f| f.relation.as_str()).collect(),
+            _ => vec![q.relation.as_str()],
+        };
+        let named = [q.subject_label.as_str(), q.object_label.as_str()]
+            .into_iter()
+            .chain(relations)
             .any(|l| l.contains(whole));
         let lifespan = inside.starts_with(|c: char| c.is_ascii_digit());
         if !inside.starts_with("also known as") && !lifespan && !named {

@@ -10,7 +10,8 @@
 //!   websites, identifiers or codes (the paper's "non-textual, trivial and irrelevant"), judged
 //!   by the relation's IRI and label ([`is_excluded`], extensible with the user's words);
 //!   nor relations whose answer the entity's name states or implies
-//!   ([`crate::questions::grammar::names_answer`]).
+//!   ([`crate::questions::grammar::names_answer`]), nor dated measurements (a population as of
+//!   a year: the list of facts cannot say when).
 //! - **Popularity** from the KG's own statistics ([`super::difficulty::Popularity`]): linked
 //!   entities, statements, and external identifiers (the facts of the relations excluded as
 //!   identifiers), or the KG's own counters where its profile names them (Wikidata's
@@ -175,7 +176,11 @@ pub fn candidates(index: &KgIndex, extra_excluded: &[String]) -> Vec<Focal> {
                 relations.insert(f[1]);
                 // The entity's name states or implies the fact ("2015 WNBA championship":
                 // its year and its league; "Charlotte Hornets": CHA): not asked.
-                if names_answer(index, e, f[2]) {
+                // A dated measurement (a population as of 2007) would be asked without
+                // its date: the list of facts has no room for one.
+                let dated = crate::kg::index::changes_over_time(index, f[2])
+                    && index.qualifier_year(f).is_some();
+                if names_answer(index, e, f[2]) || dated {
                     given_away.insert(f[1]);
                 }
             }
