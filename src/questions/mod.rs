@@ -412,6 +412,7 @@ impl Renderer<'_> {
             probe: None,
             premise: None,
             compound: None,
+            review: None,
         }
     }
 
@@ -468,6 +469,7 @@ pub mod tests_support {
             probe: None,
             premise: None,
             compound: None,
+            review: None,
         }
     }
 }
