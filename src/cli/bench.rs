@@ -42,6 +42,9 @@ pub enum BenchCommand {
     /// Statements/s judged by GraphEval's trained judge on hidden states, against the same
     /// statements generated and parsed by the same model.
     Judge(super::bench_judge::JudgeBenchArgs),
+    /// Agreement of a question reviewer (`--review-with`) with a reviewed set's verdicts:
+    /// Cohen's kappa, recall on the rejected questions, false alarms on the accepted ones.
+    Reviewer(super::bench_reviewer::ReviewerBenchArgs),
 }
 
 #[derive(Args)]
@@ -77,6 +80,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Embed(a) => super::bench_embed::run(a),
         BenchCommand::FactJudge(a) => super::bench_fact_judge::run(a),
         BenchCommand::Judge(a) => super::bench_judge::run(a),
+        BenchCommand::Reviewer(a) => super::bench_reviewer::run(a),
     }
 }
 

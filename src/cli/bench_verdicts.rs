@@ -75,6 +75,7 @@ fn question_for(row: &Row) -> Question {
         probe: None,
         premise: None,
         compound: None,
+        review: None,
     }
 }
 

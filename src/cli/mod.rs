@@ -8,6 +8,7 @@ mod bench_fpq;
 mod bench_judge;
 mod bench_llama;
 mod bench_report;
+mod bench_reviewer;
 mod bench_tui;
 mod bench_verdicts;
 mod compare;
@@ -23,6 +24,7 @@ mod openai_args;
 mod plot;
 mod progress;
 mod questions;
+mod review;
 mod run;
 mod tui;
 

@@ -158,10 +158,19 @@ pub struct QuestionsArgs {
     /// Output file (JSON Lines), written whole or not at all; `-` for standard output.
     #[arg(long, value_name = "FILE", default_value = super::STDOUT)]
     pub out: String,
+    #[command(flatten)]
+    pub review: super::review::ReviewArgs,
+    /// Write the questions the reviewer rejected too, each with its review [default: only
+    /// the questions it accepts, as a run would ask them].
+    #[arg(long, requires = "review_with")]
+    pub keep_rejected: bool,
+    #[command(flatten)]
+    pub openai: super::openai_args::OpenAiArgs,
 }
 
 pub fn run(mut a: QuestionsArgs) -> anyhow::Result<ExitCode> {
     a.gen.check()?;
+    let reviewer = a.review.spec(&a.openai)?;
     a.gen.sample_endpoints();
     a.gen.kg.apply(&a.gen.relations);
     let templates = session::load_templates(&a.gen.templates)?;
@@ -181,6 +190,22 @@ pub fn run(mut a: QuestionsArgs) -> anyhow::Result<ExitCode> {
         seed: a.gen.seed,
     };
     kgscope::method::of(a.gen.task).complete(kg.as_ref(), &renderer, &mut qs)?;
+    let reviewed = match &reviewer {
+        Some(spec) => {
+            let r = super::review::start(spec, super::review::default_parallel())?;
+            let tally = super::review::review(&r, &mut qs)?;
+            if !a.keep_rejected {
+                qs = kgscope::run::review::split(qs).0;
+            }
+            let fate = if a.keep_rejected {
+                "written with their review"
+            } else {
+                "not written"
+            };
+            Some(tally.line(r.model(), fate))
+        }
+        None => None,
+    };
     let mut buf = Vec::with_capacity(qs.len() * 512);
     for q in &qs {
         // KG text may hold bidi overrides or C1 controls: escaped as \uXXXX, read back the same.
@@ -220,6 +245,9 @@ pub fn run(mut a: QuestionsArgs) -> anyhow::Result<ExitCode> {
     for (line, n) in &report.unmade_why {
         eprintln!("  {n} facts, {line}");
     }
+    if let Some(line) = reviewed {
+        eprintln!("{}", kgscope::sanitize::line(&line));
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -243,6 +271,10 @@ pub struct AuditArgs {
     /// flags (recall) and how many accepted ones (false alarms), per cause.
     #[arg(long = "reviewed", value_name = "FILE")]
     pub reviewed: Vec<PathBuf>,
+    #[command(flatten)]
+    pub review: super::review::ReviewArgs,
+    #[command(flatten)]
+    pub openai: super::openai_args::OpenAiArgs,
 }
 
 /// `kgscope audit`: what an annotator would flag in a question set.
@@ -267,6 +299,13 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
             )
         })?);
     }
+    // The reviewer reads the set before the KG is opened: its findings are one more line of
+    // the audit. Reviews the file carries already (`questions --keep-rejected`) count as well.
+    if let Some(spec) = a.review.spec(&a.openai)? {
+        let r = super::review::start(&spec, super::review::default_parallel())?;
+        super::review::review(&r, &mut qs)?;
+    }
+    let review = ReviewFinding::of(&qs);
     let templates = session::load_templates(&a.templates)?;
     a.kg.apply(&[]);
     let session::OpenKg { index, .. } = super::kg::open_indexed(&a.kg.kg, None)?;
@@ -281,7 +320,11 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
     });
     report.method_checks = kgscope::method::audit_checks(&index, &qs);
     if a.json {
-        println!("{}", kgscope::sanitize::json_pretty(&report)?);
+        let mut out = serde_json::to_value(&report)?;
+        if let (Some(r), Some(map)) = (&review, out.as_object_mut()) {
+            map.insert("review".into(), serde_json::to_value(r)?);
+        }
+        println!("{}", kgscope::sanitize::json_pretty(&out)?);
         return Ok(ExitCode::SUCCESS);
     }
     let of = |n: usize| {
@@ -369,6 +412,19 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
             println!("    {what:<44} {n} of {}", o.questions);
         }
     }
+    if let Some(r) = &review {
+        println!(
+            "  rejected by the reviewer          {} of {} ({}){}",
+            r.rejected,
+            r.reviewed,
+            clean_line(&r.models.join(", ")),
+            if r.unreadable > 0 {
+                format!("; {} reviews unreadable (kept)", r.unreadable)
+            } else {
+                String::new()
+            }
+        );
+    }
     let mut kinds: Vec<_> = report.examples.iter().collect();
     kinds.sort();
     let method_examples = report
@@ -386,5 +442,65 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
             println!("  {}", kgscope::sanitize::clean(e, false));
         }
     }
+    if let Some(r) = review.as_ref().filter(|r| !r.rejections.is_empty()) {
+        println!("\nrejected by the reviewer, with its reasons:");
+        for x in &r.rejections {
+            println!("  {} — {}", clean_line(&x.prompt), clean_line(&x.reason));
+        }
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+fn clean_line(s: &str) -> String {
+    kgscope::sanitize::line(s)
+}
+
+/// What the reviewer said of an audited set: every rejection with its reason.
+#[derive(serde::Serialize)]
+struct ReviewFinding {
+    models: Vec<String>,
+    reviewed: usize,
+    rejected: usize,
+    unreadable: usize,
+    rejections: Vec<Rejection>,
+}
+
+#[derive(serde::Serialize)]
+struct Rejection {
+    id: String,
+    prompt: String,
+    reason: String,
+}
+
+impl ReviewFinding {
+    /// The reviews `qs` carry; `None` when none was reviewed.
+    fn of(qs: &[Question]) -> Option<Self> {
+        let reviews = || qs.iter().filter_map(|q| q.review.as_ref());
+        let t = kgscope::run::review::Tally::of(reviews());
+        if t.reviewed == 0 {
+            return None;
+        }
+        let mut models: Vec<String> = reviews()
+            .map(|r| kgscope::run::review::short_model(&r.model).to_string())
+            .collect();
+        models.sort();
+        models.dedup();
+        Some(Self {
+            models,
+            reviewed: t.reviewed,
+            rejected: t.rejected,
+            unreadable: t.unreadable,
+            rejections: qs
+                .iter()
+                .filter_map(|q| {
+                    let r = q.review.as_ref().filter(|r| !r.accept)?;
+                    Some(Rejection {
+                        id: q.id.clone(),
+                        prompt: q.prompt.clone(),
+                        reason: r.reason.clone(),
+                    })
+                })
+                .collect(),
+        })
+    }
 }

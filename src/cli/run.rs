@@ -28,7 +28,7 @@ pub struct RunArgs {
     /// manifest, except the credentials it does not store: give a --base-url or --kg URL
     /// that had them again (and --idle-timeout/--request-timeout to change those) [default: start
     /// a new run].
-    #[arg(long, value_name = "RUN_ID", conflicts_with_all = ["model", "task", "entities", "context", "judge", "repeats", "no_gate", "writer", "embed_model", "threshold", "expert_samples", "expert", "via_judge"])]
+    #[arg(long, value_name = "RUN_ID", conflicts_with_all = ["model", "task", "entities", "context", "judge", "repeats", "no_gate", "writer", "embed_model", "threshold", "expert_samples", "expert", "via_judge", "review_with"])]
     pub resume: Option<String>,
     #[command(flatten)]
     pub gen: GenArgs,
@@ -92,6 +92,8 @@ pub struct RunArgs {
     /// are recorded [default: template wording only].
     #[arg(long, value_name = "MODEL")]
     pub writer: Option<String>,
+    #[command(flatten)]
+    pub review: super::review::ReviewArgs,
     /// kghalubench: the sentence-embedding model of the entity-level check, a folder with
     /// config.json, model.safetensors and tokenizer.json [default: all-MiniLM-L6-v2, from
     /// `kgscope model fetch --embedder`].
@@ -330,6 +332,7 @@ pub fn run(mut a: RunArgs) -> anyhow::Result<ExitCode> {
                 context: a.gen.context,
                 judge,
                 judge_all: a.judge_all,
+                reviewer: reviewer_for(&a)?,
                 kglens,
                 fpq,
                 halu,
@@ -367,6 +370,9 @@ pub fn run(mut a: RunArgs) -> anyhow::Result<ExitCode> {
             cfg.entities = entities;
             sp.finish_and_clear();
             driver::ensure_model(&cfg.model, &note).map_err(anyhow::Error::msg)?;
+            if let Some(reviewer) = &cfg.reviewer {
+                driver::ensure_model(reviewer, &note).map_err(anyhow::Error::msg)?;
+            }
             let model_id = backends::model_identity(&cfg.model);
             session::prepare_new_on(opened, cfg, &model_id, &a.runs_dir, &say)?
         }
@@ -467,6 +473,45 @@ pub fn run(mut a: RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The model behind `--review-with`, for a run whose questions are made up front: a staged
+/// run (KGLens, KG-FPQ) or a sweep makes them batch by batch, which the reviewer does not
+/// read yet, and a `--via-judge` run generates nothing to review for.
+fn reviewer_for(a: &RunArgs) -> anyhow::Result<Option<ModelSpec>> {
+    if a.review.review_with.is_none() {
+        return Ok(None);
+    }
+    let m = method::of(a.gen.task);
+    if m.takes_kglens_settings()
+        || m.takes_fpq_settings()
+        || a.gen.limit == kgscope::run::sweep::ALL
+    {
+        bail!(
+            "--review-with reviews questions made up front; {} makes its questions batch by \
+             batch{}: review them with `kgscope questions --review-with` or `kgscope audit \
+             --review-with` instead",
+            a.gen.task.as_str(),
+            if a.gen.limit == kgscope::run::sweep::ALL {
+                " (--limit all)"
+            } else {
+                ""
+            }
+        );
+    }
+    if a.via_judge.is_some() {
+        bail!("--via-judge judges statements from hidden states; --review-with is for generated answers");
+    }
+    let url = a
+        .review
+        .review_base_url
+        .as_deref()
+        .or(a.judge_base_url.as_deref());
+    a.review
+        .review_with
+        .as_deref()
+        .map(|s| a.openai.helper_spec(s, url, "--review-with"))
+        .transpose()
 }
 
 /// The model behind `--judge` or `--writer` (`flag`): an openai:MODEL one talks to

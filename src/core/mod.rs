@@ -15,4 +15,5 @@ pub mod not_asked;
 pub mod panel;
 pub mod prompts;
 pub mod question;
+pub mod review;
 pub mod verdict;

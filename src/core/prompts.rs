@@ -44,6 +44,7 @@ pub const FILES: &[(&str, &str)] = &[
         include_str!("../../assets/prompts/kglens-wh.toml"),
     ),
     ("judge", include_str!("../../assets/prompts/judge.toml")),
+    ("review", include_str!("../../assets/prompts/review.toml")),
     (
         "halu-fact-reader",
         include_str!("../../assets/prompts/halu-fact-reader.toml"),

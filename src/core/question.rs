@@ -135,6 +135,10 @@ pub struct Question {
     /// For a KGHaluBench question: its focal entity's standing and the question's difficulty.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compound: Option<crate::core::compound::CompoundMeta>,
+    /// What a reviewer model said of the question (`--review-with`), when one read it; files
+    /// written before reviewers existed have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<crate::core::review::Review>,
 }
 
 /// A KG-FPQ question's premise. The question's (subject, predicate, object) is the premise it

@@ -415,6 +415,7 @@ impl Renderer<'_> {
             probe: None,
             premise: None,
             compound: None,
+            review: None,
         }
     }
 
@@ -471,6 +472,7 @@ pub mod tests_support {
             probe: None,
             premise: None,
             compound: None,
+            review: None,
         }
     }
 }

@@ -91,6 +91,10 @@ pub struct RunConfig {
     /// Judge every answer, not only those the rules are unsure of.
     #[serde(default)]
     pub judge_all: bool,
+    /// A model that reviews each question before it is asked (`--review-with`); the
+    /// questions it rejects are not asked (see [`super::review`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewer: Option<ModelSpec>,
     /// A KGLens run's iterations, subgraph and convergence rule (`task` kglens only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kglens: Option<super::kglens::KglensConfig>,
@@ -162,6 +166,7 @@ impl RunConfig {
             context: None,
             judge: None,
             judge_all: false,
+            reviewer: None,
             kglens: crate::method::of(task)
                 .takes_kglens_settings()
                 .then(super::kglens::KglensConfig::default),

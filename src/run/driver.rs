@@ -160,13 +160,19 @@ pub async fn drive(
             .map_err(|e| e.to_string())?;
         return adaptive::drive(prepared, &templates, backend, opts, control, out).await;
     }
+    let mut questions = prepared.remaining();
+    if let Some(spec) = prepared.manifest.config.reviewer.clone() {
+        questions = review(prepared, spec, questions, &out).await?;
+    }
+    let total =
+        crate::core::not_asked::to_ask(prepared.questions.len(), &prepared.manifest.not_asked);
     let (mut events, recorder) = session::spawn(
         Batch {
             run: prepared.run.clone(),
             lock: prepared.lock.clone(),
             finish: Some(prepared.manifest.clone()),
-            questions: prepared.remaining(),
-            total: prepared.questions.len(),
+            questions,
+            total,
             already_done: prepared.done.len(),
         },
         backend,
@@ -183,3 +189,58 @@ pub async fn drive(
         Err(e) => Err(format!("the run log writer stopped: {e}")),
     }
 }
+
+/// Has the run's reviewer read the questions still to ask (a resumed run's too: the review is
+/// greedy, so it rejects the same ones again), records each review on its question, keeps the
+/// rejected ones in `rejected.jsonl` with their reasons, and says in the manifest's "not
+/// asked" how many it rejected. Returns the questions to ask.
+async fn review(
+    prepared: &mut Prepared,
+    spec: ModelSpec,
+    mut questions: Vec<crate::questions::Question>,
+    out: &mpsc::Sender<RunEvent>,
+) -> Result<Vec<crate::questions::Question>, String> {
+    use super::review::{self, Reviewer, Tally};
+    let c = &prepared.manifest.config;
+    // A reviewer answers a line per question: as many sequences as the run's model has.
+    let (parallel, concurrency, gpu_layers) =
+        (c.parallel.max(1), c.concurrency.max(1), c.gpu_layers);
+    let started = spec.clone();
+    // Loading a model blocks: off the runtime's threads, whichever runtime drives the run.
+    let backend = tokio::task::spawn_blocking(move || {
+        ensure_model(&started, &|_| {})?;
+        backends::from_spec(&started, parallel, concurrency, gpu_layers)
+            .map_err(|e| format!("starting the reviewer {}: {e:#}", started.describe()))
+    })
+    .await
+    .map_err(|e| format!("starting the reviewer: {e}"))??;
+    let reviewer = Reviewer::new(backend, concurrency);
+    reviewer
+        .review_questions(&mut questions, &|_| {})
+        .await
+        .map_err(|e| format!("the reviewer {} cannot answer: {e}", spec.describe()))?;
+    let tally = Tally::of(questions.iter().filter_map(|q| q.review.as_ref()));
+    let (kept, rejected) = review::split(questions);
+    let mut body = Vec::new();
+    for q in &rejected {
+        crate::sanitize::write_json(&mut body, q).map_err(|e| e.to_string())?;
+        body.push(b'\n');
+    }
+    std::fs::write(prepared.run.path.join(REJECTED_FILE), body)
+        .map_err(|e| format!("writing {REJECTED_FILE}: {e}"))?;
+    let not_asked = &mut prepared.manifest.not_asked;
+    not_asked.retain(|n| !review::is_review_entry(n));
+    not_asked.push(tally.not_asked(reviewer.model()));
+    prepared
+        .run
+        .write_manifest(&prepared.manifest)
+        .map_err(|e| e.to_string())?;
+    let _ = out
+        .send(RunEvent::NotAsked(prepared.manifest.not_asked.clone()))
+        .await;
+    Ok(kept)
+}
+
+/// The questions a run's reviewer rejected, with its reasons, one JSON line each, in the run
+/// directory.
+pub const REJECTED_FILE: &str = "rejected.jsonl";

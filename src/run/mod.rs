@@ -10,6 +10,7 @@ pub mod judge;
 pub use crate::method::kgfpq::plan as fpq;
 pub use crate::method::kglens::plan as kglens;
 pub use crate::record;
+pub mod review;
 pub mod session;
 pub mod sweep;
 pub mod trained;

@@ -239,6 +239,7 @@ mod tests {
             probe: None,
             premise: None,
             compound: None,
+            review: None,
         }
     }
 
