@@ -564,3 +564,34 @@ fn audit_counts_bare_names_and_unnatural_wording() {
     odd.prompt = "Washington is in the state or province of District of Columbia.".into();
     assert_eq!(audit(&[odd]).unnatural_wording, 1);
 }
+
+/// Issue 39: what `kgscope audit` flags, generation no longer makes. The seed-7 set
+/// (`tests/data/reviewed/seed7/`, made after the issue's changes and read by hand) has no
+/// question the audit flags, and the audit's `--reviewed` agreement is measured on it.
+#[test]
+fn generation_makes_nothing_the_reader_checks_flag_and_the_audit_measures_the_reviewed_set() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reviewed/seed7");
+    for kg in ["countries", "elements", "nba", "wikidata-countries"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kgscope"))
+            .arg("audit")
+            .arg(dir.join(format!("full/{kg}.jsonl")))
+            .args(["--kg", &format!("sample:{kg}"), "--reviewed"])
+            .arg(dir.join(format!("{kg}.verdicts.jsonl")))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{kg}: {text}\n{}", String::from_utf8_lossy(&out.stderr));
+        let n = std::fs::read_to_string(dir.join(format!("full/{kg}.jsonl")))
+            .unwrap()
+            .lines()
+            .count();
+        assert!(
+            text.contains(&format!("questions a reader would reject    0 of {n}")),
+            "{kg}: {text}"
+        );
+        assert!(
+            text.contains(&format!("against {n} reviewed questions: flags 0 of")),
+            "{kg}: {text}"
+        );
+    }
+}

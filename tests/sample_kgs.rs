@@ -672,19 +672,18 @@ fn team_facts_are_not_drowned_by_players() {
     let s = share(&by_class, &["BasketballTeam", "Championship", "City"]);
     assert!(s >= 0.3, "team-level share {s:.3}: {by_class:?}");
     assert!(k.triple_count().unwrap() >= 1000);
-    // Both leagues and both statuses keep players.
+    // Both leagues keep players; a player's status (true only as of the snapshot) is left out.
     for league in ["NBA", "WNBA"] {
-        for status in ["Active", "Inactive"] {
-            let n = count(
-                k,
-                "nba",
-                &format!(
-                    "SELECT (COUNT(*) AS ?n) WHERE {{ ?p a cls:BasketballPlayer ; prop:league ent:{league} ; prop:playerStatus ent:{status} }}"
-                ),
-            );
-            assert!(n >= 50, "{league} {status}: {n}");
-        }
+        let n = count(
+            k,
+            "nba",
+            &format!(
+                "SELECT (COUNT(*) AS ?n) WHERE {{ ?p a cls:BasketballPlayer ; prop:league ent:{league} }}"
+            ),
+        );
+        assert!(n >= 100, "{league}: {n}");
     }
+    assert!(!ask(k, "nba", "?p <https://kgscope.dev/kg/nba/prop/playerStatus> ?s"));
     // Every team and championship is kept.
     let teams = count(
         k,
@@ -700,51 +699,93 @@ fn team_facts_are_not_drowned_by_players() {
 }
 
 #[test]
-fn team_years_are_first_seasons_not_founding_years() {
+fn teams_have_founding_years_cities_and_no_home_state() {
     let kg = open("nba");
     let k = kg.as_ref();
-    assert!(!ask(
+    // The first season in the league (which ignored a franchise's NBL and ABA years) and the home
+    // state (which the city in the team's name gives away) are left out (issue 39).
+    for gone in ["firstSeason", "homeState", "yearFounded"] {
+        assert!(
+            !ask(k, "nba", &format!("?t <https://kgscope.dev/kg/nba/prop/{gone}> ?y")),
+            "{gone}"
+        );
+    }
+    let founded = rows(
         k,
         "nba",
-        "?t <https://kgscope.dev/kg/nba/prop/yearFounded> ?y"
-    ));
-    let seasons = rows(
-        k,
-        "nba",
-        "SELECT ?t ?y WHERE { ?t prop:firstSeason ?y }",
+        "SELECT ?t ?y WHERE { ?t prop:founded ?y }",
         &["t", "y"],
     );
-    assert_eq!(seasons.len(), 45);
-    // No franchise's first season comes before the BAA's (1946) or the WNBA's (1997).
-    for r in &seasons {
-        let y: i32 = r[1].parse().unwrap();
-        assert!(y >= 1946, "{r:?}");
+    assert_eq!(founded.len(), 45);
+    // Founding years of the franchises that came from the NBL and the ABA.
+    for (team, year) in [
+        ("Detroit_Pistons", 1941),
+        ("Sacramento_Kings", 1923),
+        ("Los_Angeles_Lakers", 1947),
+        ("Denver_Nuggets", 1967),
+    ] {
+        assert!(
+            ask(k, "nba", &format!("ent:{team} prop:founded \"{year}\"^^xsd:gYear")),
+            "{team} {year}"
+        );
     }
     let wnba_early = count(
         k,
         "nba",
-        "SELECT (COUNT(*) AS ?n) WHERE { ?t prop:league ent:WNBA ; prop:firstSeason ?y . FILTER(YEAR(?y) < 1997) }",
+        "SELECT (COUNT(*) AS ?n) WHERE { ?t prop:league ent:WNBA ; prop:founded ?y . FILTER(YEAR(?y) < 1996) }",
     );
     assert_eq!(wnba_early, 0);
-    // The Pistons (founded 1941 in the NBL) joined the BAA in 1948; the Sky first played in 2006.
-    assert!(ask(
-        k,
-        "nba",
-        "ent:Detroit_Pistons prop:firstSeason \"1948\"^^xsd:gYear"
-    ));
-    assert!(ask(
-        k,
-        "nba",
-        "ent:Chicago_Sky prop:firstSeason \"2006\"^^xsd:gYear"
-    ));
-    // No title is won before the franchise's first season.
+    // No title is won before the franchise was founded.
     let early = rows(
         k,
         "nba",
-        "SELECT ?c WHERE { ?c prop:champion ?t ; prop:championshipYear ?y . ?t prop:firstSeason ?f . FILTER(YEAR(?y) < YEAR(?f)) }",
+        "SELECT ?c WHERE { ?c prop:champion ?t ; prop:championshipYear ?y . ?t prop:founded ?f . FILTER(YEAR(?y) < YEAR(?f)) }",
         &["c"],
     );
     assert!(early.is_empty(), "{early:?}");
+    // A home city is a city: never a state or a region (nba_api's "Golden State", "Utah").
+    let cities = rows(
+        k,
+        "nba",
+        "SELECT DISTINCT ?l WHERE { ?t prop:homeCity ?c . ?c rdfs:label ?l }",
+        &["l"],
+    );
+    for region in ["Golden State", "Utah", "Minnesota", "Indiana", "Connecticut"] {
+        assert!(!cities.iter().any(|r| r[0] == region), "{region}: {cities:?}");
+    }
+    assert!(cities.iter().any(|r| r[0] == "San Francisco"), "{cities:?}");
+}
+
+#[test]
+fn stale_and_predicted_element_facts_are_left_out_and_fixed() {
+    let kg = open("elements");
+    let k = kg.as_ref();
+    // The undated reserve holders are stale (fluorspar: Mexico, not South Africa).
+    assert!(!ask(k, "elements", "?e <https://kgscope.dev/kg/elements/prop/largestReserves> ?p"));
+    // Melting points beyond einsteinium are predictions, not measurements.
+    let predicted = count(
+        k,
+        "elements",
+        "SELECT (COUNT(*) AS ?n) WHERE { ?e prop:atomicNumber ?z ; prop:meltingPointK ?m . FILTER(?z > 99) }",
+    );
+    assert_eq!(predicted, 0);
+    // Tungsten's Pauling electronegativity is 2.36 (CRC Handbook), not mendeleev's 1.7.
+    assert!(ask(k, "elements", "ent:Tungsten prop:paulingElectronegativity ?x . FILTER(?x = 2.36)"));
+    // One vocabulary for radioactivity: no "stable" beside "not radioactive".
+    assert!(!ask(k, "elements", "?i prop:radioactivity ent:Stable"));
+}
+
+#[test]
+fn the_rand_has_its_own_symbol() {
+    let kg = open("countries");
+    let k = kg.as_ref();
+    let symbols = rows(
+        k,
+        "countries",
+        "SELECT ?s WHERE { ent:South_African_rand prop:currencySymbol ?s }",
+        &["s"],
+    );
+    assert_eq!(symbols, vec![vec!["R".to_string()]]);
 }
 
 #[test]
