@@ -352,6 +352,7 @@ fn labels_jsonl_keeps_one_type_per_key() {
                 },
                 error_type: (i % 2 == 1).then_some(ErrorType::FactualError),
                 note: (i == 3).then(|| "a note".into()),
+                cause: None,
                 annotator: who.into(),
                 time: format!("2026-01-01T00:00:0{i}Z"),
             })

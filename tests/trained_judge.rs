@@ -115,6 +115,7 @@ fn a_judge_trained_on_a_real_run_judges_without_generating() {
             label: kgscope::store::labels::LabelVerdict::Wrong,
             error_type: None,
             note: None,
+            cause: None,
             annotator: "ann".into(),
             time: "2026-11-26T00:00:00Z".into(),
         })

@@ -275,6 +275,7 @@ fn label_as(
         label,
         error_type,
         note: None,
+        cause: None,
         annotator: annotator.into(),
         time: "2026-01-01T00:00:00Z".into(),
     })
@@ -1242,6 +1243,7 @@ fn labels_export_writes_judge_training_data() {
         label: v,
         error_type: None,
         note: Some(note.into()),
+        cause: None,
         annotator: "tester".into(),
         time: "2026-01-01T00:00:00Z".into(),
     };
@@ -1357,6 +1359,7 @@ fn labels_export_with_two_annotators_chooses_one_or_the_majority_and_reports_kap
         label: v,
         error_type: None,
         note: Some(format!("{who} on {i}")),
+        cause: None,
         annotator: who.into(),
         time: format!("2026-01-01T00:00:0{i}Z"),
     };
@@ -1552,6 +1555,7 @@ fn labels_agreement_with_three_annotators_reports_fleiss_and_pairwise_kappa() {
                 label: *v,
                 error_type: None,
                 note: None,
+                cause: None,
                 annotator: who.to_string(),
                 time: "2026-01-01T00:00:00Z".into(),
             })
@@ -2358,6 +2362,9 @@ mod dialog;
 /// export key, in tests/tui/annotators.rs.
 #[path = "tui/annotators.rs"]
 mod annotators;
+
+#[path = "tui/question_causes.rs"]
+mod question_causes;
 
 /// Rendering: complex scripts, Live's long questions, the welcome pane at 80×24 (issue 26
 /// §5), in tests/tui/rendering.rs.

@@ -18,7 +18,8 @@ use serde_json::json;
 
 #[derive(Subcommand)]
 pub enum LabelsCommand {
-    /// Write a run's hand labels, with their questions and responses, to a file.
+    /// Write a run's hand labels, with their questions and responses, to a file; or, with
+    /// --reviewed DIR, add its labelled questions to a reviewed set.
     Export(ExportArgs),
     /// Print who labelled how much, and how far annotators agree (Cohen's / Fleiss' kappa).
     Agreement(AgreementArgs),
@@ -32,11 +33,24 @@ pub struct ExportArgs {
     /// Run id (or run directory).
     pub run: String,
     /// What to write: one JSON object per line in the chosen shape.
-    #[arg(long, value_enum)]
-    pub format: Format,
+    #[arg(long, value_enum, required_unless_present = "reviewed")]
+    pub format: Option<Format>,
     /// Output file (JSON Lines), written whole or not at all; `-` for standard output.
-    #[arg(long, value_name = "FILE")]
-    pub out: String,
+    #[arg(long, value_name = "FILE", required_unless_present = "reviewed")]
+    pub out: Option<String>,
+    /// Add the labelled questions to the reviewed set in DIR (as tests/data/reviewed/seed41):
+    /// DIR/KG.jsonl gets each question (id, kg, task, prompt, gold, asked_triple, negative,
+    /// aliases) and DIR/KG.verdicts.jsonl its verdict, in the same order. An answer labelled
+    /// right, wrong or abstained accepts its question (cause null); "bad question" rejects it
+    /// with the cause picked in the TUI, "KG wrong" with gold_wrong, and the label's note.
+    /// Questions already in the files are replaced in place, so exporting again repeats
+    /// nothing.
+    #[arg(
+        long,
+        value_name = "DIR",
+        conflicts_with_all = ["format", "out", "with_hidden_states"]
+    )]
+    pub reviewed: Option<PathBuf>,
     /// Export this annotator's labels [default: the only annotator; a run labelled by several
     /// needs this or --majority].
     #[arg(long, value_name = "NAME", conflicts_with = "majority")]
@@ -123,11 +137,12 @@ fn hidden_states_path(
     if !a.with_hidden_states {
         return Ok(None);
     }
-    if a.out == super::STDOUT {
+    let out = a.out.as_deref().unwrap_or_default();
+    if out == super::STDOUT {
         bail!("--with-hidden-states writes a second file beside --out: give --out a file name");
     }
-    let path = std::path::Path::new(&a.out).with_extension("safetensors");
-    if path == std::path::Path::new(&a.out) {
+    let path = std::path::Path::new(out).with_extension("safetensors");
+    if path == std::path::Path::new(out) {
         bail!("--out names the JSON Lines index; the hidden states go beside it as .safetensors");
     }
     let model = match (&a.hidden_model, &manifest.config.model) {
@@ -173,15 +188,22 @@ fn write_hidden_states(
 
 fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
     let (run, manifest, records) = session::open_results(&a.runs_dir, &a.run)?;
-    let states_path = hidden_states_path(&a, &manifest)?;
     let book = read_book(&run)?;
     let who = choose(&book, &a, &run.id)?;
+    if let Some(dir) = &a.reviewed {
+        return export_reviewed(dir, &run.id, &manifest, &records, &book, who.as_deref());
+    }
+    // clap requires both without --reviewed.
+    let (Some(format), Some(out_path)) = (a.format, a.out.clone()) else {
+        bail!("give --format and --out, or --reviewed DIR");
+    };
+    let states_path = hidden_states_path(&a, &manifest)?;
     let label_export::Examples {
         mut lines,
         skipped,
         ties,
         unknown,
-    } = label_export::examples(a.format, &manifest, &records, &book, who.as_deref());
+    } = label_export::examples(format, &manifest, &records, &book, who.as_deref());
     let written = lines.len();
     if let Some((path, model)) = &states_path {
         let questions: Vec<&kgscope::questions::Question> =
@@ -193,11 +215,11 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
     }
     // Terminal-safe JSON: `--out -` may put it on a terminal.
     let out = label_export::to_jsonl(&lines)?;
-    super::write_output(&a.out, &out)?;
+    super::write_output(&out_path, &out)?;
     let mut said = format!(
         "wrote {written} example(s) from run {} to {}",
         run.id,
-        super::describe_output(&a.out)
+        super::describe_output(&out_path)
     );
     match &who {
         Some(name) => write!(said, " (labels by {})", clean(name)),
@@ -209,7 +231,7 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
             said,
             "; {skipped} label(s) give no example in this format (they blame the question or \
              the KG{})",
-            if matches!(a.format, Format::HaluFactJudge) {
+            if matches!(format, Format::HaluFactJudge) {
                 ", or the answer was not about its entity, or the label disputes the chain \
                  without saying which fact"
             } else {
@@ -240,6 +262,99 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
     if agree.annotators.len() > 1 {
         eprintln!("{}", agree.summary());
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--reviewed DIR`: the run's labelled questions merged into DIR/KG.jsonl and
+/// DIR/KG.verdicts.jsonl.
+fn export_reviewed(
+    dir: &std::path::Path,
+    run_id: &str,
+    manifest: &Manifest,
+    records: &[kgscope::run::ResultRecord],
+    book: &LabelBook,
+    who: Option<&str>,
+) -> anyhow::Result<ExitCode> {
+    use kgscope::report::reviewed_set;
+    let set = reviewed_set::reviewed(manifest, records, book, who);
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let questions_path = dir.join(format!("{}.jsonl", set.kg));
+    let verdicts_path = dir.join(format!("{}.verdicts.jsonl", set.kg));
+    let read = |path: &std::path::Path| -> anyhow::Result<Vec<String>> {
+        if !path.exists() {
+            return Ok(vec![]);
+        }
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        Ok(text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(String::from)
+            .collect())
+    };
+    let new: Vec<(String, String, String)> = set
+        .lines
+        .iter()
+        .map(|(q, v)| {
+            (
+                q.id.clone(),
+                reviewed_set::to_line(q),
+                reviewed_set::to_line(v),
+            )
+        })
+        .collect();
+    let merged = reviewed_set::merge(&read(&questions_path)?, &read(&verdicts_path)?, &new)
+        .map_err(|e| {
+            anyhow::anyhow!("the reviewed set in {} is not in pairs: {e}", dir.display())
+        })?;
+    let write = |path: &std::path::Path, lines: Vec<&String>| -> anyhow::Result<()> {
+        let mut out = String::new();
+        for l in lines {
+            out.push_str(l);
+            out.push('\n');
+        }
+        super::write_atomically(path, out.as_bytes())
+    };
+    write(&questions_path, merged.iter().map(|(q, _)| q).collect())?;
+    write(&verdicts_path, merged.iter().map(|(_, v)| v).collect())?;
+    let mut said = format!(
+        "added {} labelled question(s) of run {run_id} to {} and {} ({} rejected; {} in the set)",
+        set.lines.len(),
+        questions_path.display(),
+        verdicts_path.display(),
+        set.rejected,
+        merged.len()
+    );
+    match who {
+        Some(name) => write!(said, " (labels by {})", clean(name)),
+        None => write!(said, " (majority of annotators)"),
+    }
+    .expect("writing to a String");
+    if set.without_cause > 0 {
+        write!(
+            said,
+            "; {} rejection(s) have no cause (labelled before the TUI asked for one)",
+            set.without_cause
+        )
+        .expect("writing to a String");
+    }
+    if set.ties > 0 {
+        write!(
+            said,
+            "; {} question(s) have no majority (tied votes) and were left out",
+            set.ties
+        )
+        .expect("writing to a String");
+    }
+    if set.unknown > 0 {
+        write!(
+            said,
+            "; {} labelled question(s) are not in results.jsonl",
+            set.unknown
+        )
+        .expect("writing to a String");
+    }
+    eprintln!("{said}");
     Ok(ExitCode::SUCCESS)
 }
 

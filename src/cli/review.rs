@@ -22,8 +22,7 @@ pub struct ReviewArgs {
     /// reviewer].
     #[arg(long, value_name = "MODEL")]
     pub review_with: Option<String>,
-    /// The reviewer's OpenAI-compatible server, for an openai:MODEL reviewer [default:
-    /// --base-url].
+    /// An openai:MODEL reviewer's server [default: --base-url].
     #[arg(long, value_name = "URL", requires = "review_with")]
     pub review_base_url: Option<String>,
 }

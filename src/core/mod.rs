@@ -2,7 +2,7 @@
 //! ([`question`], [`gold`]), how a model is asked one ([`prompts`]: the request's prompt and
 //! the prompt files each method asks with), what was read from its response ([`answer`],
 //! [`verdict`]), a KGHaluBench compound question and its check ([`compound`]), the metrics a run can show ([`metric`]), what a method is ([`method`]: the
-//! trait every layer asks), the shapes hand labels are exported in ([`label_format`]) and what it shows beyond the shared views ([`panel`]). Nothing here imports the rest of kgscope, so
+//! trait every layer asks), the shapes hand labels are exported in ([`label_format`]), why a question is bad ([`question_cause`]) and what it shows beyond the shared views ([`panel`]). Nothing here imports the rest of kgscope, so
 //! everything can import it: the KG and sampling below are the only layers under it.
 
 pub mod answer;
@@ -15,5 +15,6 @@ pub mod not_asked;
 pub mod panel;
 pub mod prompts;
 pub mod question;
+pub mod question_cause;
 pub mod review;
 pub mod verdict;

@@ -347,6 +347,7 @@ mod tests {
             label: v,
             error_type: None,
             note: None,
+            cause: None,
             annotator: who.into(),
             time: "2026-01-01T00:00:00Z".into(),
         })

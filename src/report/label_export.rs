@@ -215,21 +215,25 @@ pub struct Examples<'a> {
     pub unknown: usize,
 }
 
-/// The examples of `records`' labels in `format`: `annotator`'s labels, or (`None`) the
-/// verdict most annotators gave each question. The first record of each question is taken,
-/// as `report` takes it; lines follow results order, so an export of the same labels is the
-/// same file every time.
-pub fn examples<'a>(
-    format: LabelFormat,
-    manifest: &Manifest,
+/// The label each question of `records` has for an export: `annotator`'s, or (`None`) the
+/// verdict most annotators gave it. The first record of each question is taken, as `report`
+/// takes it, in results order, so an export of the same labels is the same file every time.
+pub struct ChosenLabels<'a> {
+    pub labels: Vec<(&'a ResultRecord, Chosen<'a>)>,
+    /// Questions whose annotators are tied (with a majority export).
+    pub ties: usize,
+    /// Labelled questions the run has no answer to.
+    pub unknown: usize,
+}
+
+pub fn chosen<'a>(
     records: &'a [ResultRecord],
     book: &'a LabelBook,
     annotator: Option<&str>,
-) -> Examples<'a> {
+) -> ChosenLabels<'a> {
     let mut by_id: HashMap<&str, &ResultRecord> = HashMap::with_capacity(records.len());
-    let mut out = Examples {
-        lines: Vec::new(),
-        skipped: 0,
+    let mut out = ChosenLabels {
+        labels: Vec::new(),
         ties: 0,
         unknown: 0,
     };
@@ -255,18 +259,40 @@ pub fn examples<'a>(
                 }),
             },
         };
-        let Some(chosen) = chosen else { continue };
-        let made = lines_for(format, manifest, r, &chosen);
-        if made.is_empty() {
-            out.skipped += 1;
+        if let Some(chosen) = chosen {
+            out.labels.push((r, chosen));
         }
-        out.lines.extend(made.into_iter().map(|v| (v, r)));
     }
     out.unknown = book
         .questions()
         .iter()
         .filter(|q| !by_id.contains_key(**q))
         .count();
+    out
+}
+
+/// The examples of `records`' labels in `format`, of the labels [`chosen`] takes.
+pub fn examples<'a>(
+    format: LabelFormat,
+    manifest: &Manifest,
+    records: &'a [ResultRecord],
+    book: &'a LabelBook,
+    annotator: Option<&str>,
+) -> Examples<'a> {
+    let chosen = chosen(records, book, annotator);
+    let mut out = Examples {
+        lines: Vec::new(),
+        skipped: 0,
+        ties: chosen.ties,
+        unknown: chosen.unknown,
+    };
+    for (r, c) in chosen.labels {
+        let made = lines_for(format, manifest, r, &c);
+        if made.is_empty() {
+            out.skipped += 1;
+        }
+        out.lines.extend(made.into_iter().map(|v| (v, r)));
+    }
     out
 }
 

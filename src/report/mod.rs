@@ -13,6 +13,7 @@ pub mod label_export;
 pub mod labels;
 pub mod loaded;
 pub mod rate;
+pub mod reviewed_set;
 pub mod table;
 pub use crate::method::kgfpq::report as fpq;
 pub use crate::method::kglens::report as kglens;

@@ -11,6 +11,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::core::question_cause::QuestionCause;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LabelVerdict {
@@ -44,6 +46,21 @@ impl LabelVerdict {
             LabelVerdict::Wrong => Some(JudgeClass::Incorrect),
             LabelVerdict::Abstained => Some(JudgeClass::Idk),
             LabelVerdict::BadQuestion | LabelVerdict::KgWrong => None,
+        }
+    }
+
+    /// Whether the label blames the question (the reviewed set's "reject"): a cause goes
+    /// with it.
+    pub fn rejects_question(self) -> bool {
+        matches!(self, LabelVerdict::BadQuestion | LabelVerdict::KgWrong)
+    }
+
+    /// The cause the verdict itself says, without asking: a wrong KG fact is a wrong answer
+    /// key. A bad question's cause is the annotator's to choose.
+    pub fn implied_cause(self) -> Option<QuestionCause> {
+        match self {
+            LabelVerdict::KgWrong => Some(QuestionCause::GoldWrong),
+            _ => None,
         }
     }
 
@@ -92,6 +109,10 @@ pub struct Label {
     pub error_type: Option<ErrorType>,
     #[serde(default)]
     pub note: Option<String>,
+    /// Why the question is bad, for a "bad question" or "KG wrong" label. Left out of the
+    /// line when there is none, so files from before causes existed read and write the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<QuestionCause>,
     pub annotator: String,
     /// RFC 3339.
     pub time: String,
@@ -349,6 +370,7 @@ mod tests {
             label: v,
             error_type: None,
             note: None,
+            cause: None,
             annotator: who.into(),
             time: time.into(),
         })
@@ -382,6 +404,29 @@ mod tests {
         let text = serde_json::to_string(&r).unwrap();
         assert!(text.contains(r#""retract":"undo""#), "{text}");
         assert_eq!(serde_json::from_str::<LabelEntry>(&text).unwrap(), r);
+    }
+
+    #[test]
+    fn a_label_file_without_causes_still_loads_and_causes_round_trip() {
+        // A bad-question line written before causes existed: no `cause` key at all.
+        let old = r#"{"question_id":"q1","label":"bad_question","error_type":null,"note":"odd","annotator":"ann","time":"2026-01-01T00:00:00Z"}"#;
+        let book = LabelBook::from_entries([serde_json::from_str::<LabelEntry>(old).unwrap()]);
+        let l = book.get("q1", "ann").unwrap();
+        assert_eq!(l.label, LabelVerdict::BadQuestion);
+        assert_eq!(l.cause, None);
+        assert_eq!(l.note.as_deref(), Some("odd"));
+        // A label without a cause is written as before (no new key); one with a cause names
+        // it by the reviewed set's code and reads back.
+        let text = serde_json::to_string(l).unwrap();
+        assert!(!text.contains("cause"), "{text}");
+        let mut with = l.clone();
+        with.cause = Some(QuestionCause::Giveaway);
+        let text = serde_json::to_string(&LabelEntry::Label(with.clone())).unwrap();
+        assert!(text.contains(r#""cause":"giveaway""#), "{text}");
+        assert_eq!(
+            serde_json::from_str::<LabelEntry>(&text).unwrap(),
+            LabelEntry::Label(with)
+        );
     }
 
     #[test]

@@ -86,6 +86,9 @@ fn draw_frame(f: &mut Frame, app: &App) {
     if let Some(p) = &app.picker {
         screens::picker::draw(f, app, p, body);
     }
+    if app.inspect.asking_cause.is_some() {
+        screens::cause::draw(f, app, body);
+    }
     if app.help {
         draw_help(f, app, area);
     }

@@ -306,6 +306,7 @@ fn labels_written_by_another_annotator_reach_an_open_window_on_the_next_tick() {
             label: theirs,
             error_type: None,
             note: None,
+            cause: None,
             annotator: "bob".into(),
             time: "2026-01-01T00:00:01Z".into(),
         })

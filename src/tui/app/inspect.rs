@@ -175,9 +175,13 @@ impl App {
                 ta.move_cursor(ratatui_textarea::CursorMove::End);
                 self.inspect.note = Some(ta);
             }
-            Action::Judge(v) => self.judge(v, None),
+            // A bad question asks why first (the cause picker records it).
+            Action::Judge(LabelVerdict::BadQuestion) if self.inspected().is_some() => {
+                self.ask_cause(LabelVerdict::BadQuestion)
+            }
+            Action::Judge(v) => self.judge(v, None, v.implied_cause()),
             // An error type says what kind of wrong: one key for both.
-            Action::WrongAs(t) => self.judge(LabelVerdict::Wrong, Some(t)),
+            Action::WrongAs(t) => self.judge(LabelVerdict::Wrong, Some(t), None),
             _ => {}
         }
     }
@@ -193,14 +197,19 @@ impl App {
 
     /// Records a whole judgement of the inspected error (with the note written for it), then
     /// moves on to the next error this annotator has not labelled.
-    fn judge(&mut self, verdict: LabelVerdict, error_type: Option<ErrorType>) {
+    pub(super) fn judge(
+        &mut self,
+        verdict: LabelVerdict,
+        error_type: Option<ErrorType>,
+        cause: Option<QuestionCause>,
+    ) {
         let (Some(r), Some(row)) = (self.inspected(), self.inspect.current) else {
             self.status = "nothing to label: open an outcome from Errors first".into();
             return;
         };
         let note = self.draft_note().map(String::from);
         let qid = r.question.id.clone();
-        if let Some(summary) = self.write_label(qid, Some(row), verdict, error_type, note) {
+        if let Some(summary) = self.write_label(qid, Some(row), verdict, error_type, cause, note) {
             if self.draft_note().is_some() {
                 self.inspect.draft = None;
             }
@@ -227,6 +236,7 @@ impl App {
         row: Option<usize>,
         verdict: LabelVerdict,
         error_type: Option<ErrorType>,
+        cause: Option<QuestionCause>,
         note: Option<String>,
     ) -> Option<String> {
         let label = Label {
@@ -234,6 +244,7 @@ impl App {
             label: verdict,
             error_type,
             note,
+            cause,
             annotator: self.annotator.clone(),
             time: crate::store::rundir::now(),
         };

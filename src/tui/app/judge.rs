@@ -152,9 +152,13 @@ impl App {
             Action::Down => self.judge.selected = step(self.judge.selected, 1, n),
             Action::Up => self.judge.selected = step(self.judge.selected, -1, n),
             Action::Open => self.inspect_queued(),
-            Action::Judge(v) => self.label_queued(v, None),
+            // A bad question asks why first, as in Inspect.
+            Action::Judge(LabelVerdict::BadQuestion) if self.queued().is_some() => {
+                self.ask_cause(LabelVerdict::BadQuestion)
+            }
+            Action::Judge(v) => self.label_queued(v, None, v.implied_cause()),
             // An error type says what kind of wrong: one key for both, as in Inspect.
-            Action::WrongAs(t) => self.label_queued(LabelVerdict::Wrong, Some(t)),
+            Action::WrongAs(t) => self.label_queued(LabelVerdict::Wrong, Some(t), None),
             _ => {}
         }
     }
@@ -191,12 +195,17 @@ impl App {
     /// Labels the selected answer of the queue as Inspect labels (the same keys, the same
     /// line in labels.jsonl); it leaves the queue, and the selection stays where it was,
     /// on the next one.
-    fn label_queued(&mut self, verdict: LabelVerdict, error_type: Option<ErrorType>) {
+    pub(super) fn label_queued(
+        &mut self,
+        verdict: LabelVerdict,
+        error_type: Option<ErrorType>,
+        cause: Option<QuestionCause>,
+    ) {
         let Some((qid, row)) = self.queued() else {
             self.status = "nothing queued to label".into();
             return;
         };
-        let Some(summary) = self.write_label(qid, row, verdict, error_type, None) else {
+        let Some(summary) = self.write_label(qid, row, verdict, error_type, cause, None) else {
             return;
         };
         let (left, labelled) = self.judged().map_or((0, 0), |j| {

@@ -17,9 +17,12 @@ use crate::kg::index::KgIndex;
 pub use crate::metrics::Metric;
 use crate::questions::{Question, Task};
 use crate::run::{ResultRecord, RunEvent};
-use crate::store::labels::{self, ErrorType, Label, LabelEntry, LabelVerdict, Retract, Retraction};
+use crate::store::labels::{
+    self, ErrorType, Label, LabelEntry, LabelVerdict, QuestionCause, Retract, Retraction,
+};
 use crate::verify::OutcomeKind;
 
+pub mod cause;
 pub mod compare;
 pub mod demo;
 pub mod demo_finding;
@@ -274,6 +277,8 @@ pub struct Inspect {
     /// Index into the run's answer rows.
     pub current: Option<usize>,
     pub note: Option<TextArea<'static>>,
+    /// The cause picker, while a "bad question" label waits for its cause.
+    pub asking_cause: Option<cause::CauseAsk>,
     /// Lines scrolled down in the detail pane, for responses and traces longer than it.
     pub scroll: u16,
     /// Lines scrolled down in the KG facts pane (a hub object has thousands of edges).
@@ -459,6 +464,12 @@ impl App {
             self.picker_key(k);
             return;
         }
+        // The cause picker takes the next key, whatever the screen: a digit picks, Esc
+        // cancels, and no key falls through to record or move anything else.
+        if self.inspect.asking_cause.is_some() {
+            self.cause_key(k);
+            return;
+        }
         // Live's "cancel the run?" takes the next key, whatever it is.
         let asking = self.live.confirm_cancel && self.screen == Screen::Live;
         if !self.typing() && self.explore.dialog.is_none() && !asking {
@@ -515,10 +526,13 @@ impl App {
     }
 }
 
+/// A label as screens and the status line name it: "wrong / factual error", "bad question /
+/// give-away".
 pub fn label_summary(l: &Label) -> String {
-    match l.error_type {
-        Some(t) => format!("{} / {}", l.label.name(), t.name()),
-        None => l.label.name().to_string(),
+    match (l.error_type, l.cause) {
+        (Some(t), _) => format!("{} / {}", l.label.name(), t.name()),
+        (None, Some(c)) => format!("{} / {}", l.label.name(), c.name()),
+        (None, None) => l.label.name().to_string(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! One module per screen.
 
 pub mod answer_card;
+pub mod cause;
 pub mod compare;
 pub mod errors;
 pub mod explore;
