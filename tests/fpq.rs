@@ -277,7 +277,11 @@ fn every_edit_checks_out_against_the_store_with_sparql() {
             *made_anywhere.entry(*edit).or_default() += c.made;
         }
     }
-    for edit in Edit::ALL {
+    // The edits to another kind (NDC, NNDC, NNDR) keep to kinds the relation takes as objects
+    // (issue 39: readers reject "a city in Macedonian"); the sample KGs' relations take one kind
+    // each, so those edits are refused there (edits.rs' unit tests draw them where a relation
+    // takes two). The same-kind edits are made everywhere.
+    for edit in Edit::ALL.into_iter().filter(|e| !e.other_kind()) {
         assert!(
             made_anywhere.get(&edit).copied().unwrap_or(0) > 0,
             "{edit} never made: {made_anywhere:?}"

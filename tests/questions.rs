@@ -90,8 +90,10 @@ fn typed_negatives_are_of_the_right_type_never_true_and_uniform_over_fillable_po
             },
         );
         let negatives: Vec<&Question> = qs.iter().filter(|q| q.negative.is_some()).collect();
+        // nba's players have two-valued leagues, whose negatives are unfair (issue 39): fewer.
+        let least = if spec == "sample:nba" { 150 } else { 950 };
         assert!(
-            negatives.len() >= 950,
+            negatives.len() >= least,
             "{spec}: {} negatives",
             negatives.len()
         );
@@ -460,7 +462,7 @@ fn a_run_smaller_than_its_limit_says_why() {
 }
 
 /// A name several entities go by is never left bare as a question's subject ("Washington"
-/// the city and the state: "Washington (city or area)"), and no question repeats another's
+/// the city and the state: "the city or area Washington"), and no question repeats another's
 /// text, in every method that makes its questions up front, on every sample KG.
 #[test]
 fn subjects_that_share_a_name_get_their_context_and_no_question_repeats() {

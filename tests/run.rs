@@ -301,7 +301,7 @@ fn a_run_short_of_its_limit_says_which_facts_were_skipped() {
         "--kg",
         "sample:nba",
         "--relation",
-        "home city or area",
+        "home city",
         "--limit",
         "20",
         "--runs-dir",
@@ -1178,7 +1178,7 @@ fn a_sweep_asks_every_askable_fact_once_batch_by_batch() {
 #[test]
 fn a_sweep_run_resumes_after_kill_9_and_asks_every_fact_once() {
     let model = common::default_model();
-    let relation = "holder of the largest reserves";
+    let relation = "largest producer";
     let listed = common::ok(&[
         "questions",
         "--kg",

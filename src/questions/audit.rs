@@ -212,7 +212,8 @@ pub fn audit(
         }
         if let Some([s, p, o]) = fact_of(q) {
             let shown = super::names::shown(index, s, p);
-            if shown != index.label(s) && !q.prompt.contains(&shown) {
+            // "The country or territory Tonga ...": the context may open the sentence.
+            if shown != index.label(s) && !q.prompt.to_lowercase().contains(&shown.to_lowercase()) {
                 a.ambiguous_subjects += 1;
                 a.note("ambiguous subject", &q.prompt);
             }

@@ -114,7 +114,8 @@ impl<'a> Corrupter<'a> {
             && !seen.contains(f)
             && !self.names_itself(f)
             && !self.true_in_words(f)
-            && self.fair(fact, f)
+            // GraphEval's random draw is kept as it was, to repeat earlier runs.
+            && (self.from == NegativesFrom::Random || self.fair(fact, f))
     }
 
     /// Whether the negative `f` of `fact` is false for the asked knowledge, not for another
@@ -123,19 +124,22 @@ impl<'a> Corrupter<'a> {
     /// because no one mines it, not because of where it is mined).
     fn fair(&self, fact: &Fact, f: &Fact) -> bool {
         let ix = self.r.index;
+        // A subject whose name gives its own answer to the (new) relation makes the claim
+        // plainly false ("The home city of the Milwaukee Bucks is San Francisco", "The IOC code
+        // of Bhutan is BTN" beside its BHU).
+        let gives_own = || {
+            ix.objects_of(f[0], f[1])
+                .into_iter()
+                .any(|o| super::grammar::names_answer(ix, f[0], o))
+        };
+        if (f[0] != fact[0] || f[1] != fact[1]) && gives_own() {
+            return false;
+        }
         if f[0] != fact[0] {
             let answers_elsewhere = || ix.facts_from(f[0]).iter().any(|g| g[1] == f[1]);
             let subjects = self.sigs.of(f[1]).map_or(0, |s| s.subjects.len());
-            // A subject whose name gives its own answer makes the claim plainly false ("The
-            // home city of the Milwaukee Bucks is San Francisco").
-            let gives_own = || {
-                ix.objects_of(f[0], f[1])
-                    .into_iter()
-                    .any(|o| super::grammar::names_answer(ix, f[0], o))
-            };
             super::fair::unfair_subject(ix, fact, f[0]).is_none()
                 && (subjects < MANY_SUBJECTS || answers_elsewhere())
-                && !gives_own()
         } else if f[2] != fact[2] && f[1] == fact[1] {
             super::fair::unfair_object(ix, fact, f[2]).is_none()
         } else {

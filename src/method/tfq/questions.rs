@@ -36,10 +36,11 @@ pub fn generate(
         t.gold = Gold::yes();
         t.context.clone_from(&context);
         t.positive_id = true_id.clone();
-        t.group_size = if false_object.is_some() { 2 } else { 1 };
+        t.group_size = 2;
+        // Luo et al. pair each true statement with a false one: a fact without a fair wrong
+        // object (a two-valued split) is not asked alone, which would tilt the set to "true".
         let Some(o) = false_object else {
             missing += 1;
-            out.push(t);
             continue;
         };
         let mut false_fact = fact;
