@@ -41,7 +41,7 @@ fn multiple_choice_has_one_right_option_and_none_found_by_its_letters() {
             templates: &templates,
             seed: 7,
         };
-        let corrupter = Corrupter::new(&r, NegativesFrom::Typed);
+        let corrupter = Corrupter::new(&r, NegativesFrom::Fair);
         for task in [Task::McqWh, Task::McqFib] {
             let qs = generate(spec, task, 2000, &[]);
             assert!(qs.len() > 150, "{spec} {task:?}: {}", qs.len());

@@ -159,7 +159,7 @@ fn typed_negatives_are_of_the_right_type_never_true_and_uniform_over_fillable_po
         );
 
         // Positions: uniform over the positions each fact can fill, within 5 points.
-        let corrupter = Corrupter::new(&renderer, NegativesFrom::Typed);
+        let corrupter = Corrupter::new(&renderer, NegativesFrom::Fair);
         let ids: HashMap<String, u32> = index
             .facts()
             .iter()
@@ -474,7 +474,7 @@ fn subjects_that_share_a_name_get_their_context_and_no_question_repeats() {
             templates: &templates,
             seed: 0,
         };
-        let corrupter = Corrupter::new(&r, NegativesFrom::Typed);
+        let corrupter = Corrupter::new(&r, NegativesFrom::Fair);
         let shared = index
             .entities()
             .iter()
@@ -532,7 +532,7 @@ fn audit_counts_bare_names_and_unnatural_wording() {
         templates: &templates,
         seed: 7,
     };
-    let corrupter = Corrupter::new(&renderer, NegativesFrom::Typed);
+    let corrupter = Corrupter::new(&renderer, NegativesFrom::Fair);
     let audit = |qs: &[Question]| {
         questions::audit::audit(&renderer, &corrupter, qs, &|q| {
             kgscope::method::of(q.task).asks_statements()

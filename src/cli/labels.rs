@@ -32,10 +32,12 @@ pub use kgscope::report::label_export::LabelFormat as Format;
 pub struct ExportArgs {
     /// Run id (or run directory).
     pub run: String,
-    /// What to write: one JSON object per line in the chosen shape.
+    /// What to write: one JSON object per line in the chosen shape [default: none; required
+    /// unless --reviewed].
     #[arg(long, value_enum, required_unless_present = "reviewed")]
     pub format: Option<Format>,
-    /// Output file (JSON Lines), written whole or not at all; `-` for standard output.
+    /// Output file (JSON Lines), written whole or not at all; `-` for standard output
+    /// [default: none; required unless --reviewed].
     #[arg(long, value_name = "FILE", required_unless_present = "reviewed")]
     pub out: Option<String>,
     /// Add the labelled questions to the reviewed set in DIR (as tests/data/reviewed/seed41):
@@ -44,7 +46,7 @@ pub struct ExportArgs {
     /// right, wrong or abstained accepts its question (cause null); "bad question" rejects it
     /// with the cause picked in the TUI, "KG wrong" with gold_wrong, and the label's note.
     /// Questions already in the files are replaced in place, so exporting again repeats
-    /// nothing.
+    /// nothing [default: export in --format to --out].
     #[arg(
         long,
         value_name = "DIR",

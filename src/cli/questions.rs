@@ -39,10 +39,12 @@ pub struct GenArgs {
     /// object.
     #[arg(long, default_value_t = kgscope::questions::DEFAULT_NEGATIVES)]
     pub negatives: usize,
-    /// Where a negative's replacement comes from: `typed` (an entity of the replaced one's
-    /// type, an object its relation has elsewhere, a relation that fits both ends) or `random`
-    /// (any entity, object or relation, as the GraphEval paper does).
-    #[arg(long, value_enum, default_value = "typed")]
+    /// Where a negative's replacement comes from: `fair` (an entity of the replaced one's
+    /// type, an object its relation has elsewhere, a relation that fits both ends, and false
+    /// for the asked knowledge, not for another reason), `typed` (the same without the fairness
+    /// checks, as kgscope drew them before) or `random` (any entity, object or relation, as the
+    /// GraphEval paper does).
+    #[arg(long, value_enum, default_value = "fair")]
     pub negatives_from: NegativesFrom,
     /// How facts are drawn: `by-relation` (every relation its share), `by-type` (subjects'
     /// types in turn, rarer first) or `uniform` (relations as often as the KG states them).
@@ -268,7 +270,8 @@ pub struct AuditArgs {
     pub json: bool,
     /// Hand verdicts on these questions (the reviewed set's `*.verdicts.jsonl`: id, verdict
     /// accept/reject, cause); repeatable. The audit then says how many rejected questions it
-    /// flags (recall) and how many accepted ones (false alarms), per cause.
+    /// flags (recall) and how many accepted ones (false alarms), per cause [default: no
+    /// measurement].
     #[arg(long = "reviewed", value_name = "FILE")]
     pub reviewed: Vec<PathBuf>,
     #[command(flatten)]
@@ -314,7 +317,7 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
         templates: &templates,
         seed: 0,
     };
-    let corrupter = questions::negatives::Corrupter::new(&renderer, NegativesFrom::Typed);
+    let corrupter = questions::negatives::Corrupter::new(&renderer, NegativesFrom::Fair);
     let mut report = questions::audit::audit(&renderer, &corrupter, &qs, &|q| {
         kgscope::method::of(q.task).asks_statements()
     });

@@ -31,8 +31,13 @@ use crate::sampling::SeededRng;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum NegativesFrom {
-    /// Of the same type as what it replaces (a relation: one that fits both ends).
+    /// Of the same type as what it replaces, and false for the asked knowledge: never the other
+    /// value of a two-valued split, another group's, a later era's, a subject that never has the
+    /// relation or whose name gives its own answer away ([`super::fair`]).
     #[default]
+    Fair,
+    /// Of the same type as what it replaces (a relation: one that fits both ends), as kgscope
+    /// drew them before `fair`: runs made with it resume with the same questions.
     Typed,
     /// Uniformly from every entity, relation or object (GraphEval's paper).
     Random,
@@ -41,6 +46,7 @@ pub enum NegativesFrom {
 impl NegativesFrom {
     pub fn as_str(self) -> &'static str {
         match self {
+            Self::Fair => "fair",
             Self::Typed => "typed",
             Self::Random => "random",
         }
@@ -115,7 +121,9 @@ impl<'a> Corrupter<'a> {
             && !self.names_itself(f)
             && !self.true_in_words(f)
             // GraphEval's random draw is kept as it was, to repeat earlier runs.
-            && (self.from == NegativesFrom::Random || self.fair(fact, f))
+            // Only `fair` applies the checks: `typed` and GraphEval's random draw are kept as
+            // they were, to repeat earlier runs.
+            && (self.from != NegativesFrom::Fair || self.fair(fact, f))
     }
 
     /// Whether the negative `f` of `fact` is false for the asked knowledge, not for another
@@ -159,7 +167,7 @@ impl<'a> Corrupter<'a> {
         let mut seen: HashSet<Fact> = HashSet::new();
         for _ in 0..k {
             let negative = match self.from {
-                NegativesFrom::Typed => self.typed(fact, rng, &seen),
+                NegativesFrom::Fair | NegativesFrom::Typed => self.typed(fact, rng, &seen),
                 NegativesFrom::Random => self.random(fact, rng, &seen),
             };
             if let Some((f, how)) = negative {
@@ -392,7 +400,7 @@ mod tests {
              ex:x a ex:D . ex:y a ex:D . ex:z a ex:E . ex:y ex:q ex:z .\n"
         );
         with_kg(&ttl, |r, index| {
-            let c = Corrupter::new(r, NegativesFrom::Typed);
+            let c = Corrupter::new(r, NegativesFrom::Fair);
             let id = |l: &str| index.iri_id(&format!("http://example.org/{l}")).unwrap();
             let fact = [id("a"), id("p"), id("x")];
             assert_eq!(c.fillable(&fact), [Corruption::Head, Corruption::Tail]);
@@ -426,7 +434,7 @@ mod tests {
              ex:c a ex:Country ; ex:border ex:d . ex:d a ex:Country .\n"
         );
         with_kg(&ttl, |r, index| {
-            let c = Corrupter::new(r, NegativesFrom::Typed);
+            let c = Corrupter::new(r, NegativesFrom::Fair);
             let id = |l: &str| index.iri_id(&format!("http://example.org/{l}")).unwrap();
             let fact = [id("a"), id("border"), id("b")];
             // Tails: a (a borders a) and d; heads: c and d, not b (b borders b).
@@ -446,7 +454,7 @@ mod tests {
              ex:x a ex:D . ex:y a ex:D .\n"
         );
         with_kg(&ttl, |r, index| {
-            let c = Corrupter::new(r, NegativesFrom::Typed);
+            let c = Corrupter::new(r, NegativesFrom::Fair);
             let fact = index.facts()[0];
             assert!(c.fillable(&fact).is_empty());
             assert!(c.corrupt(&fact, 2, &mut crate::sampling::rng(3)).is_empty());
@@ -459,7 +467,7 @@ mod tests {
              ex:k1 a ex:City ; rdfs:label \"Kingston\" . ex:k2 a ex:City ; rdfs:label \"Kingston\" .\n"
         );
         with_kg(&ttl, |r, index| {
-            let c = Corrupter::new(r, NegativesFrom::Typed);
+            let c = Corrupter::new(r, NegativesFrom::Fair);
             let id = |l: &str| index.iri_id(&format!("http://example.org/{l}")).unwrap();
             let swapped = [id("jam"), id("capital"), id("k2")];
             assert!(!index.contains(&swapped));

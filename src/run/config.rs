@@ -307,7 +307,7 @@ mod tests {
         );
         assert_eq!(
             (new.negatives_from, new.sampling),
-            (NegativesFrom::Typed, Sampling::ByRelation)
+            (NegativesFrom::Fair, Sampling::ByRelation)
         );
         let mut json = serde_json::to_value(&new).unwrap();
         let obj = json.as_object_mut().unwrap();
