@@ -582,7 +582,11 @@ fn generation_makes_nothing_the_reader_checks_flag_and_the_audit_measures_the_re
             .output()
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{kg}: {text}\n{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{kg}: {text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let n = std::fs::read_to_string(dir.join(format!("full/{kg}.jsonl")))
             .unwrap()
             .lines()

@@ -683,7 +683,11 @@ fn team_facts_are_not_drowned_by_players() {
         );
         assert!(n >= 100, "{league}: {n}");
     }
-    assert!(!ask(k, "nba", "?p <https://kgscope.dev/kg/nba/prop/playerStatus> ?s"));
+    assert!(!ask(
+        k,
+        "nba",
+        "?p <https://kgscope.dev/kg/nba/prop/playerStatus> ?s"
+    ));
     // Every team and championship is kept.
     let teams = count(
         k,
@@ -706,7 +710,11 @@ fn teams_have_founding_years_cities_and_no_home_state() {
     // state (which the city in the team's name gives away) are left out (issue 39).
     for gone in ["firstSeason", "homeState", "yearFounded"] {
         assert!(
-            !ask(k, "nba", &format!("?t <https://kgscope.dev/kg/nba/prop/{gone}> ?y")),
+            !ask(
+                k,
+                "nba",
+                &format!("?t <https://kgscope.dev/kg/nba/prop/{gone}> ?y")
+            ),
             "{gone}"
         );
     }
@@ -725,7 +733,11 @@ fn teams_have_founding_years_cities_and_no_home_state() {
         ("Denver_Nuggets", 1967),
     ] {
         assert!(
-            ask(k, "nba", &format!("ent:{team} prop:founded \"{year}\"^^xsd:gYear")),
+            ask(
+                k,
+                "nba",
+                &format!("ent:{team} prop:founded \"{year}\"^^xsd:gYear")
+            ),
             "{team} {year}"
         );
     }
@@ -750,8 +762,17 @@ fn teams_have_founding_years_cities_and_no_home_state() {
         "SELECT DISTINCT ?l WHERE { ?t prop:homeCity ?c . ?c rdfs:label ?l }",
         &["l"],
     );
-    for region in ["Golden State", "Utah", "Minnesota", "Indiana", "Connecticut"] {
-        assert!(!cities.iter().any(|r| r[0] == region), "{region}: {cities:?}");
+    for region in [
+        "Golden State",
+        "Utah",
+        "Minnesota",
+        "Indiana",
+        "Connecticut",
+    ] {
+        assert!(
+            !cities.iter().any(|r| r[0] == region),
+            "{region}: {cities:?}"
+        );
     }
     assert!(cities.iter().any(|r| r[0] == "San Francisco"), "{cities:?}");
 }
@@ -761,7 +782,11 @@ fn stale_and_predicted_element_facts_are_left_out_and_fixed() {
     let kg = open("elements");
     let k = kg.as_ref();
     // The undated reserve holders are stale (fluorspar: Mexico, not South Africa).
-    assert!(!ask(k, "elements", "?e <https://kgscope.dev/kg/elements/prop/largestReserves> ?p"));
+    assert!(!ask(
+        k,
+        "elements",
+        "?e <https://kgscope.dev/kg/elements/prop/largestReserves> ?p"
+    ));
     // Melting points beyond einsteinium are predictions, not measurements.
     let predicted = count(
         k,
@@ -770,7 +795,11 @@ fn stale_and_predicted_element_facts_are_left_out_and_fixed() {
     );
     assert_eq!(predicted, 0);
     // Tungsten's Pauling electronegativity is 2.36 (CRC Handbook), not mendeleev's 1.7.
-    assert!(ask(k, "elements", "ent:Tungsten prop:paulingElectronegativity ?x . FILTER(?x = 2.36)"));
+    assert!(ask(
+        k,
+        "elements",
+        "ent:Tungsten prop:paulingElectronegativity ?x . FILTER(?x = 2.36)"
+    ));
     // One vocabulary for radioactivity: no "stable" beside "not radioactive".
     assert!(!ask(k, "elements", "?i prop:radioactivity ent:Stable"));
 }

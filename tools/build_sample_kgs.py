@@ -1000,7 +1000,7 @@ def build_nba() -> KG:
     ], primary=["BasketballTeam"])
     for c, l in [("BasketballTeam", "basketball team"), ("BasketballPlayer", "basketball player"),
                  ("League", "basketball league"), ("City", "city or area"), ("State", "U.S. state"),
-                 ("Province", "Canadian province or territory"), ("FederalDistrict", "federal district"),
+                 ("Province", "Canadian province or territory"),
                  ("Championship", "league championship")]:
         kg.cls(c, l)
     # Left out as mostly unaskable (issue 39): a team's home state (its city's name gives it away),
@@ -1026,11 +1026,14 @@ def build_nba() -> KG:
             team = kg.ent(("team", t[idx["id"]]), "BasketballTeam", full, [abbr, nick])
             kg.fact(team, "league", leagues[lg])
             kg.fact(team, "teamAbbreviation", s_(abbr))
-            state = kg.ent(("state", t[idx["state"]]), state_class(t[idx["state"]]), t[idx["state"]])
             city_name = HOME_CITY_FIX.get(t[idx["city"]], t[idx["city"]])
             city = kg.ent(("city", city_name), "City", city_name)
             kg.fact(team, "homeCity", city)
-            kg.fact(city, "locatedInState", state)
+            # The District of Columbia is no state or province but the city's own district:
+            # "In which state is Washington, D.C.?" has no answer.
+            if t[idx["state"]] != US_FEDERAL_DISTRICT:
+                state = kg.ent(("state", t[idx["state"]]), state_class(t[idx["state"]]), t[idx["state"]])
+                kg.fact(city, "locatedInState", state)
             founded = FOUNDED_FIX.get(full, t[idx["year_founded"]])
             if founded:
                 kg.fact(team, "founded", year_(founded))
@@ -1054,8 +1057,8 @@ def build_nba() -> KG:
 # nba_api's "state" is the state, province or district of a team in the United States or Canada,
 # with nothing to tell them apart. English names the kind ("in the state of Oregon", "in the
 # province of Ontario"), so each gets its class: Canada's provinces and territories (a closed list
-# of thirteen, Constitution Act and federal statutes), the District of Columbia (the one federal
-# district of the United States), and otherwise a U.S. state.
+# of thirteen, Constitution Act and federal statutes), and otherwise a U.S. state. The District of
+# Columbia (the one federal district of the United States) is no state: its city gets no fact.
 CANADIAN_PROVINCES = {
     "Alberta", "British Columbia", "Manitoba", "New Brunswick", "Newfoundland and Labrador", "Nova Scotia",
     "Ontario", "Prince Edward Island", "Quebec", "Saskatchewan",
@@ -1067,7 +1070,7 @@ US_FEDERAL_DISTRICT = "District of Columbia"
 def state_class(name: str) -> str:
     if name in CANADIAN_PROVINCES:
         return "Province"
-    return "FederalDistrict" if name == US_FEDERAL_DISTRICT else "State"
+    return "State"
 
 
 # nba_api's year_founded is the year of a franchise's first season in the BAA/NBA (or WNBA), not
@@ -1092,6 +1095,8 @@ HOME_CITY_FIX = {
     "Indiana": "Indianapolis",  # Gainbridge Fieldhouse (Pacers, Fever)
     "Utah": "Salt Lake City",  # Delta Center (Jazz)
     "Connecticut": "Uncasville",  # Mohegan Sun Arena (Sun)
+    # The capital's usual name: "Washington" alone is also the state (Wizards, Mystics).
+    "Washington": "Washington, D.C.",
 }
 # Players kept per (league, active/inactive) stratum: the PLAYERS_PER_STRATUM with the smallest
 # SHA-256 of "<league>:<player id>". All 6,426 players (2 facts each) gave 96% of nba's facts and

@@ -195,6 +195,11 @@ OFFICIAL_NAME_FIX = {
     # Portugal: "República Portuguesa" (Constitution, art. 1); world-countries has "República português".
     ("PRT", "por"): "República Portuguesa",
 }
+CALLING_CODE_FIX = {
+    # Vatican City: the ITU reserved +379 for it, but it has never been used; its numbers are in
+    # Italy's plan (+39 06 698...). country-coder gives "379" and "39 06".
+    "VA": ["39"],
+}
 NATIVE_LABEL_FIX = {
     # wikidata-lang gives "valencià" (the Valencian name) as Catalan's native name; its Catalan label is "català".
     "Q7026": "català",
@@ -403,8 +408,13 @@ def build(npm_root: Path, site: Path, countries=COUNTRIES) -> str:
             ents[qid] = Entity(qid, kind)
         return ents[qid]
 
-    qid_of = {cc: cc_props[cc]["wikidata"] for cc in countries}
-    cc_of_a3 = {rows[cc]["cca3"]: cc for cc in countries}
+    # Every neighbour a border list names, in the slice or not: a list of borders that stops at
+    # the slice's edge is a wrong answer ("Germany borders only five countries"). Neighbours
+    # outside the slice are items with their terms, class and continent only.
+    by_a3 = {x["cca3"]: cc for cc, x in rows.items()}
+    neighbours = sorted({by_a3[a3] for cc in countries for a3 in rows[cc]["borders"]} - set(countries))
+    qid_of = {cc: cc_props[cc]["wikidata"] for cc in [*countries, *neighbours]}
+    cc_of_a3 = {rows[cc]["cca3"]: cc for cc in qid_of}
     eu, un = cc_props["EU"]["wikidata"], cc_props["UN"]["wikidata"]
     for qid, name in ((eu, "European Union"), (un, "United Nations")):
         e = ent(qid)
@@ -476,7 +486,7 @@ def build(npm_root: Path, site: Path, countries=COUNTRIES) -> str:
             e.add("P1448", Mono(official, tag), refs=[wc_ref])
         if cc in MOTTO:
             e.add("P1451", Mono(*MOTTO[cc]))
-        for code in cp.get("callingCodes", []) or gn_calling(gn_countries, cc):
+        for code in CALLING_CODE_FIX.get(cc) or cp.get("callingCodes", []) or gn_calling(gn_countries, cc):
             e.add("P474", "+" + code.replace(" ", ""), refs=[cc_ref])
         e.add("P297", cp["iso1A2"], refs=[cc_ref])
         e.add("P298", cp["iso1A3"], refs=[cc_ref])
@@ -495,6 +505,18 @@ def build(npm_root: Path, site: Path, countries=COUNTRIES) -> str:
             c.add("P31", "Q5119")
             c.add("P17", qid)
             c.add("P1376", qid)
+    for cc in neighbours:
+        x, e = rows[cc], ent(qid_of[cc])
+        e.label("en", x["name"]["common"])
+        for k, lang in LABEL_LANGS.items():
+            if k in x["translations"]:
+                e.label(lang, x["translations"][k]["common"])
+        e.descs["en"] = f"country in {x['subregion']}"
+        if x["independent"]:
+            e.add("P31", "Q3624078", rank="Normal")
+        e.add("P31", "Q6256", rank="Normal")
+        e.add("P30", region_qid[x["region"]], refs=[src("country-coder")])
+        e.sitelinks.append(("en", x["name"]["common"]))
     if "DE" in countries:
         bonn = ent("Q586")
         bonn.add("P31", "Q515")

@@ -869,7 +869,9 @@ fn by_object(facts: &[Fact]) -> Vec<u32> {
 /// then ("discovered in Russia" in 1998, "member of the United Nations" since 1945).
 pub fn changes_over_time(index: &KgIndex, o: Id) -> bool {
     match index.term(o) {
-        Term::Literal(l) => date_year(index.term(o)).is_none() && l.value().trim().parse::<f64>().is_ok(),
+        Term::Literal(l) => {
+            date_year(index.term(o)).is_none() && l.value().trim().parse::<f64>().is_ok()
+        }
         _ => false,
     }
 }

@@ -15,6 +15,9 @@ pub struct Answers {
     phrases: HashSet<String>,
     /// Answers without letters or digits ("¥"), lower-cased, matched as substrings.
     signs: Vec<String>,
+    /// The answers are texts in a language (an official name, a motto): any alias, a name in
+    /// another language, may translate one ("French Republic" for "République française").
+    texts: bool,
 }
 
 impl Answers {
@@ -32,21 +35,34 @@ impl Answers {
                 phrases.insert(w.join(" "));
             }
         }
-        Self { phrases, signs }
+        Self {
+            phrases,
+            signs,
+            texts: false,
+        }
     }
 
     /// The labels of every object predicate `p` has in the KG.
     pub fn of_relation(index: &KgIndex, p: Id) -> Self {
-        Self::new(
-            index
-                .objects_of_predicate(p)
-                .iter()
-                .map(|&o| index.label(o)),
-        )
+        let objects = index.objects_of_predicate(p);
+        let tagged = objects
+            .iter()
+            .filter(|&&o| {
+                matches!(index.term(o), crate::kg::Term::Literal(l) if l.language().is_some())
+            })
+            .count();
+        Self {
+            texts: tagged * 2 > objects.len(),
+            ..Self::new(objects.iter().map(|&o| index.label(o)))
+        }
     }
 
-    /// Whether `alias` equals or contains (as whole words, case-insensitively) an answer.
+    /// Whether `alias` equals or contains (as whole words, case-insensitively) an answer, or
+    /// may translate one (the answers are texts in a language).
     pub fn in_alias(&self, alias: &str) -> bool {
+        if self.texts {
+            return true;
+        }
         let w = words(alias);
         let lower = alias.to_lowercase();
         (0..w.len()).any(|i| {
@@ -74,32 +90,42 @@ pub fn choose<'a>(label: &str, aliases: &'a [String], answers: &Answers) -> Opti
         .iter()
         .map(|a| a.trim())
         .enumerate()
-        .filter(|(_, a)| !a.is_empty() && tells_apart(label, a) && !answers.in_alias(a))
+        .filter(|(_, a)| !a.is_empty() && helps(label, a, aliases) && !answers.in_alias(a))
         .min_by_key(|(i, a)| (!a.is_ascii(), *i))
         .map(|(_, a)| a)
+}
+
+/// Whether `alias`, one of `aliases`, is worth showing: it [`tells_apart`], and it is no
+/// spelling without accents of another of the aliases ("Belgie" beside "België": the spelling
+/// with its letters is the name, the other only how a keyboard without them writes it).
+pub fn helps(label: &str, alias: &str, aliases: &[String]) -> bool {
+    tells_apart(label, alias)
+        && !(alias.is_ascii() && aliases.iter().any(|b| !b.is_ascii() && respells(b, alias)))
 }
 
 /// Whether `alias` tells the reader something the label does not: not a code ("MAS", "ARU":
 /// a reader who knows the entity by name learns nothing from it, and a code can mislead in a
 /// question about another code), not the label's own words or some of them ("Celtics" for
-/// "Boston Celtics"), not the label spelt without its accents or case ("Curacao" for
-/// "Curaçao"), and without parentheses of its own (which would nest inside the question's). A
-/// chemical symbol ("Au") is no code: it names the element.
+/// "Boston Celtics"), not the label respelt ([`respells`]: "Curacao" for "Curaçao",
+/// "Comores" for "Comoros"), not a short form of it ([`shortens`]: "Ru-99" for
+/// "Ruthenium-99"), and without parentheses of its own (which would nest inside the
+/// question's). A chemical symbol that is no short form ("Au" for gold) is no code: it names
+/// the element.
 pub fn tells_apart(label: &str, alias: &str) -> bool {
     let (l, a) = (words(&folded(label)), words(&folded(alias)));
     (!is_code(alias) || is_symbol(alias))
         && !alias.contains(['(', ')'])
         && !a.is_empty()
         && !a.iter().all(|w| l.contains(w))
+        && !respells(label, alias)
+        && !shortens(label, alias)
 }
 
 /// A chemical element's kind of symbol: a capital and at most one more letter in lower case
 /// ("Au", "Mg", "F"). Unlike an all-capitals code, chemists name the thing by it.
 fn is_symbol(alias: &str) -> bool {
     let mut c = alias.trim().chars();
-    c.next().is_some_and(char::is_uppercase)
-        && c.clone().count() <= 1
-        && c.all(char::is_lowercase)
+    c.next().is_some_and(char::is_uppercase) && c.clone().count() <= 1 && c.all(char::is_lowercase)
 }
 
 /// Text without its accents (letters decomposed, combining marks dropped): "Curaçao" →
@@ -107,6 +133,65 @@ fn is_symbol(alias: &str) -> bool {
 fn folded(s: &str) -> String {
     use unicode_normalization::{char::is_combining_mark, UnicodeNormalization};
     s.nfd().filter(|c| !is_combining_mark(*c)).collect()
+}
+
+/// Whether `a` and `b` are one name spelt two ways: the same letters without their accents
+/// ("Curaçao", "Curacao"), with umlauts and ligatures written out as a keyboard without them
+/// writes them ("Österreich", "Oesterreich"), or one letter apart in a name of five or more
+/// (two in one of twelve or more): "Comoros", "Comores". Case is no difference.
+pub fn respells(a: &str, b: &str) -> bool {
+    let (fa, fb) = (folded(a).to_lowercase(), folded(b).to_lowercase());
+    if fa == fb || written_out(a) == fb || fa == written_out(b) {
+        return true;
+    }
+    let shorter = fa.chars().count().min(fb.chars().count());
+    let apart = strsim::levenshtein(&fa, &fb);
+    (shorter >= 5 && apart <= 1) || (shorter >= 12 && apart <= 2)
+}
+
+/// Lower case with umlauts, ß and ligatures written out ("Österreich" → "oesterreich"), then
+/// without the remaining accents.
+fn written_out(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.to_lowercase().chars() {
+        match c {
+            'ä' | 'æ' => out.push_str("ae"),
+            'ö' | 'ø' | 'œ' => out.push_str("oe"),
+            'ü' => out.push_str("ue"),
+            'å' => out.push_str("aa"),
+            'ß' => out.push_str("ss"),
+            c => out.push(c),
+        }
+    }
+    folded(&out)
+}
+
+/// Whether `alias` is `label` shortened word by word: as many words, each the label's own or
+/// a short form of it that keeps its first letter and the order of the rest ("Ru-99" for
+/// "Ruthenium-99", "Sr-85" for "Strontium-85", "Mass." for "Massachusetts").
+pub fn shortens(label: &str, alias: &str) -> bool {
+    let parts = |s: &str| -> Vec<String> {
+        folded(s)
+            .to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let (l, a) = (parts(label), parts(alias));
+    l.len() == a.len()
+        && !a.is_empty()
+        && a.iter().zip(&l).any(|(x, y)| x != y)
+        && a.iter().zip(&l).all(|(x, y)| x == y || short_form(x, y))
+}
+
+/// Whether `short` keeps `word`'s first letter and some of the rest in order ("sr" of
+/// "strontium").
+fn short_form(short: &str, word: &str) -> bool {
+    let mut rest = word.chars();
+    short.chars().count() < word.chars().count()
+        && short.chars().next() == word.chars().next()
+        && short.chars().all(|c| rest.any(|w| w == c))
 }
 
 /// How a question names a subject with its alias.
@@ -171,6 +256,24 @@ mod tests {
     }
 
     #[test]
+    fn no_alias_where_the_answers_are_texts_in_a_language() {
+        let kg = crate::kg::local::LocalKg::from_turtle(
+            r#"@prefix ex: <http://ex.org/> .
+            ex:fr ex:officialName "République française"@fr ; ex:code "FR" .
+            ex:de ex:officialName "Bundesrepublik Deutschland"@de ; ex:code "DE" ."#,
+            "test",
+        )
+        .unwrap();
+        let ix = KgIndex::build(&kg, &|_| {}).unwrap();
+        let p = |l: &str| ix.iri_id(&format!("http://ex.org/{l}")).unwrap();
+        let aliases = strings(&["French Republic"]);
+        let names = Answers::of_relation(&ix, p("officialName"));
+        assert_eq!(choose("France", &aliases, &names), None);
+        let codes = Answers::of_relation(&ix, p("code"));
+        assert_eq!(choose("France", &aliases, &codes), Some("French Republic"));
+    }
+
+    #[test]
     fn names_that_tell_apart_and_none_when_none_fits() {
         let none = Answers::new(Vec::new());
         let aliases = strings(&["CY", "CYP", "Kıbrıs", "Republic of Cyprus"]);
@@ -189,6 +292,10 @@ mod tests {
             ("Boston Celtics", "Celtics"),
             ("Curaçao", "Curacao"),
             ("Vatican City", "Holy See (Vatican City State)"),
+            ("Comoros", "Comores"),
+            ("Ruthenium-99", "Ru-99"),
+            ("Strontium-85", "Sr-85"),
+            ("Ruthenium", "Ru"),
         ] {
             assert!(!tells_apart(label, alias), "{alias}");
             assert_eq!(choose(label, &strings(&[alias]), &none), None);
@@ -197,6 +304,21 @@ mod tests {
         assert!(tells_apart("Georgia", "Sakartvelo"));
         // A chemical symbol names the element as chemists do.
         assert!(tells_apart("Gold", "Au"));
+        assert!(tells_apart("Belgium", "België") && tells_apart("Italy", "Italia"));
+        // A respelling of another of its names loses to the name with its letters.
+        let austria = strings(&["Oesterreich", "Österreich"]);
+        assert_eq!(choose("Austria", &austria, &none), Some("Österreich"));
+        let belgium = strings(&["Belgie", "België", "Kingdom of Belgium"]);
+        assert_eq!(
+            choose("Belgium", &belgium, &none),
+            Some("Kingdom of Belgium")
+        );
+        assert!(respells("Österreich", "Oesterreich") && respells("Curaçao", "CURACAO"));
+        assert!(!respells("Iran", "Iraq") && !respells("Austria", "Australia"));
+        assert!(shortens("Massachusetts", "Mass.") && !shortens("Gold", "Au"));
+        assert!(
+            !shortens("Ruthenium-99", "Ruthenium-99") && !shortens("Italy", "Italian Republic")
+        );
         assert_eq!(choose("Cyprus", &strings(&["cyprus", " "]), &none), None);
         assert_eq!(choose("Cyprus", &[], &none), None);
         assert!(is_code("CY") && is_code("250") && is_code("fra") && is_code("+33"));

@@ -11,7 +11,8 @@
 //!   the wrong object is of the other (the 1985 NBA championship is the NBA's; the Chicago Sky
 //!   are the WNBA's), or a year before the group's first (a WNBA team founded in 1966).
 //! - **Another era**: the wrong object began after the subject's year (a franchise whose first
-//!   season or founding is later than the championship it is offered as the winner of).
+//!   season or founding is later than the championship it is offered as the winner of), or a
+//!   wrong date lies more than [`ERA_SPAN`] years from the true one.
 
 use crate::kg::index::{Fact, Id, KgIndex};
 
@@ -23,12 +24,30 @@ pub fn unfair_object(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'static
         return Some("the relation has two values only: the other one is decided by what splits its subjects");
     }
     if decided_by_another_relation(index, s, p, o, wrong) {
-        return Some("another relation the subject shares with the true object tells the wrong one apart");
+        return Some(
+            "another relation the subject shares with the true object tells the wrong one apart",
+        );
     }
     if later_than(index, wrong, s) {
         return Some("the wrong object began after the subject's year");
     }
+    if let (Some(truth), Some(other)) = (date_value(index, o), date_value(index, wrong)) {
+        if (truth - other).abs() > ERA_SPAN {
+            return Some("the wrong year is of another era than the true one");
+        }
+    }
     None
+}
+
+/// How many years a wrong date may lie from the true one: further off (2025 offered as the
+/// founding year of a franchise of the 1940s, 1200 for an element isolated in 1898) it is
+/// ruled out by the era alone, by anyone who knows roughly when the subject lived.
+pub const ERA_SPAN: i32 = 25;
+
+/// The year of a value typed as a date or a year (`xsd:date`, `xsd:gYear`, ...); plain
+/// numbers are not taken for years here (a melting point of 1811 K is no year).
+fn date_value(index: &KgIndex, t: Id) -> Option<i32> {
+    crate::kg::index::date_year(index.term(t))
 }
 
 /// Whether replacing `fact`'s subject by `wrong` makes an unfair negative: the relation has two
@@ -110,7 +129,15 @@ pub fn implausible_number(answer: &str, option: &str) -> bool {
 
 /// Words in a relation's name that mark when its subject began.
 const START_WORDS: [&str; 9] = [
-    "first", "found", "inception", "establish", "start", "formed", "creat", "birth", "born",
+    "first",
+    "found",
+    "inception",
+    "establish",
+    "start",
+    "formed",
+    "creat",
+    "birth",
+    "born",
 ];
 
 /// The year entity `e` began, from a fact whose relation's name says so (founded, inception,
@@ -121,8 +148,12 @@ pub fn start_year(index: &KgIndex, e: Id) -> Option<i32> {
         .iter()
         .filter(|f| {
             let iri = crate::kg::term_str(index.term(f[1]));
-            let name = format!("{} {}", crate::kg::vocab::local_name(iri), index.label(f[1]))
-                .to_lowercase();
+            let name = format!(
+                "{} {}",
+                crate::kg::vocab::local_name(iri),
+                index.label(f[1])
+            )
+            .to_lowercase();
             START_WORDS.iter().any(|w| name.contains(w))
         })
         .filter_map(|f| year_value(index, f[2]))
@@ -212,15 +243,23 @@ mod tests {
         assert!(unfair_object(&ix, &fact("c2010", "champion", "lakers"), id("heat")).is_none());
         // A year before the league's first team.
         let lit = |y: &str| {
-            ix.id(&crate::kg::Term::Literal(oxigraph::model::Literal::new_typed_literal(
-                y,
-                oxigraph::model::NamedNode::new_unchecked("http://www.w3.org/2001/XMLSchema#gYear"),
-            )))
+            ix.id(&crate::kg::Term::Literal(
+                oxigraph::model::Literal::new_typed_literal(
+                    y,
+                    oxigraph::model::NamedNode::new_unchecked(
+                        "http://www.w3.org/2001/XMLSchema#gYear",
+                    ),
+                ),
+            ))
             .unwrap()
         };
         let first = [id("sky"), id("firstSeason"), lit("2006")];
         assert!(unfair_object(&ix, &first, lit("1946")).is_some());
         assert!(unfair_object(&ix, &first, lit("2008")).is_none());
+        // A date of another era: 2006 for a franchise of 1946 (the Lakers' 1948 is fair).
+        let celtics = [id("celtics"), id("firstSeason"), lit("1946")];
+        assert!(unfair_object(&ix, &celtics, lit("2006")).is_some());
+        assert!(unfair_object(&ix, &celtics, lit("1948")).is_none());
         // Two facts that differ are no split of subjects.
         assert!(!two_valued(&ix, id("landlocked")));
     }

@@ -91,6 +91,7 @@ pub fn names_answer(
     let object_label = index.label(object);
     if answer_in_subject(&subject_label, &object_label)
         || abbreviates(&subject_label, &object_label)
+        || shares_stem(&subject_label, &object_label)
         || implied_by_name(index, subject, object)
     {
         return true;
@@ -138,13 +139,44 @@ pub fn abbreviates(name: &str, code: &str) -> bool {
         || (w.len() >= 2 && initials == lower)
 }
 
+/// Letters two proper names must begin with alike for one to suggest the other.
+const STEM: usize = 5;
+
+/// Words that begin many unrelated names ("Northern Ireland", "North Macedonia").
+const COMMON_STARTS: [&str; 8] = [
+    "north", "south", "east", "west", "central", "saint", "great", "united",
+];
+
+/// Whether a word of the subject's name and a different word of the answer's, both proper
+/// names, begin with the same [`STEM`] letters or more ("Minneapolis" and "Minnesota",
+/// "Indianapolis" and "Indiana"): the name suggests the answer by its letters, and an
+/// option that alone shares them is the one to pick.
+pub fn shares_stem(subject_label: &str, object_label: &str) -> bool {
+    let proper = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphabetic())
+            .filter(|w| w.starts_with(char::is_uppercase) && w.chars().count() >= STEM)
+            .map(str::to_lowercase)
+            .filter(|w| !COMMON_STARTS.iter().any(|c| w.starts_with(c)))
+            .collect()
+    };
+    let (s, o) = (proper(subject_label), proper(object_label));
+    s.iter().any(|a| {
+        o.iter()
+            .any(|b| a != b && a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count() >= STEM)
+    })
+}
+
 /// Whether the subject's name holds the name of another entity that the KG links to the
 /// answer by one fact, either way: "Miami" (a city of Florida) in "Miami Heat" asked for its
 /// state, "Washington" in "Washington Mystics" asked for the District of Columbia. The name
 /// implies the answer through the KG without containing it. Names of one or two letters, and
 /// bare numbers, are not looked up (a year in a name is [`answer_in_subject`]'s); the answer
 /// must be an entity with a proper name.
-fn implied_by_name(index: &crate::kg::KgIndex, subject: crate::kg::index::Id, object: crate::kg::index::Id) -> bool {
+fn implied_by_name(
+    index: &crate::kg::KgIndex,
+    subject: crate::kg::index::Id,
+    object: crate::kg::index::Id,
+) -> bool {
     // Only a proper name is implied this way: a value in lower case ("not radioactive") is
     // shared by many things, so a link to it says nothing about this one.
     if !matches!(index.term(object), crate::kg::Term::NamedNode(_))
@@ -177,6 +209,19 @@ pub fn contains_words(hay: &[String], needle: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_that_begin_alike_suggest_each_other() {
+        assert!(shares_stem("Minneapolis", "Minnesota"));
+        assert!(shares_stem("Indianapolis", "Indiana"));
+        assert!(!shares_stem("Salt Lake City", "Utah"));
+        assert!(!shares_stem("Northern Ireland", "North Macedonia"));
+        assert!(!shares_stem(
+            "Golden State Warriors",
+            "Golden State Valkyries"
+        ));
+        assert!(!shares_stem("Austin", "Australia"));
+    }
 
     #[test]
     fn clean_text_has_no_problems() {

@@ -381,6 +381,24 @@ impl Renderer<'_> {
         templates::render_fact(self.index, self.templates, fact, form, Some(head))
     }
 
+    /// The options' names for `fact`'s object and its distractors: their labels, except that
+    /// points in time are written as the blank ([`Self::blank`]) masks them, with their
+    /// preposition ("on 23 May 1949", "in 1871"), not as the KG's "1949-05-23".
+    pub fn options(&self, fact: &Fact, objects: &[Id]) -> Vec<String> {
+        let time = templates::template_for(self.index, self.templates, fact)
+            .tail
+            .time;
+        objects
+            .iter()
+            .map(|&o| {
+                let label = self.index.label(o);
+                time.then(|| templates::slots::time_words(label.trim()))
+                    .flatten()
+                    .unwrap_or(label)
+            })
+            .collect()
+    }
+
     /// The statement with `[MASK]` in place of the object (fill-in-the-blank).
     pub fn blank(&self, fact: &Fact) -> String {
         let form = templates::Form::Blank;

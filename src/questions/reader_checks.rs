@@ -9,7 +9,7 @@
 //!   (its true answer is still given away: "Are the Detroit Pistons based in Texas?"), and for
 //!   each fact of a compound question;
 //! - **alias that helps nobody**: the shown alias is a code, a short form or a respelling of
-//!   the label ([`super::aliases::tells_apart`]);
+//!   the label ([`super::aliases::helps`]);
 //! - **negative decided by something else**: a wrong object, subject or option that a reader
 //!   rejects without the asked knowledge ([`super::fair`]);
 //! - **slot misfit**: a wrong object of a kind the relation never takes as its object;
@@ -20,7 +20,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::aliases::{alias_in, tells_apart};
+use super::aliases::{alias_in, helps};
 use super::fair;
 use super::grammar::names_answer;
 use super::Question;
@@ -62,15 +62,20 @@ impl<'a> ReaderChecks<'a> {
         if self.gives_away(q, fact, term) {
             out.push(GIVEAWAY);
         }
-        if alias_in(&q.prompt).is_some_and(|a| !tells_apart(&q.subject_label, a)) {
+        if alias_in(&q.prompt).is_some_and(|a| !helps(&q.subject_label, a, &q.subject_aliases)) {
             out.push(ALIAS);
         }
-        if let (Gold::Compound { facts }, Some(s)) = (&q.gold, term(&q.subject).into_iter().next()) {
-            let dated = facts.iter().filter_map(|f| ix.iri_id(&f.predicate)).any(|p| {
-                ix.objects_of(s, p).into_iter().any(|o| {
-                    crate::kg::index::changes_over_time(ix, o) && ix.qualifier_year(&[s, p, o]).is_some()
-                })
-            });
+        if let (Gold::Compound { facts }, Some(s)) = (&q.gold, term(&q.subject).into_iter().next())
+        {
+            let dated = facts
+                .iter()
+                .filter_map(|f| ix.iri_id(&f.predicate))
+                .any(|p| {
+                    ix.objects_of(s, p).into_iter().any(|o| {
+                        crate::kg::index::changes_over_time(ix, o)
+                            && ix.qualifier_year(&[s, p, o]).is_some()
+                    })
+                });
             if dated {
                 out.push(UNDATED);
             }
@@ -123,10 +128,18 @@ impl<'a> ReaderChecks<'a> {
     /// question's relations.
     fn gives_away(&self, q: &Question, fact: Option<Fact>, term: &dyn Fn(&str) -> Vec<Id>) -> bool {
         let ix = self.index;
-        let Some(s) = term(&q.subject).into_iter().next().or_else(|| ix.iri_id(&q.subject)) else {
+        let Some(s) = term(&q.subject)
+            .into_iter()
+            .next()
+            .or_else(|| ix.iri_id(&q.subject))
+        else {
             return false;
         };
-        let relation_gives = |p: Id| ix.objects_of(s, p).into_iter().any(|o| names_answer(ix, s, o));
+        let relation_gives = |p: Id| {
+            ix.objects_of(s, p)
+                .into_iter()
+                .any(|o| names_answer(ix, s, o))
+        };
         if let Gold::Compound { facts } = &q.gold {
             return facts
                 .iter()
@@ -136,7 +149,9 @@ impl<'a> ReaderChecks<'a> {
         // A negative's subject still gives its own true answer away, which makes the wrong one
         // plainly wrong ("The Dallas Mavericks are based in the District of Columbia").
         match fact {
-            Some([_, p, o]) => relation_gives(p) || (q.negative.is_none() && names_answer(ix, s, o)),
+            Some([_, p, o]) => {
+                relation_gives(p) || (q.negative.is_none() && names_answer(ix, s, o))
+            }
             None => false,
         }
     }
@@ -150,10 +165,11 @@ impl<'a> ReaderChecks<'a> {
         let answer = options.get(*correct).map_or("", String::as_str);
         options.iter().enumerate().any(|(i, label)| {
             i != *correct
-                && (fair::implausible_number(answer, label) || self
-                    .option_ids(label, term)
-                    .into_iter()
-                    .any(|o| o != fact[2] && fair::unfair_object(ix, &fact, o).is_some()))
+                && (fair::implausible_number(answer, label)
+                    || self
+                        .option_ids(label, term)
+                        .into_iter()
+                        .any(|o| o != fact[2] && fair::unfair_object(ix, &fact, o).is_some()))
         })
     }
 
@@ -163,7 +179,9 @@ impl<'a> ReaderChecks<'a> {
         if !ids.is_empty() {
             return ids;
         }
-        self.index.named(&crate::kg::index::name_key(label)).to_vec()
+        self.index
+            .named(&crate::kg::index::name_key(label))
+            .to_vec()
     }
 
     /// Whether `o` is of a kind relation `p` has as an object somewhere (an untyped value, or a
@@ -210,7 +228,10 @@ fn stray_parenthesis(q: &Question) -> bool {
 }
 
 /// The ids a question's value names, from the KG's terms by their value.
-pub fn term_lookup<'a>(ids: &'a HashMap<&str, Vec<Id>>, index: &'a KgIndex) -> impl Fn(&str) -> Vec<Id> + 'a {
+pub fn term_lookup<'a>(
+    ids: &'a HashMap<&str, Vec<Id>>,
+    index: &'a KgIndex,
+) -> impl Fn(&str) -> Vec<Id> + 'a {
     move |v: &str| {
         ids.get(v)
             .cloned()

@@ -32,9 +32,17 @@ pub fn read_verdicts(files: &[PathBuf]) -> anyhow::Result<HashMap<String, Verdic
     for f in files {
         let text = std::fs::read_to_string(f)
             .map_err(|e| anyhow::anyhow!("reading the verdicts {}: {e}", f.display()))?;
-        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
             let v: Verdict = serde_json::from_str(line).map_err(|e| {
-                anyhow::anyhow!("{}:{}: not a verdict line (id, verdict, cause): {e}", f.display(), i + 1)
+                anyhow::anyhow!(
+                    "{}:{}: not a verdict line (id, verdict, cause): {e}",
+                    f.display(),
+                    i + 1
+                )
             })?;
             anyhow::ensure!(
                 v.verdict == "accept" || v.verdict == "reject",

@@ -65,7 +65,18 @@ fn leading_letter(text: &str, options: usize) -> Option<usize> {
 /// The options whose normalised names occur as whole words in `text`.
 fn named_options(text: &str, options: &[String]) -> Vec<usize> {
     let hay = format!(" {} ", normalise(text));
-    let names: Vec<String> = options.iter().map(|o| normalise(o)).collect();
+    // A point in time is offered with its preposition ("on 23 May 1949"); the answer may name
+    // it without.
+    let names: Vec<String> = options
+        .iter()
+        .map(|o| {
+            let n = normalise(o);
+            match n.strip_prefix("on ").or_else(|| n.strip_prefix("in ")) {
+                Some(bare) if bare.bytes().any(|b| b.is_ascii_digit()) => bare.to_string(),
+                _ => n,
+            }
+        })
+        .collect();
     let mut found: Vec<usize> = (0..options.len())
         .filter(|&i| !names[i].is_empty() && hay.contains(&format!(" {} ", names[i])))
         .collect();
@@ -161,6 +172,19 @@ mod tests {
             .iter()
             .map(|s| s.to_string())
             .collect()
+    }
+
+    #[test]
+    fn a_date_is_named_with_or_without_its_preposition() {
+        let o: Vec<String> = ["in 1871", "on 23 May 1949", "in 1990", "on 3 October 1990"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(read("23 May 1949", &o, 1).verdict, Verdict::True);
+        assert_eq!(
+            read("It was founded on 23 May 1949.", &o, 1).verdict,
+            Verdict::True
+        );
+        assert_eq!(read("1871", &o, 1).verdict, Verdict::False);
     }
 
     #[test]

@@ -79,7 +79,7 @@ pub fn generate(
             McqFormat::WhQuestion => r.question(&fact),
         };
         q.gold = Gold::Choice {
-            options: options.iter().map(|o| r.index.label(*o)).collect(),
+            options: r.options(&fact, &options),
             correct,
         };
         q.positive_id = q.id.clone();
