@@ -26,11 +26,21 @@ use sha2::{Digest, Sha256};
 /// Writes `path` whole or not at all, and durably: `write` fills a temporary file beside it
 /// (buffered), which is flushed, synced, renamed over `path`, and the directory synced so the
 /// rename itself survives a power loss. On any error the temporary file is removed and `path`
-/// is left as it was. The directory must exist.
+/// is left as it was. The directory must exist. A `path` that is no regular file (a device, a
+/// pipe) is written to directly.
 pub fn write_atomic(
     path: &Path,
     write: impl FnOnce(&mut (dyn Write + Send)) -> io::Result<()>,
 ) -> io::Result<()> {
+    // A device, a pipe or a socket (`--out /dev/null`, `/dev/stdout`, a FIFO) is written
+    // through: renaming a file over it would replace the device itself (as root, /dev/null
+    // became a regular file), and a stream has no old content to keep whole.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
+        let mut w = io::BufWriter::new(&mut file);
+        write(&mut w)?;
+        return w.flush();
+    }
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -171,6 +181,33 @@ pub fn unseal(file: &[u8]) -> Result<(&str, &[u8]), Damage> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `--out` naming a pipe or a device writes through it and leaves it what it was.
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_is_written_through_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+        };
+        write_atomic(&fifo, |w| w.write_all(b"through the pipe\n")).unwrap();
+        assert_eq!(reader.join().unwrap(), "through the pipe\n");
+        let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+        assert!(kind.is_fifo(), "the pipe was replaced by a file");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temporary left"
+        );
+    }
 
     #[test]
     fn a_sealed_file_round_trips_and_every_change_is_damage() {

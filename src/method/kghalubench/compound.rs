@@ -11,10 +11,12 @@
 
 use rand::seq::SliceRandom;
 
-use crate::kg::index::{Id, KgIndex};
+use crate::kg::index::Id;
 use crate::questions::names::context;
 use crate::questions::templates::articles::definite;
 use crate::questions::templates::slots::indefinite;
+use crate::questions::templates::{template_for, Article};
+use crate::questions::Renderer;
 use crate::sampling::SeededRng;
 
 use super::focal::{Focal, RELATIONS_PER_QUESTION};
@@ -28,9 +30,10 @@ pub fn draw_relations(focal: &Focal, rng: &mut SeededRng) -> Vec<Id> {
 }
 
 /// The question about `focal` asking for `relations`.
-pub fn question(index: &KgIndex, focal: &Focal, relations: &[Id]) -> String {
+pub fn question(r: &Renderer<'_>, focal: &Focal, relations: &[Id]) -> String {
+    let index = r.index;
     let name = index.label(focal.entity);
-    let name = if definite(index, focal.entity) {
+    let name = if definite(index, focal.entity) || the_in_templates(r, focal.entity, relations) {
         format!("the {name}")
     } else {
         name
@@ -51,6 +54,16 @@ pub fn question(index: &KgIndex, focal: &Focal, relations: &[Id]) -> String {
     )
 }
 
+/// Whether the templates write the entity with "the" when it is the subject of one of
+/// `relations` (a team: "the Brooklyn Nets play in ..."), as the question's sentences will.
+fn the_in_templates(r: &Renderer<'_>, e: Id, relations: &[Id]) -> bool {
+    relations.iter().any(|&p| {
+        r.index.objects_of(e, p).first().is_some_and(|&o| {
+            template_for(r.index, r.templates, &[e, p, o]).head.article == Some(Article::The)
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,7 +79,13 @@ mod tests {
         let mut rng = crate::sampling::item_rng(1, "knuth");
         let relations = draw_relations(&focal, &mut rng);
         assert_eq!(relations.len(), 3);
-        let q = question(&ix, &focal, &relations);
+        let templates = crate::questions::TemplateSet::builtin();
+        let r = Renderer {
+            index: &ix,
+            templates: &templates,
+            seed: 1,
+        };
+        let q = question(&r, &focal, &relations);
         let named = if q.contains("date of birth") || q.contains("dateOfBirth") {
             "Donald Knuth, a person"
         } else {

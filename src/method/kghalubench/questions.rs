@@ -296,7 +296,7 @@ pub fn generate(
             let mut q = r.base(&first, Task::Kghalubench);
             q.id = r.id(&first, Task::Kghalubench, "compound", &format!("a{a}"));
             q.positive_id = q.id.clone();
-            q.prompt = question(ix, focal, &relations);
+            q.prompt = question(r, focal, &relations);
             q.context = None;
             q.relation = facts
                 .iter()
