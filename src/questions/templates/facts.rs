@@ -72,8 +72,9 @@ pub fn render_fact(
         &t.tail,
     );
     let tail = match form {
-        // A value written in other words (a date as "on 23 May 1949") is masked whole.
-        Form::Blank if !tail.contains(tail_label.trim()) => "[MASK]".to_string(),
+        // A value written in other words (a date as "on 23 May 1949") is masked whole, and so
+        // is a point in time with its preposition: the options carry theirs ("in 1850").
+        Form::Blank if t.tail.time || !tail.contains(tail_label.trim()) => "[MASK]".to_string(),
         Form::Blank => tail.replacen(tail_label.trim(), "[MASK]", 1),
         _ => tail,
     };
