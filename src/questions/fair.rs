@@ -28,6 +28,9 @@ pub fn unfair_object(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'static
             "another relation the subject shares with the true object tells the wrong one apart",
         );
     }
+    if names_its_own_subject(index, p, wrong) {
+        return Some("the wrong object's name says whose it is");
+    }
     if later_than(index, wrong, s) {
         return Some("the wrong object began after the subject's year");
     }
@@ -39,10 +42,23 @@ pub fn unfair_object(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'static
     None
 }
 
+/// Whether `wrong`'s name shares a word with one of the subjects it is the object of under
+/// `p` ([`crate::questions::grammar::shares_stem`]): "Andorra la Vella" offered as the capital
+/// of Portugal says by its name that it is Andorra's.
+fn names_its_own_subject(index: &KgIndex, p: Id, wrong: Id) -> bool {
+    let name = index.label(wrong);
+    index
+        .facts_to(wrong)
+        .iter()
+        .map(|&i| index.facts()[i as usize])
+        .filter(|f| f[1] == p)
+        .any(|f| crate::questions::grammar::shares_stem(&index.label(f[0]), &name))
+}
+
 /// How many years a wrong date may lie from the true one: further off (2025 offered as the
-/// founding year of a franchise of the 1940s, 1200 for an element isolated in 1898) it is
+/// founding year of a franchise of 2002, 1200 for an element isolated in 1898) it is
 /// ruled out by the era alone, by anyone who knows roughly when the subject lived.
-pub const ERA_SPAN: i32 = 25;
+pub const ERA_SPAN: i32 = 15;
 
 /// The year of a value typed as a date or a year (`xsd:date`, `xsd:gYear`, ...); plain
 /// numbers are not taken for years here (a melting point of 1811 K is no year).
@@ -208,7 +224,9 @@ mod tests {
             ex:aces rdfs:label "Aces" ; ex:teamLeague ex:wnba ; ex:firstSeason "2008"^^xsd:gYear .
             ex:c1985 rdfs:label "1985 NBA championship" ; ex:teamLeague ex:nba ; ex:champion ex:lakers .
             ex:c2010 rdfs:label "2010 NBA championship" ; ex:teamLeague ex:nba ; ex:champion ex:lakers .
-            ex:at ex:landlocked ex:yes . ex:fr ex:landlocked ex:no ."#,
+            ex:at ex:landlocked ex:yes . ex:fr ex:landlocked ex:no .
+            ex:ad rdfs:label "Andorra" ; ex:capital ex:alv . ex:alv rdfs:label "Andorra la Vella" .
+            ex:pt rdfs:label "Portugal" ; ex:capital ex:lis . ex:lis rdfs:label "Lisbon" ."#,
             "test",
         )
         .unwrap();
@@ -256,6 +274,10 @@ mod tests {
         let first = [id("sky"), id("firstSeason"), lit("2006")];
         assert!(unfair_object(&ix, &first, lit("1946")).is_some());
         assert!(unfair_object(&ix, &first, lit("2008")).is_none());
+        // A wrong object whose name says whose it is.
+        let lisbon = fact("pt", "capital", "lis");
+        assert!(unfair_object(&ix, &lisbon, id("alv")).is_some());
+        assert!(unfair_object(&ix, &fact("ad", "capital", "alv"), id("lis")).is_none());
         // A date of another era: 2006 for a franchise of 1946 (the Lakers' 1948 is fair).
         let celtics = [id("celtics"), id("firstSeason"), lit("1946")];
         assert!(unfair_object(&ix, &celtics, lit("2006")).is_some());

@@ -147,22 +147,48 @@ const COMMON_STARTS: [&str; 8] = [
     "north", "south", "east", "west", "central", "saint", "great", "united",
 ];
 
-/// Whether a word of the subject's name and a different word of the answer's, both proper
-/// names, begin with the same [`STEM`] letters or more ("Minneapolis" and "Minnesota",
-/// "Indianapolis" and "Indiana"): the name suggests the answer by its letters, and an
-/// option that alone shares them is the one to pick.
+/// Words of names that say what kind of thing is named, not which ("Republic of the Congo",
+/// "Central African Republic"): shared, they tell nothing.
+const GENERIC: [&str; 18] = [
+    "states",
+    "island",
+    "islands",
+    "republic",
+    "kingdom",
+    "national",
+    "federal",
+    "democratic",
+    "union",
+    "association",
+    "league",
+    "championship",
+    "province",
+    "district",
+    "territory",
+    "county",
+    "royal",
+    "people",
+];
+
+/// Whether a word of the subject's name and a word of the answer's, both proper names, are
+/// the same word ("Washington Mystics", "Washington, D.C."; "Andorra", "Andorra la Vella") or
+/// begin with the same [`STEM`] letters or more ("Minneapolis" and "Minnesota",
+/// "Indianapolis" and "Indiana"): the name suggests the answer by its letters, and an option
+/// that alone shares them is the one to pick. Words that say a kind ([`GENERIC`]) or begin
+/// many names ([`COMMON_STARTS`]) do not count.
 pub fn shares_stem(subject_label: &str, object_label: &str) -> bool {
     let proper = |s: &str| -> Vec<String> {
         s.split(|c: char| !c.is_alphabetic())
             .filter(|w| w.starts_with(char::is_uppercase) && w.chars().count() >= STEM)
             .map(str::to_lowercase)
             .filter(|w| !COMMON_STARTS.iter().any(|c| w.starts_with(c)))
+            .filter(|w| !GENERIC.contains(&w.as_str()))
             .collect()
     };
     let (s, o) = (proper(subject_label), proper(object_label));
     s.iter().any(|a| {
         o.iter()
-            .any(|b| a != b && a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count() >= STEM)
+            .any(|b| a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count() >= STEM)
     })
 }
 
@@ -216,9 +242,11 @@ mod tests {
         assert!(shares_stem("Indianapolis", "Indiana"));
         assert!(!shares_stem("Salt Lake City", "Utah"));
         assert!(!shares_stem("Northern Ireland", "North Macedonia"));
+        assert!(shares_stem("Washington Mystics", "Washington, D.C."));
+        assert!(shares_stem("Andorra", "Andorra la Vella"));
         assert!(!shares_stem(
-            "Golden State Warriors",
-            "Golden State Valkyries"
+            "Republic of the Congo",
+            "Central African Republic"
         ));
         assert!(!shares_stem("Austin", "Australia"));
     }
