@@ -12,13 +12,23 @@ use crate::kg::index::{Fact, Id, KgIndex};
 pub struct WrongObjects<'a> {
     index: &'a KgIndex,
     names: HashMap<Id, Vec<String>>,
+    /// Leave out the wrong objects [`super::fair`] finds unfair (`--negatives-from fair`);
+    /// `typed` keeps the draw of the runs made before, so that they resume with their own
+    /// questions.
+    fair: bool,
 }
 
 impl<'a> WrongObjects<'a> {
     pub fn new(index: &'a KgIndex) -> Self {
+        Self::drawn(index, super::NegativesFrom::Fair)
+    }
+
+    /// Wrong objects as `from` draws them: fair ones only, or any of the relation's.
+    pub fn drawn(index: &'a KgIndex, from: super::NegativesFrom) -> Self {
         Self {
             index,
             names: HashMap::new(),
+            fair: from == super::NegativesFrom::Fair,
         }
     }
 
@@ -45,7 +55,7 @@ impl<'a> WrongObjects<'a> {
                 **o != fact[0]
                     && truths.binary_search(o).is_err()
                     && !true_names.contains(name)
-                    && super::fair::unfair_object(ix, fact, **o).is_none()
+                    && (!self.fair || super::fair::unfair_object(ix, fact, **o).is_none())
             })
             .map(|(o, _)| *o)
             .collect()

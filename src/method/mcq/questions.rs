@@ -46,7 +46,7 @@ pub fn generate(
         opts.sampling,
         opts.seed,
     );
-    let mut wrong = WrongObjects::new(r.index);
+    let mut wrong = WrongObjects::drawn(r.index, opts.negatives_from);
     let mut ties = Ties::new(r.index);
     let mut out = Vec::with_capacity(opts.limit.min(candidates.len()));
     let mut missing = 0;

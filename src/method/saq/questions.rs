@@ -23,7 +23,7 @@ pub fn generate(
         .collect();
     let picked =
         crate::questions::draw_facts(r.index, &firsts, opts.limit, opts.sampling, opts.seed);
-    let mut wrong = WrongObjects::new(r.index);
+    let mut wrong = WrongObjects::drawn(r.index, opts.negatives_from);
     let mut out = Vec::with_capacity(picked.len());
     let mut asked = std::collections::HashSet::new();
     let tag = context_tag(opts);

@@ -17,7 +17,7 @@ pub fn generate(
 ) -> (Vec<Question>, usize) {
     let pairs = (opts.limit / 2).max(1);
     let picked = crate::questions::draw_facts(r.index, candidates, pairs, opts.sampling, opts.seed);
-    let mut wrong = WrongObjects::new(r.index);
+    let mut wrong = WrongObjects::drawn(r.index, opts.negatives_from);
     let mut out = Vec::with_capacity(2 * picked.len());
     let mut missing = 0;
     let mut asked = std::collections::HashSet::new();

@@ -25,7 +25,7 @@ pub fn generate(
 ) -> (Vec<Question>, usize) {
     let picked =
         crate::questions::draw_facts(r.index, candidates, opts.limit, opts.sampling, opts.seed);
-    let mut asker = Asker::new(r);
+    let mut asker = Asker::drawing(r, opts.negatives_from);
     let out = picked
         .into_iter()
         .map(|fi| {
@@ -54,10 +54,15 @@ pub struct Asker<'r, 'a> {
 
 impl<'r, 'a> Asker<'r, 'a> {
     pub fn new(r: &'r Renderer<'a>) -> Self {
+        Self::drawing(r, crate::questions::NegativesFrom::Fair)
+    }
+
+    /// An asker whose "no" questions draw their wrong objects as `from` does.
+    pub fn drawing(r: &'r Renderer<'a>, from: crate::questions::NegativesFrom) -> Self {
         Self {
             r,
             answers: HashMap::new(),
-            wrong: WrongObjects::new(r.index),
+            wrong: WrongObjects::drawn(r.index, from),
             asked_no: Default::default(),
             asked_wh: Default::default(),
         }
