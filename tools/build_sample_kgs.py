@@ -623,10 +623,22 @@ GOLDSCHMIDT = {"litophile": "lithophile"}
 # gives these trace radioelements no class, so the KG states none rather than a wrong one;
 # "synthetic" stays for americium (95) and beyond.
 LAST_NATURAL_ELEMENT = 94
-# Melting and boiling points are measured up to einsteinium (Z = 99); mendeleev's values beyond it
-# (fermium's 1800 K, lawrencium's 1900 K) are predictions (CRC Handbook lists none measured), which
-# a question would present as fact: they are left out.
+# Melting and boiling points and densities are measured up to einsteinium (Z = 99); mendeleev's
+# values beyond it (fermium's 1800 K, lawrencium's 1900 K, roentgenium's 28.7 g/cm³) are
+# predictions (CRC Handbook lists none measured), which a question would present as fact: they
+# are left out.
 LAST_MEASURED_PHASE_POINTS = 99
+# Ground-state electron configurations are measured up to lawrencium (Z = 103); beyond it
+# (rutherfordium on) mendeleev gives predictions, some of them superseded (roentgenium's
+# "[Rn] 5f14 6d10 7s1" against the predicted 6d9 7s2): left out.
+LAST_MEASURED_CONFIGURATION = 103
+# mendeleev's series "Poor metals" is an old name: chemists call them post-transition metals
+# (IUPAC Red Book 2005 names no such class; "post-transition metal" is the usual term). The old
+# name stays an alias, so an answer with either counts.
+SERIES_NAME_FIX = {"Poor metals": "Post-transition metals"}
+# Places whose label is an initialism: their full names, which also tell that English writes
+# "the USSR".
+PLACE_NAMES = {"USSR": ["Union of Soviet Socialist Republics", "Soviet Union"]}
 ELECTRONEGATIVITY_FIX = {
     # Tungsten: 2.36 on the Pauling scale (CRC Handbook of Chemistry and Physics, "Electronegativity"
     # table, after Allred 1961); mendeleev 1.3.0 has 1.7, a value for W(II).
@@ -844,12 +856,14 @@ def build_elements() -> KG:
         if r["block"]:
             kg.fact(el, "block", kg.ent(("block", r["block"]), "Block", f"{r['block']}-block"))
         if r["series_id"] is not None:
-            sname = series[r["series_id"]]["name"]
+            raw = series[r["series_id"]]["name"]
+            sname = SERIES_NAME_FIX.get(raw, raw)
+            names = [sname] + ([raw.lower()] if raw != sname else [])
             kg.fact(el, "elementCategory",
-                    kg.ent(("series", r["series_id"]), "ElementCategory", sname.lower(), [sname]))
+                    kg.ent(("series", r["series_id"]), "ElementCategory", sname.lower(), names))
         if r["atomic_weight"] is not None:
             kg.fact(el, "standardAtomicWeight", dec_(r["atomic_weight"]))
-        if r["density"] is not None:
+        if r["density"] is not None and z <= LAST_MEASURED_PHASE_POINTS:
             kg.fact(el, "densityGPerCm3", dec_(r["density"]))
         rows = phase.get(z, [])
         if len(rows) == 1 and not rows[0]["allotrope"] and z <= LAST_MEASURED_PHASE_POINTS:
@@ -859,7 +873,7 @@ def build_elements() -> KG:
                 kg.fact(el, "boilingPointK", dec_(rows[0]["boiling_point"]))
         if r["en_pauling"] is not None:
             kg.fact(el, "paulingElectronegativity", dec_(ELECTRONEGATIVITY_FIX.get(z, r["en_pauling"])))
-        if r["electronic_configuration"]:
+        if r["electronic_configuration"] and z <= LAST_MEASURED_CONFIGURATION:
             kg.fact(el, "electronConfiguration", s_(electron_configuration(r["electronic_configuration"])))
         if r["lattice_structure"] in LATTICE:
             code = r["lattice_structure"]
@@ -885,12 +899,12 @@ def build_elements() -> KG:
                 kg.qualify(el, "discoveredBy", who, "pointInTime", when)
         for place in re.split(r"\s*/\s*", (r["discovery_location"] or "").strip()):
             if place:
-                where = kg.ent(("place", place), "Place", place)
+                where = kg.ent(("place", place), "Place", place, PLACE_NAMES.get(place, []))
                 kg.fact(el, "discoveryLocation", where)
                 if when:
                     kg.qualify(el, "discoveryLocation", where, "pointInTime", when)
         for rank, place in parse_ranked(r["top_3_producers"]):
-            p = kg.ent(("place", place), "Place", place)
+            p = kg.ent(("place", place), "Place", place, PLACE_NAMES.get(place, []))
             kg.fact(el, "topThreeProducer", p)
             if rank == 1:
                 kg.fact(el, "largestProducer", p)

@@ -177,23 +177,54 @@ fn written_out(s: &str) -> String {
     folded(&out)
 }
 
-/// Whether `alias` is `label` shortened word by word: as many words, each the label's own or
-/// a short form of it that keeps its first letter and the order of the rest ("Ru-99" for
-/// "Ruthenium-99", "Sr-85" for "Strontium-85", "Mass." for "Massachusetts").
+/// Whether `alias` is `label` shortened word by word: the same numbers, as many words, each
+/// the label's own or a short form of it that keeps its first letter and the order of the
+/// rest ("Ru-99" and "⁹⁹Ru" for "Ruthenium-99", "Sr-85" for "Strontium-85", "Mass." for
+/// "Massachusetts").
 pub fn shortens(label: &str, alias: &str) -> bool {
-    let parts = |s: &str| -> Vec<String> {
-        folded(s)
-            .to_lowercase()
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_string)
-            .collect()
-    };
-    let (l, a) = (parts(label), parts(alias));
-    l.len() == a.len()
-        && !a.is_empty()
-        && a.iter().zip(&l).any(|(x, y)| x != y)
-        && a.iter().zip(&l).all(|(x, y)| x == y || short_form(x, y))
+    let (lw, ln) = parts(label);
+    let (aw, an) = parts(alias);
+    // Its numbers are the label's, in any order ("²³²Th" and "Thorium-232" both hold 232).
+    let (mut ln, mut an) = (ln, an);
+    ln.sort();
+    an.sort();
+    ln == an
+        && lw.len() == aw.len()
+        && !aw.is_empty()
+        && aw.iter().zip(&lw).any(|(x, y)| x != y)
+        && aw.iter().zip(&lw).all(|(x, y)| x == y || short_form(x, y))
+}
+
+/// A name's words and its numbers, apart, in lower case without accents; superscript and
+/// other compatibility digits read as digits ("²³²Th" → ["th"], ["232"]).
+fn parts(s: &str) -> (Vec<String>, Vec<String>) {
+    use unicode_normalization::UnicodeNormalization;
+    let plain: String = folded(&s.nfkc().collect::<String>()).to_lowercase();
+    let mut words = Vec::new();
+    let mut numbers = Vec::new();
+    let mut run = String::new();
+    let mut digits = false;
+    for c in plain.chars().chain(std::iter::once(' ')) {
+        let kind = if c.is_ascii_digit() {
+            Some(true)
+        } else if c.is_alphabetic() {
+            Some(false)
+        } else {
+            None
+        };
+        if kind != Some(digits) && !run.is_empty() {
+            if digits {
+                numbers.push(std::mem::take(&mut run));
+            } else {
+                words.push(std::mem::take(&mut run));
+            }
+        }
+        if let Some(d) = kind {
+            digits = d;
+            run.push(c);
+        }
+    }
+    (words, numbers)
 }
 
 /// Whether `short` keeps `word`'s first letter and some of the rest in order ("sr" of
@@ -328,6 +359,8 @@ mod tests {
         assert!(!respells("Iran", "Iraq") && !respells("Georgia", "Sakartvelo"));
         assert!(respells("Portugal", "Portuguesa") && !respells("Spain", "España"));
         assert!(shortens("Massachusetts", "Mass.") && !shortens("Gold", "Au"));
+        assert!(shortens("Thorium-232", "²³²Th") && shortens("Germanium-72", "72Ge"));
+        assert!(!shortens("Thorium-232", "²³⁰Th"));
         assert!(
             !shortens("Ruthenium-99", "Ruthenium-99") && !shortens("Italy", "Italian Republic")
         );

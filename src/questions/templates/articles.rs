@@ -209,9 +209,24 @@ pub fn takes_the<'a>(label: &str, names: impl IntoIterator<Item = &'a str>) -> b
     let of_the = format!(" of the {label}");
     let from_data = names.into_iter().any(|n| {
         let n = n.trim();
-        n.eq_ignore_ascii_case(&with_the) || (n.len() > of_the.len() && n.ends_with(&of_the))
+        n.eq_ignore_ascii_case(&with_the)
+            || (n.len() > of_the.len() && n.ends_with(&of_the))
+            // An initialism takes "the" as the name it stands for does ("the USSR": the Union
+            // of Soviet Socialist Republics).
+            || (spells_initials(label, n) && by_rule(n))
     });
     from_data || by_rule(label)
+}
+
+/// Whether `short` (two or more capitals) is the initials of `name`'s capitalised words ("USSR",
+/// "Union of Soviet Socialist Republics").
+fn spells_initials(short: &str, name: &str) -> bool {
+    let initials: String = name
+        .split_whitespace()
+        .filter_map(|w| w.chars().next())
+        .filter(|c| c.is_uppercase())
+        .collect();
+    short.chars().count() >= 2 && short.chars().all(|c| c.is_ascii_uppercase()) && initials == short
 }
 
 /// Rule 3: the name ends in a common noun of [`LOWER_HEADS`] (in lower case) or
@@ -254,6 +269,19 @@ mod tests {
 
     fn bare(label: &str) -> bool {
         takes_the(label, [])
+    }
+
+    #[test]
+    fn an_initialism_takes_the_article_of_its_name() {
+        assert!(takes_the("USSR", ["Union of Soviet Socialist Republics"]));
+        assert!(!takes_the(
+            "USSR",
+            ["Soviet Socialist Republics of the Union"]
+        ));
+        assert!(!takes_the(
+            "NASA",
+            ["National Aeronautics and Space Administration"]
+        ));
     }
 
     #[test]
