@@ -133,7 +133,9 @@ pub fn match_score(subject: &str, option: &str) -> usize {
         .trim()
         .trim_start_matches(['.', '+', '-'])
         .to_lowercase();
-    let is_code = (2..=4).contains(&code.chars().count())
+    // One letter is a code too ("O" for oxygen): beside "Lu", "Sn" and "No" it is the one
+    // option the name spells.
+    let is_code = (1..=4).contains(&code.chars().count())
         && code.chars().all(char::is_alphabetic)
         && !option.trim().contains(' ');
     if is_code {
@@ -283,6 +285,8 @@ mod tests {
         assert_eq!(match_score("Iraq", "BA"), 0);
         assert_eq!(match_score("Saint Kitts and Nevis", ".kn"), CODE_MATCH);
         assert_eq!(match_score("Neodymium", "Nd"), CODE_MATCH);
+        assert_eq!(match_score("Oxygen", "O"), CODE_MATCH);
+        assert_eq!(match_score("Oxygen", "Lu"), 0);
         assert_eq!(match_score("Iron", "Fe"), 0);
         assert_eq!(match_score("Germany", "DE"), 0);
         assert_eq!(match_score("Angola", "Angolan kwanza"), 1);
