@@ -86,11 +86,23 @@ pub fn is_code(alias: &str) -> bool {
 /// Latin-alphabet names before others, else a code, among the aliases that differ from the
 /// label and contain no candidate answer; `None` when none is left.
 pub fn choose<'a>(label: &str, aliases: &'a [String], answers: &Answers) -> Option<&'a str> {
+    choose_beside(label, aliases, &[], answers)
+}
+
+/// [`choose`], where the entity's labels in other languages (`others`) count among the names an
+/// alias may only respell ("Oesterreich" beside the German label "Österreich").
+pub fn choose_beside<'a>(
+    label: &str,
+    aliases: &'a [String],
+    others: &[String],
+    answers: &Answers,
+) -> Option<&'a str> {
+    let names: Vec<String> = aliases.iter().chain(others).cloned().collect();
     aliases
         .iter()
         .map(|a| a.trim())
         .enumerate()
-        .filter(|(_, a)| !a.is_empty() && helps(label, a, aliases) && !answers.in_alias(a))
+        .filter(|(_, a)| !a.is_empty() && helps(label, a, &names) && !answers.in_alias(a))
         .min_by_key(|(i, a)| (!a.is_ascii(), *i))
         .map(|(_, a)| a)
 }
@@ -350,6 +362,9 @@ mod tests {
         // A respelling of another of its names loses to the name with its letters.
         let austria = strings(&["Oesterreich", "Österreich"]);
         assert_eq!(choose("Austria", &austria, &none), Some("Österreich"));
+        let others = strings(&["Österreich"]);
+        let alone = strings(&["Oesterreich"]);
+        assert_eq!(choose_beside("Austria", &alone, &others, &none), None);
         let belgium = strings(&["Belgie", "België", "Kingdom of Belgium"]);
         assert_eq!(
             choose("Belgium", &belgium, &none),

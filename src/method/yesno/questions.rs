@@ -132,7 +132,8 @@ impl<'r, 'a> Asker<'r, 'a> {
             .answers
             .entry(fact[1])
             .or_insert_with(|| Answers::of_relation(self.r.index, fact[1]));
-        let alias = aliases::choose(&q.subject_label, &q.subject_aliases, answers);
+        let others = self.r.index.other_labels_of(fact[0]);
+        let alias = aliases::choose_beside(&q.subject_label, &q.subject_aliases, others, answers);
         aliases::name_with(&q.subject_label, alias)
     }
 }
