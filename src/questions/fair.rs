@@ -52,7 +52,10 @@ fn names_its_own_subject(index: &KgIndex, p: Id, wrong: Id) -> bool {
         .iter()
         .map(|&i| index.facts()[i as usize])
         .filter(|f| f[1] == p)
-        .any(|f| crate::questions::grammar::shares_stem(&index.label(f[0]), &name))
+        .any(|f| {
+            crate::questions::grammar::shares_stem(&index.label(f[0]), &name)
+                && !crate::questions::grammar::same_kind(index, f[0], wrong)
+        })
 }
 
 /// How many years a wrong date may lie from the true one: further off (2025 offered as the

@@ -91,7 +91,7 @@ pub fn names_answer(
     let object_label = index.label(object);
     if answer_in_subject(&subject_label, &object_label)
         || abbreviates(&subject_label, &object_label)
-        || shares_stem(&subject_label, &object_label)
+        || (shares_stem(&subject_label, &object_label) && !same_kind(index, subject, object))
         || implied_by_name(index, subject, object)
     {
         return true;
@@ -190,6 +190,18 @@ pub fn shares_stem(subject_label: &str, object_label: &str) -> bool {
         o.iter()
             .any(|b| a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count() >= STEM)
     })
+}
+
+/// Whether two entities share a type: two countries named alike ("DR Congo", "Republic of
+/// the Congo"; "Niger", "Nigeria") are two of a kind, which the shared word does not tell
+/// apart, where a team named after its city or a country's capital after it is told by it.
+pub fn same_kind(
+    index: &crate::kg::KgIndex,
+    a: crate::kg::index::Id,
+    b: crate::kg::index::Id,
+) -> bool {
+    let types = index.types_of(b);
+    index.types_of(a).iter().any(|t| types.contains(t))
 }
 
 /// Whether the subject's name holds the name of another entity that the KG links to the
