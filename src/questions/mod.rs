@@ -244,9 +244,14 @@ pub fn select_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Selection
     // A question whose subject names its answer tests reading, not knowledge ("Is Carbon-14
     // an isotope of carbon?", "the 1985 NBA championship" of the National Basketball
     // Association, alias NBA); KG-FPQ skips these facts too.
+    // Runs made before the give-aways by implication resume with their own questions.
+    let gives_away = match opts.negatives_from {
+        NegativesFrom::Typed => grammar::names_answer_literally,
+        _ => grammar::names_answer,
+    };
     let (askable, named): (Vec<usize>, Vec<usize>) = filtered.iter().partition(|&&i| {
         let f = &index.facts()[i];
-        !grammar::names_answer(index, f[0], f[2])
+        !gives_away(index, f[0], f[2])
     });
     if askable.is_empty() {
         return Err(KgError::NotFound(if index.facts().is_empty() {
