@@ -456,7 +456,8 @@ fn electron_configurations_give_every_subshell_its_count() {
         "SELECT ?e ?c WHERE { ?e prop:electronConfiguration ?c }",
         &["e", "c"],
     );
-    assert_eq!(configs.len(), 118);
+    // Measured up to lawrencium (Z = 103); the heavier ones' are predictions, left out.
+    assert_eq!(configs.len(), 103);
     for r in &configs {
         for part in r[1].split(' ') {
             let core = part.starts_with('[') && part.ends_with(']');
