@@ -4,7 +4,7 @@
 //! warning naming it, the query is sent again to a real `oxigraph serve` on 127.0.0.1, and
 //! the entry rewritten.
 
-mod common;
+use crate::common;
 #[path = "common/damage.rs"]
 mod damage;
 

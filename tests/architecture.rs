@@ -1,7 +1,7 @@
 //! The house reads one way: top-level modules import only the layers below them
 //! (`tools/imports.py` holds the order), and only the method registry branches on the method.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

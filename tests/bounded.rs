@@ -3,7 +3,7 @@
 //! facts of the whole KG. The sample holds every fact of the entities it drew over the drawn
 //! relations, so "not in the sample" means "not in the KG" for exactly those.
 
-mod common;
+use crate::common;
 
 use kgscope::kg::bounded::{self, Draw};
 use kgscope::questions::{GenerateOptions, Gold, Task, TemplateSet};

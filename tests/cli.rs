@@ -1,7 +1,7 @@
 //! The command line itself, with the real binary: the bare command's TUI flags, `--out -`,
 //! `--entity`, and the help text.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

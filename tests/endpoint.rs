@@ -4,7 +4,7 @@
 //! after the waits it names, and the run finishes with every question of a run against the
 //! endpoint itself; a repeated run sends the endpoint no query again (the cache).
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::Path;

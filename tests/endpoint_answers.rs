@@ -5,7 +5,7 @@
 //! binds one to a term of the wrong kind is an error naming the query and the endpoint. Each
 //! against a real loopback server driven by the real binary (`kgscope questions`).
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};

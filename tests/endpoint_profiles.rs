@@ -4,7 +4,7 @@
 //! the model's machinery; the same draw from the file and from the endpoint gives the same
 //! questions; and an endpoint is sampled by default, never pulled whole unless asked.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};

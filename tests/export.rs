@@ -4,7 +4,7 @@
 //! `tests/data/legacy-runs/` and two runs made here against a scripted OpenAI-compatible
 //! server (multiple choice and KG-FPQ), so the gold answers are of every kind.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! and as a decoded PNG, the HTML, Markdown and CSV reports, and `compare` on a fixture pair
 //! whose McNemar figure is known by hand.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 //! through IRIs only), its hop count as the shortest path length, its type against o's most
 //! specific one, the relations it is an object of, and that (s, p, o') is not in the KG.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, HashMap};
 

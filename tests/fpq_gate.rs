@@ -3,7 +3,7 @@
 //! answered Yes gets every one its edits could make; and the report breaks accuracy down by
 //! edit, hop and format.
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};

@@ -5,7 +5,7 @@
 //! to do, never used; a judge whose output is not a probability distribution stops the run
 //! with nothing recorded.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

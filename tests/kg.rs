@@ -1,7 +1,7 @@
 //! The KG layer and question generation, against the sample KGs, an on-disk store and a real
 //! `oxigraph serve` SPARQL endpoint on 127.0.0.1.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

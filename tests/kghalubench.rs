@@ -2,7 +2,7 @@
 //! description with, the similarity mix on real embeddings, and whole runs: the default model
 //! evaluated, its facts judged by a real llama-server on 127.0.0.1, on two sample KGs.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -3,7 +3,6 @@
 //! the iterations driven through the real engine with a scripted backend, interrupted and
 //! resumed.
 
-mod common;
 
 use std::collections::HashSet;
 

@@ -8,7 +8,7 @@
 //! `report --json` and `report` output, and the sample:elements file the statement run was made
 //! from (`elements-ec4a999.ttl`: the sample has been corrected since).
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! Likelihood scoring (`--scoring logprob`) with the real model: in process through llama.cpp,
 //! and over HTTP from llama.cpp's own server.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::Arc;

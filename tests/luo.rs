@@ -5,7 +5,7 @@
 //! relation, with their aliases; each context kind puts the text it promises before the
 //! question. And P/R/F1 per format and per relation, by hand.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, HashSet};
 

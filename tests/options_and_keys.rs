@@ -3,7 +3,7 @@
 //! and short-answer keys as wide as the question (a quantity in another unit, a season by
 //! either year, a place the KG ties to the answer left to the judge).
 
-mod common;
+use crate::common;
 
 use common::indexed;
 

@@ -4,7 +4,7 @@
 //! property entities, page metadata, ontology axioms) never becomes a question, and types and
 //! years come from where the model keeps them.
 
-mod common;
+use crate::common;
 
 use kgscope::core::question::FpqOptions;
 use kgscope::kg::profile::{self, shape::reason, Profile};

@@ -3,7 +3,7 @@
 //! corrupted position uniform over the positions that can be filled, every relation covered
 //! by a small balanced run, and `--negatives-from random` still GraphEval's draw.
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet};
 

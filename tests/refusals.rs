@@ -2,7 +2,7 @@
 //! its manifest, and a run whose results can no longer be written (the file-size limit, as a
 //! full disk) still saying what it saved and how to resume, with `--json` too.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

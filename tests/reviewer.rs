@@ -2,7 +2,7 @@
 //! question carries its review in the set `kgscope questions` writes and in a run's records,
 //! the rejected ones are said and not asked, and `kgscope audit` reports them with reasons.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

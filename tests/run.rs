@@ -2,7 +2,7 @@
 //! through llama.cpp in-process, the same GGUF behind a real llama.cpp server on 127.0.0.1, and a
 //! loopback server that fails with 429 and 500 before it answers.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

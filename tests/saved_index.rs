@@ -3,7 +3,7 @@
 //! again from the store (the same index as before) and the file written anew; the fuzz below
 //! checks that every file accepted gives exactly the undamaged file's index.
 
-mod common;
+use crate::common;
 #[path = "common/damage.rs"]
 mod damage;
 

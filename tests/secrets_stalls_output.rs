@@ -2,7 +2,7 @@
 //! against a loopback server, a server that stalls, names that do not resolve, closed pipes,
 //! escapes in headless output, and error positions in RDF files.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 //! what is wrong, and the run left byte for byte as it was; then the state files are fuzzed,
 //! in process and through `run --resume`, for panics.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::panic::AssertUnwindSafe;

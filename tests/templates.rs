@@ -3,7 +3,7 @@
 //! double space, no subject that is its own object; and no yes/no question's alias contains a
 //! candidate answer of its relation.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, HashSet};
 

@@ -3,7 +3,7 @@
 //! `kgscope run --via-judge` (nothing generated), reopened in the TUI and reported, and
 //! refusing a model file it was not trained on.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! The TUI on a fixed small run (no model): every screen drawn into a `TestBackend`, keys
 //! driving the app, hand labels reaching labels.jsonl, and `kgscope labels export`.
 
-mod common;
+use crate::common;
 use common::Tmux;
 
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@
 //! (`true`/`yes`, `false`/`no`, `idk`, `invalid`), and why. The test prints the agreement per task
 //! and every disagreement, and fails below the threshold measured when the rules were written.
 //!
-//! Run with `cargo test --release --test verdict_table -- --nocapture` to see the figures.
+//! Run with `cargo test --release --test suite verdict_table:: -- --nocapture` to see the figures.
 
 use kgscope::verify::labelled::{self, Row};
 use kgscope::verify::{parse_statement_verdict, parse_yesno_verdict, Verdict};

@@ -2,7 +2,7 @@
 //! writes, the TUI follows such a run read-only, and a writer killed with SIGKILL leaves no
 //! stale lock behind.
 
-mod common;
+use crate::common;
 use common::Tmux;
 
 use std::path::{Path, PathBuf};
