@@ -1,16 +1,6 @@
 //! Command-line parsing and the headless commands.
 
 mod bench;
-mod bench_embed;
-mod bench_endpoint;
-mod bench_fact_judge;
-mod bench_fpq;
-mod bench_judge;
-mod bench_llama;
-mod bench_report;
-mod bench_reviewer;
-mod bench_tui;
-mod bench_verdicts;
 mod compare;
 mod demo;
 mod endpoint_args;

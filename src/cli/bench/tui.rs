@@ -94,7 +94,7 @@ fn sample_records(dir: &std::path::Path) -> anyhow::Result<(RunData, Vec<ResultR
 }
 
 pub fn run(a: TuiBenchArgs) -> anyhow::Result<ExitCode> {
-    let tmp = super::bench::tempdir()?;
+    let tmp = super::tempdir()?;
     let per_frame = (a.outcomes_per_s / 20).max(1);
     let chunks = 6;
     let frames_per_chunk = (a.seconds * 20 / chunks).max(1);
@@ -221,7 +221,7 @@ pub fn run(a: TuiBenchArgs) -> anyhow::Result<ExitCode> {
 /// and 10,000 answers a second are appended to it (500 a 50 ms frame, for 200 frames).
 fn big_run(dir: &std::path::Path, answers: usize) -> anyhow::Result<serde_json::Value> {
     std::fs::create_dir_all(dir)?;
-    let id = super::bench_report::write_run(dir, answers)?;
+    let id = super::report::write_run(dir, answers)?;
     let run = kgscope::store::RunDir::open(dir, &id)?;
     let (_, sample) = sample_records(&dir.join("sample"))?;
     // The run as `--run` opens it, then followed; the baseline last, so the memory it takes

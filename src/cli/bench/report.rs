@@ -51,7 +51,7 @@ pub(super) fn write_run(dir: &Path, n: usize) -> anyhow::Result<String> {
         let verdict = verdicts[i % verdicts.len()];
         let response =
             format!("{verdict:?}. A response of a typical length for a yes/no question.");
-        let attempt = super::bench_tui::bench_attempt(verdict, response);
+        let attempt = super::tui::bench_attempt(verdict, response);
         log.push(&verify_record(q, vec![attempt]))?;
         if i % 10_000 == 9_999 {
             log.flush()?;
@@ -78,7 +78,7 @@ pub fn run(a: ReportBenchArgs) -> anyhow::Result<ExitCode> {
     let dir = match a.dir {
         Some(d) => d,
         None => {
-            _tmp = super::bench::tempdir()?;
+            _tmp = super::tempdir()?;
             _tmp.0.clone()
         }
     };
@@ -147,7 +147,7 @@ pub fn run(a: ReportBenchArgs) -> anyhow::Result<ExitCode> {
     ];
     let mut rows = Vec::new();
     for (name, mut cmd) in cases {
-        let (secs, rss, _) = super::bench::measure(&mut cmd)?;
+        let (secs, rss, _) = super::measure(&mut cmd)?;
         eprintln!("{name:<22} {secs:>7.1} s  {rss:>7.0} MiB peak");
         rows.push(serde_json::json!({"command": name, "seconds": secs, "peak_rss_mib": rss}));
     }

@@ -18,7 +18,7 @@ use kgscope::run::judge::{self, Judge, JudgeCall};
 use kgscope::verify::labelled::{self, Row};
 use kgscope::verify::Verdict;
 
-use super::openai_args::OpenAiArgs;
+use crate::cli::openai_args::OpenAiArgs;
 
 #[derive(Args)]
 pub struct VerdictBenchArgs {
@@ -117,7 +117,7 @@ pub fn run(a: VerdictBenchArgs) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let rt = tokio::runtime::Runtime::new()?;
-    let bar = super::progress::counter(Some(rows.len() as u64), "responses");
+    let bar = crate::cli::progress::counter(Some(rows.len() as u64), "responses");
     let decided: Vec<Decided> = rt.block_on(async {
         futures::stream::iter(rows.iter().map(|row| {
             let judge = judge.clone();

@@ -1,6 +1,17 @@
 //! `kgscope bench`: throughput figures, each next to a baseline measured in the same command,
 //! because the machines this runs on are shared and noisy.
 
+mod embed;
+mod endpoint;
+mod fact_judge;
+mod fpq;
+mod judge;
+mod llama;
+mod report;
+mod reviewer;
+mod tui;
+mod verdicts;
+
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -18,33 +29,33 @@ pub enum BenchCommand {
     /// Load and question-generation throughput on a synthetic KG.
     Kg(KgBenchArgs),
     /// Edits/s of KG-FPQ's six false-premise edits on a KG, against building its index.
-    Fpq(super::bench_fpq::FpqBenchArgs),
+    Fpq(fpq::FpqBenchArgs),
     /// Questions/s of the llama backend at 1/8/16/32 sequences: generating, scoring by
     /// likelihood, and llama.cpp's server on identical work.
-    Llama(super::bench_llama::LlamaBenchArgs),
+    Llama(llama::LlamaBenchArgs),
     /// Frame time and memory of the terminal UI at 2,000 outcomes/s.
-    Tui(super::bench_tui::TuiBenchArgs),
+    Tui(tui::TuiBenchArgs),
     /// Time and peak memory of report, compare, plot and export on a run of a million
     /// answers, against reading the run whole.
-    Report(super::bench_report::ReportBenchArgs),
+    Report(report::ReportBenchArgs),
     /// Questions from a big KG served by oxigraph on 127.0.0.1, drawn with bounded queries:
     /// time, memory and SPARQL requests per method, against reading the KG whole.
-    Endpoint(super::bench_endpoint::EndpointBenchArgs),
+    Endpoint(endpoint::EndpointBenchArgs),
     /// Agreement of the verdict rules, and of the rules with an LLM judge, with a hand-labelled
     /// response table.
-    Verdicts(super::bench_verdicts::VerdictBenchArgs),
+    Verdicts(verdicts::VerdictBenchArgs),
     /// Answer/description pairs/s of KGHaluBench's entity-level check (sentence embeddings
     /// on the CPU), against its token-set ratio alone.
-    Embed(super::bench_embed::EmbedBenchArgs),
+    Embed(embed::EmbedBenchArgs),
     /// Facts/s and agreement with a hand-labelled table of KGHaluBench's fact judge, against
     /// its first stage (the object named in the answer).
-    FactJudge(super::bench_fact_judge::FactJudgeBenchArgs),
+    FactJudge(fact_judge::FactJudgeBenchArgs),
     /// Statements/s judged by GraphEval's trained judge on hidden states, against the same
     /// statements generated and parsed by the same model.
-    Judge(super::bench_judge::JudgeBenchArgs),
+    Judge(judge::JudgeBenchArgs),
     /// Agreement of a question reviewer (`--review-with`) with a reviewed set's verdicts:
     /// Cohen's kappa, recall on the rejected questions, false alarms on the accepted ones.
-    Reviewer(super::bench_reviewer::ReviewerBenchArgs),
+    Reviewer(reviewer::ReviewerBenchArgs),
 }
 
 #[derive(Args)]
@@ -71,16 +82,16 @@ pub struct KgBenchArgs {
 pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
     match cmd {
         BenchCommand::Kg(a) => kg(a),
-        BenchCommand::Fpq(a) => super::bench_fpq::run(a),
-        BenchCommand::Llama(a) => super::bench_llama::run(a),
-        BenchCommand::Tui(a) => super::bench_tui::run(a),
-        BenchCommand::Report(a) => super::bench_report::run(a),
-        BenchCommand::Endpoint(a) => super::bench_endpoint::run(a),
-        BenchCommand::Verdicts(a) => super::bench_verdicts::run(a),
-        BenchCommand::Embed(a) => super::bench_embed::run(a),
-        BenchCommand::FactJudge(a) => super::bench_fact_judge::run(a),
-        BenchCommand::Judge(a) => super::bench_judge::run(a),
-        BenchCommand::Reviewer(a) => super::bench_reviewer::run(a),
+        BenchCommand::Fpq(a) => fpq::run(a),
+        BenchCommand::Llama(a) => llama::run(a),
+        BenchCommand::Tui(a) => tui::run(a),
+        BenchCommand::Report(a) => report::run(a),
+        BenchCommand::Endpoint(a) => endpoint::run(a),
+        BenchCommand::Verdicts(a) => verdicts::run(a),
+        BenchCommand::Embed(a) => embed::run(a),
+        BenchCommand::FactJudge(a) => fact_judge::run(a),
+        BenchCommand::Judge(a) => judge::run(a),
+        BenchCommand::Reviewer(a) => reviewer::run(a),
     }
 }
 
@@ -164,10 +175,10 @@ fn kg(a: KgBenchArgs) -> anyhow::Result<ExitCode> {
     let load_s = t.elapsed().as_secs_f64();
     drop(store);
     // Baseline: the oxigraph CLI's own bulk load of the same file into a fresh store.
-    let cli = super::bench_endpoint::oxigraph_cli(a.oxigraph.as_deref());
+    let cli = endpoint::oxigraph_cli(a.oxigraph.as_deref());
     let cli_dir = dir.join("store-oxigraph-cli");
     let _ = std::fs::remove_dir_all(&cli_dir);
-    let cli_load_s = super::bench_endpoint::oxigraph_load(&cli, &cli_dir, &file).ok();
+    let cli_load_s = endpoint::oxigraph_load(&cli, &cli_dir, &file).ok();
     let _ = std::fs::remove_dir_all(&cli_dir);
 
     let kg = LocalKg::open_dir(&store_dir)?;

@@ -235,7 +235,7 @@ pub fn run(a: EndpointBenchArgs) -> anyhow::Result<ExitCode> {
     let dir = match &a.dir {
         Some(d) => d.clone(),
         None => {
-            _tmp = super::bench::tempdir()?;
+            _tmp = super::tempdir()?;
             _tmp.0.clone()
         }
     };
@@ -274,7 +274,7 @@ pub fn run(a: EndpointBenchArgs) -> anyhow::Result<ExitCode> {
             .args(["--questions", &a.questions.to_string()])
             .arg("--sparql-cache")
             .arg(cache);
-            let (secs, rss, out) = super::bench::measure(&mut c)?;
+            let (secs, rss, out) = super::measure(&mut c)?;
             let mut v: serde_json::Value = serde_json::from_str(out.trim())
                 .with_context(|| format!("reading what the {what} measurement said: {out}"))?;
             v["wall_seconds"] = serde_json::json!(secs);

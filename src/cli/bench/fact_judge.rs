@@ -13,7 +13,7 @@ use clap::Args;
 use kgscope::backends::Request;
 use kgscope::method::kghalubench::judge::{self, FactVerdict};
 
-use super::openai_args::OpenAiArgs;
+use crate::cli::openai_args::OpenAiArgs;
 
 #[derive(Args)]
 pub struct FactJudgeBenchArgs {

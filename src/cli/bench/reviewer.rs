@@ -13,8 +13,8 @@ use kgscope::core::review::Review;
 use kgscope::run::review::{self, Item};
 use serde::Deserialize;
 
-use super::openai_args::OpenAiArgs;
-use super::review::ReviewArgs;
+use crate::cli::openai_args::OpenAiArgs;
+use crate::cli::review::ReviewArgs;
 
 #[derive(Args)]
 pub struct ReviewerBenchArgs {
@@ -28,7 +28,7 @@ pub struct ReviewerBenchArgs {
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
     /// llama reviewer: sequences decoded together.
-    #[arg(long, default_value_t = super::review::default_parallel())]
+    #[arg(long, default_value_t = crate::cli::review::default_parallel())]
     pub parallel: usize,
     #[command(flatten)]
     pub openai: OpenAiArgs,
@@ -205,10 +205,10 @@ pub fn run(a: ReviewerBenchArgs) -> anyhow::Result<ExitCode> {
     if let Some(n) = a.limit {
         set = spread(set, n.max(1));
     }
-    let reviewer = super::review::start(&spec, a.parallel.max(1))?;
+    let reviewer = crate::cli::review::start(&spec, a.parallel.max(1))?;
     let items: Vec<(String, Item)> = set.iter().map(|l| (l.id.clone(), l.item.clone())).collect();
     let rt = tokio::runtime::Runtime::new()?;
-    let bar = std::sync::Arc::new(super::progress::counter(
+    let bar = std::sync::Arc::new(crate::cli::progress::counter(
         Some(items.len() as u64),
         "reviewed",
     ));

@@ -12,7 +12,7 @@ use kgscope::backends::{self, llama, Backend, GenParams};
 use kgscope::run::trained::TrainedRunner;
 use kgscope::run::ModelSpec;
 
-use super::bench_llama::{engine_all, model_and_statements, plain_options};
+use super::llama::{engine_all, model_and_statements, plain_options};
 
 #[derive(Args)]
 pub struct JudgeBenchArgs {
