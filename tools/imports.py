@@ -126,6 +126,144 @@ def back_up(edges):
     return out
 
 
+# ---- inside each folder ------------------------------------------------------------------
+# A folder's children are its files and subfolders; `mod.rs` is the folder itself ("mod"): it
+# declares the children, re-exports them and holds what they share, so edges to and from it are
+# left out: only circles among the children themselves count as knots.
+# Every path a file names (`crate::a::b`, `super::b`, `self::b`, `use x::{a, b}`, and in a
+# `mod.rs` a bare `child::`) is resolved to a module path; where the importer and the imported
+# part ways inside a folder, that is an edge between two of its children. A `pub use` in a
+# `mod.rs` is a facade, not a dependency: what it re-exports counts as the child it comes from.
+
+PATH_RE = re.compile(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)*)(?:::\{([^{}]*)\})?")
+
+
+def module_path(path, src):
+    rel = os.path.relpath(path, src)[:-3].split(os.sep)
+    if rel[-1] in ("mod", "lib", "main"):
+        rel = rel[:-1]
+    return rel
+
+
+def children(src, folder):
+    d = os.path.join(src, *folder)
+    out = set()
+    for n in os.listdir(d):
+        if n.endswith(".rs") and n not in ("mod.rs", "lib.rs", "main.rs"):
+            out.add(n[:-3])
+        elif os.path.isdir(os.path.join(d, n)):
+            out.add(n)
+    return out
+
+
+def is_folder(src, mp):
+    return os.path.isdir(os.path.join(src, *mp)) if mp else True
+
+
+def reexports(src, folder):
+    """{name: child} for the `pub use child::...::Name` lines of a folder's mod.rs."""
+    f = os.path.join(src, *folder, "mod.rs") if folder else None
+    if not f or not os.path.exists(f):
+        return {}
+    kids = children(src, folder)
+    out = {}
+    body = strip_tests(open(f, encoding="utf-8", errors="replace").read())
+    for m in re.finditer(r"pub(?:\([a-z]+\))?\s+use\s+(?:self::)?([a-z_][a-z0-9_]*)::([^;]*);", body):
+        child, rest = m.group(1), m.group(2)
+        if child not in kids:
+            continue
+        for name in re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:[,}]|$)", rest):
+            out[name] = child
+    return out
+
+
+def resolve(me_mod, is_mod_file, head, tail, group):
+    """Absolute module paths a reference names (one per item of a `{...}` group)."""
+    segs = [s for s in tail.split("::") if s]
+    if head == "crate":
+        base = []
+    elif head == "self":
+        base = list(me_mod)
+    else:  # super, possibly repeated
+        base = list(me_mod[:-1])
+        while segs and segs[0] == "super":
+            base = base[:-1]
+            segs = segs[1:]
+    paths = []
+    if group:
+        for item in group.split(","):
+            item = item.strip().split(" as ")[0].strip()
+            first = [s for s in item.split("::") if s and s != "self"]
+            paths.append(base + segs + first[:1])
+    else:
+        paths.append(base + segs)
+    return paths
+
+
+def folder_edges(src):
+    """{folder (tuple): {importer child: {imported child: [files]}}}."""
+    out = collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
+    for d, _, files in os.walk(src):
+        for f in sorted(files):
+            if not f.endswith(".rs"):
+                continue
+            path = os.path.join(d, f)
+            me = module_path(path, src)
+            is_mod_file = f in ("mod.rs", "lib.rs", "main.rs")
+            body = strip_tests(open(path, encoding="utf-8", errors="replace").read())
+            refs = []
+            for m in PATH_RE.finditer(body):
+                refs += resolve(me, is_mod_file, m.group(1), m.group(2) or "", m.group(3))
+            if is_mod_file and me is not None:
+                kids = children(src, me)
+                for m in re.finditer(r"(?<![:\w])([a-z_][a-z0-9_]*)::", body):
+                    if m.group(1) in kids:
+                        refs.append(me + [m.group(1)])
+                # A mod.rs's own `pub use child::X` is its facade, not an import.
+                facade = set()
+                for m in re.finditer(r"pub(?:\([a-z]+\))?\s+use\s+(?:self::)?([a-z_][a-z0-9_]*)::", body):
+                    facade.add(m.group(1))
+            rel = os.path.relpath(path, src)
+            for p in refs:
+                # Where the two part ways: the deepest folder both lie in.
+                n = 0
+                while n < len(me) and n < len(p) and me[n] == p[n]:
+                    n += 1
+                folder = p[:n]
+                if not is_folder(src, folder):
+                    continue
+                kids = children(src, folder)
+                a = me[n] if n < len(me) else "mod"
+                if n < len(p) and p[n] in kids:
+                    b = p[n]
+                elif n < len(p) and p[n] in reexports(src, folder):
+                    b = reexports(src, folder)[p[n]]
+                else:
+                    b = "mod"
+                if a == "mod" and is_mod_file and n == len(me) and b in facade and not _used_beyond_facade(body, b):
+                    continue
+                if a != b and not (folder == [] and True):
+                    out[tuple(folder)][a][b].append(rel)
+    return out
+
+
+def _used_beyond_facade(body, child):
+    """Whether a mod.rs names `child` other than in `pub use child::...` lines."""
+    rest = re.sub(r"pub(?:\([a-z]+\))?\s+use\s+(?:self::)?[a-z_][a-z0-9_]*::[^;]*;", "", body)
+    return re.search(rf"(?<![\w:]){child}::", rest) is not None or re.search(rf"(?:crate|super|self)(?:::\w+)*::{child}\b", rest) is not None
+
+
+def folder_circles(src):
+    """[(folder, circle, {edge: files})] for every folder whose children import in a circle."""
+    out = []
+    for folder, edges in sorted(folder_edges(src).items()):
+        edges = {a: {b: f for b, f in t.items() if b != "mod"} for a, t in edges.items() if a != "mod"}
+        for c in circles(edges):
+            files = {(a, b): edges[a][b] for a in c for b in c if b in edges.get(a, {})}
+            out.append(("/".join(folder), c, files))
+    return out
+
+
 def main(argv):
     quiet = "--quiet" in argv
     args = [a for a in argv if a != "--quiet"]
@@ -146,7 +284,14 @@ def main(argv):
         print(f"  {a} -> {b}: " + ", ".join(files))
     if unplaced:
         print("modules in no layer (add them to LAYERS): " + ", ".join(unplaced))
-    return 0 if not cyc and not up and not unplaced else 1
+    inner = folder_circles(src)
+    print(f"circles inside folders: {len(inner)}")
+    for folder, c, files in inner:
+        print(f"  {folder}/: " + " <-> ".join(c))
+        if not quiet:
+            for (a, b), fs in sorted(files.items()):
+                print(f"      {a} -> {b}: " + ", ".join(sorted(set(fs))))
+    return 0 if not cyc and not up and not unplaced and not inner else 1
 
 
 if __name__ == "__main__":

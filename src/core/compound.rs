@@ -7,29 +7,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::gold::Accepted;
 use super::panel::{Mark, PanelLine};
 
 /// Facts asked in one compound question.
 pub const FACTS_PER_QUESTION: u32 = 3;
 
-/// One fact a compound question asks the model to state.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AskedFact {
-    /// The relation's label, as asked ("capital").
-    pub relation: String,
-    /// The relation's IRI.
-    pub predicate: String,
-    /// Every object the KG has for the entity and relation, with its aliases: stating any one
-    /// states the fact.
-    pub accepted: Vec<Accepted>,
-    /// The fact as one sentence, for the judge ("The capital of Peru is Lima.").
-    pub sentence: String,
-    /// The sentence with its object hidden ("The capital of Peru is ___."), for the expert
-    /// stage's reading; empty when the object's name is not in the sentence.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub blank: String,
-}
+pub use super::gold::AskedFact;
 
 /// What a compound question is about, beyond its facts: the focal entity's standing in the KG
 /// and the question's difficulty.

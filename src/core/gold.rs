@@ -24,7 +24,7 @@ pub enum Gold {
     Premise { premise: String, truth: String },
     /// A compound question (KGHaluBench): facts about one entity, each to be stated.
     Compound {
-        facts: Vec<crate::core::compound::AskedFact>,
+        facts: Vec<AskedFact>,
     },
 }
 
@@ -160,7 +160,7 @@ enum Typed {
         truth: String,
     },
     Compound {
-        facts: Vec<crate::core::compound::AskedFact>,
+        facts: Vec<AskedFact>,
     },
 }
 
@@ -190,6 +190,24 @@ impl<'de> Deserialize<'de> for Gold {
             Wire::Typed(Typed::Compound { facts }) => Gold::Compound { facts },
         })
     }
+}
+
+/// One fact a compound question asks the model to state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AskedFact {
+    /// The relation's label, as asked ("capital").
+    pub relation: String,
+    /// The relation's IRI.
+    pub predicate: String,
+    /// Every object the KG has for the entity and relation, with its aliases: stating any one
+    /// states the fact.
+    pub accepted: Vec<Accepted>,
+    /// The fact as one sentence, for the judge ("The capital of Peru is Lima.").
+    pub sentence: String,
+    /// The sentence with its object hidden ("The capital of Peru is ___."), for the expert
+    /// stage's reading; empty when the object's name is not in the sentence.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub blank: String,
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! The shapes hand labels are exported in (`kgscope labels export --format`, and the TUI's
-//! export key): each method names the one its judge learns from ([`super::method::Method::label_format`]).
+//! export key): each method names the one its judge learns from (`Method::label_format`).
 
 /// One shape of exported labels: one JSON object per line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

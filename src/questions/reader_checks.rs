@@ -1,5 +1,5 @@
 //! What a careful reader rejects in one question, beyond the set-wide counts of
-//! [`super::audit`]: learnt from the hand-reviewed set (`tests/data/reviewed/`), where readers
+//! `questions::audit`: learnt from the hand-reviewed set (`tests/data/reviewed/`), where readers
 //! turned down questions the older audit passed. Each check names the defect class of the
 //! reviewers' cause codes:
 //!

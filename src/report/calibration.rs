@@ -2,12 +2,9 @@
 //! calibration error of the answers that carry a confidence (token probabilities when the
 //! answers were chosen by likelihood, self-consistency when they were asked several times).
 
-use serde::Serialize;
-
 use super::doc::Block;
 use super::loaded::LoadedRun;
 use crate::metrics::calibration::{self, Calibration};
-use crate::run::ResultRecord;
 
 /// Bins of the reliability diagram and of every ECE in reports.
 pub const BINS: usize = 10;
@@ -15,39 +12,7 @@ pub const BINS: usize = 10;
 /// A relation's ECE is shown when it has at least this many answers with a confidence.
 const MIN_PER_RELATION: u64 = 5;
 
-/// One answer with a confidence: the point the reliability diagram bins.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Confident {
-    pub relation: String,
-    /// The model's probability of its answer.
-    pub p: f64,
-    pub correct: bool,
-}
-
-/// The answer's confidence, for the reliability diagram: the probability the model gave the
-/// chosen option when the answer was chosen by likelihood, else its self-consistency (the
-/// share of the question's attempts that gave the majority's verdict). A question asked once
-/// and answered by generation carries none.
-pub fn confidence(r: &ResultRecord) -> Option<f64> {
-    if let [a] = r.attempts.as_slice() {
-        if let Some(l) = &a.likelihood {
-            return Some(l.answer().1);
-        }
-    }
-    (r.attempts.len() >= 2).then(|| {
-        let agree = r.attempts.iter().filter(|a| a.verdict == r.verdict).count();
-        agree as f64 / r.attempts.len() as f64
-    })
-}
-
-/// The record's point, if it has a confidence.
-pub fn point(r: &ResultRecord) -> Option<Confident> {
-    Some(Confident {
-        relation: r.question.relation.clone(),
-        p: confidence(r)?,
-        correct: r.outcome == crate::verify::OutcomeKind::Correct,
-    })
-}
+pub use super::confidence::{confidence, point, Confident};
 
 /// What the confidences are: in a few words (figure titles), and in full (reports).
 fn sources(run: &LoadedRun) -> (&'static str, &'static str) {

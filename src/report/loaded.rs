@@ -77,7 +77,7 @@ pub struct LoadedRun {
     pub halu: super::halu::ChainCounts,
     /// Each answer with a confidence (chosen by likelihood, or asked more than once): the
     /// reliability diagram's points.
-    pub confidences: Vec<super::calibration::Confident>,
+    pub confidences: Vec<super::confidence::Confident>,
     /// What the model answered, the chance baseline, and whether the results are near it.
     pub chance: crate::metrics::chance::Chance,
     /// Whether hand labels are applied.
@@ -145,7 +145,7 @@ impl LoadedRun {
             aggregates.add(&super::scored(&r));
             super::add_chance(&mut chance, &r);
             halu.add(&r);
-            confidences.extend(super::calibration::point(&r));
+            confidences.extend(super::confidence::point(&r));
         })?;
         let snapshot = aggregates.snapshot();
         let kglens = match &manifest.config.kglens {
@@ -259,7 +259,7 @@ impl LoadedRun {
             super::add_chance(&mut chance, &rec);
             answered += 1;
             by_judge += usize::from(judged);
-            confidences.extend(super::calibration::point(&rec));
+            confidences.extend(super::confidence::point(&rec));
         })?;
         r.answered = answered;
         r.by_judge = by_judge;

@@ -3,6 +3,7 @@
 
 pub mod binning;
 pub mod calibration;
+pub mod confidence;
 pub mod chance;
 pub mod dataset;
 pub mod doc;

@@ -323,3 +323,26 @@ pub(super) fn measure(cmd: &mut std::process::Command) -> anyhow::Result<(f64, f
     }
     Ok((secs, usage.ru_maxrss as f64 / 1024.0, out))
 }
+
+/// An answer as a model gives it, of typical size and timings, with the `verdict` read from it
+/// (the benches' stand-in for a model: the cost measured does not depend on where answers
+/// come from).
+pub(crate) fn bench_attempt(verdict: kgscope::core::verdict::Verdict, response: String) -> kgscope::run::Attempt {
+    kgscope::run::Attempt {
+        response,
+        verdict,
+        answer: None,
+        rule: "bench".into(),
+        stage: Default::default(),
+        judge: None,
+        compound: None,
+        trained: None,
+        likelihood: None,
+        prompt_tokens: 20,
+        completion_tokens: 8,
+        first_token_ms: 5,
+        total_ms: 40,
+        finish_reason: "stop".into(),
+    }
+}
+

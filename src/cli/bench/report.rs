@@ -51,7 +51,7 @@ pub(super) fn write_run(dir: &Path, n: usize) -> anyhow::Result<String> {
         let verdict = verdicts[i % verdicts.len()];
         let response =
             format!("{verdict:?}. A response of a typical length for a yes/no question.");
-        let attempt = super::tui::bench_attempt(verdict, response);
+        let attempt = super::bench_attempt(verdict, response);
         log.push(&verify_record(q, vec![attempt]))?;
         if i % 10_000 == 9_999 {
             log.flush()?;

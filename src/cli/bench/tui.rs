@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::Args;
 use kgscope::questions::Task;
 use kgscope::run::engine::verify_record;
-use kgscope::run::{session, Attempt, ModelSpec, ResultRecord, RunConfig};
+use kgscope::run::{session, ModelSpec, ResultRecord, RunConfig};
 use kgscope::tui::app::{RunData, Screen};
 use kgscope::tui::bench::frame_times;
 use kgscope::tui::theme::Theme;
@@ -43,28 +43,6 @@ fn rss_mib() -> f64 {
         .map_or(0.0, |pages| pages * 4096.0 / (1024.0 * 1024.0))
 }
 
-/// An answer as a model gives it, of typical size and timings, with the `verdict` read from it
-/// (the benches' stand-in for a model: the cost measured does not depend on where answers
-/// come from).
-pub(super) fn bench_attempt(verdict: Verdict, response: String) -> Attempt {
-    Attempt {
-        response,
-        verdict,
-        answer: None,
-        rule: "bench".into(),
-        stage: Default::default(),
-        judge: None,
-        compound: None,
-        trained: None,
-        likelihood: None,
-        prompt_tokens: 20,
-        completion_tokens: 8,
-        first_token_ms: 5,
-        total_ms: 40,
-        finish_reason: "stop".into(),
-    }
-}
-
 /// Answered statement questions from a sample KG, with a mix of verdicts, as a fast stand-in
 /// for a model (the UI's cost does not depend on where answers come from).
 fn sample_records(dir: &std::path::Path) -> anyhow::Result<(RunData, Vec<ResultRecord>)> {
@@ -87,7 +65,7 @@ fn sample_records(dir: &std::path::Path) -> anyhow::Result<(RunData, Vec<ResultR
         .map(|(i, q)| {
             let verdict = verdicts[i % verdicts.len()];
             let response = format!("{verdict:?}: a response of a typical length for a statement.");
-            verify_record(q.clone(), vec![bench_attempt(verdict, response)])
+            verify_record(q.clone(), vec![super::bench_attempt(verdict, response)])
         })
         .collect();
     Ok((RunData::open(prepared.run, prepared.manifest)?, records))

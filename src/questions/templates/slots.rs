@@ -43,7 +43,7 @@ pub struct Slot {
 pub struct Value<'a> {
     pub text: &'a str,
     pub home: Option<&'a Slot>,
-    /// The value is a name English writes with "the" ([`super::articles`]): it gets the
+    /// The value is a name English writes with "the" (`templates::articles`): it gets the
     /// article where the slot declares none.
     pub definite: bool,
 }
