@@ -3,7 +3,6 @@
 //! the iterations driven through the real engine with a scripted backend, interrupted and
 //! resumed.
 
-
 use std::collections::HashSet;
 
 use kgscope::kg::KgIndex;

@@ -2,11 +2,11 @@
 //! the library (with llama.cpp and RocksDB) is linked once for all of them rather than once per
 //! file. Run one file's tests with `cargo test --release --test suite FILE::`.
 
-mod common;
 mod answer_cache;
 mod architecture;
 mod bounded;
 mod cli;
+mod common;
 mod endpoint;
 mod endpoint_answers;
 mod endpoint_profiles;

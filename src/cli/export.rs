@@ -56,7 +56,7 @@ pub fn run(a: ExportArgs) -> anyhow::Result<ExitCode> {
     // either.
     let rows = if a.out == super::STDOUT {
         for (run, _) in &runs {
-            session::for_each_result(run, |_| {})?;
+            run.for_each_result(|_| {})?;
         }
         let mut out = std::io::BufWriter::new(std::io::stdout());
         let n = write_rows(&runs, a.format, &mut out)?;
@@ -91,7 +91,7 @@ fn write_rows(
         Format::Jsonl => {
             for (run, manifest) in runs {
                 let mut failed = None;
-                session::for_each_result(run, |r| {
+                run.for_each_result(|r| {
                     if failed.is_some() {
                         return;
                     }
@@ -115,7 +115,7 @@ fn write_rows(
             let mut group = Vec::new();
             for (run, manifest) in runs {
                 let mut failed = None;
-                session::for_each_result(run, |r| {
+                run.for_each_result(|r| {
                     if failed.is_some() {
                         return;
                     }

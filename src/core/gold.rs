@@ -23,9 +23,7 @@ pub enum Gold {
     /// or corrects `premise`; `truth` is the fact the premise was made from.
     Premise { premise: String, truth: String },
     /// A compound question (KGHaluBench): facts about one entity, each to be stated.
-    Compound {
-        facts: Vec<AskedFact>,
-    },
+    Compound { facts: Vec<AskedFact> },
 }
 
 /// One right answer and the other names it goes by.

@@ -61,7 +61,7 @@ pub struct KgIndex {
     /// Distinct fact objects, sorted.
     objects: Vec<Id>,
     pub(super) fingerprint: String,
-    /// For an index of a sample of the KG ([`super::bounded`]): the entities whose every fact
+    /// For an index of a sample of the KG (`kg::bounded`): the entities whose every fact
     /// over the index's relations is in the index, sorted. `None` for the whole KG.
     closed: Option<Vec<Id>>,
     /// Entities whose label another entity has as its label or an alias, found on first use
@@ -71,26 +71,16 @@ pub struct KgIndex {
     /// use ([`Self::named`]).
     by_name: std::sync::OnceLock<HashMap<String, Vec<Id>>>,
     /// The profile the index was built under ([`super::profile`]).
-    profile: Arc<Profile>,
+    pub(super) profile: Arc<Profile>,
     /// Popularity counters the KG keeps for its entities (Wikidata's page counters).
     pub(super) counters: HashMap<Id, Counters>,
 }
 
-/// What an index is built from, row by row, as the queries of [`KgIndex::build_by_queries`]
-/// return them: facts `(s, p, o)`, labels `(s, p, l)`, aliases `(s, l)`, types `(s, t)` and
-/// dated qualifiers `(s, p, o, d)`.
-#[derive(Default)]
-pub struct IndexRows {
-    pub facts: Vec<super::Row>,
-    pub labels: Vec<super::Row>,
-    pub aliases: Vec<super::Row>,
-    pub types: Vec<super::Row>,
-    pub qualifiers: Vec<super::Row>,
-}
+pub use super::IndexRows;
 
 /// What an index is made of: the terms in N-Triples order (`ids` their inverse), the facts
 /// sorted, and what the KG says about its entities. All the rest is derived from these
-/// ([`KgIndex::from_parts`]); [`super::index_file`] keeps them on disk.
+/// ([`KgIndex::from_parts`]); `kg::index_file` keeps them on disk.
 pub(super) struct Parts {
     pub terms: Vec<Term>,
     pub ids: HashMap<Term, Id>,
@@ -131,69 +121,6 @@ fn lang_of(t: &Term) -> Option<&str> {
 }
 
 impl KgIndex {
-    /// Builds the index: from a scan of the KG's quads where it has them (a local store),
-    /// else by queries. `progress` receives a short description of each step.
-    /// A store on disk keeps its index beside it: read back when the store has not changed
-    /// since, else built and saved (a failure to save is only reported: the index is built).
-    pub fn build(kg: &dyn KnowledgeGraph, progress: &dyn Fn(&str)) -> Result<Self> {
-        progress("detecting the KG's profile");
-        let profile = super::profile::chosen(kg)?;
-        Self::build_with(kg, &profile, progress)
-    }
-
-    /// [`Self::build`] under `profile`. A saved index is reused only when it was built
-    /// under the same profile (its key is part of the slot's).
-    pub fn build_with(
-        kg: &dyn KnowledgeGraph,
-        profile: &Profile,
-        progress: &dyn Fn(&str),
-    ) -> Result<Self> {
-        // An endpoint is never read whole unless the command asked for it: a sample of it
-        // instead, said on stderr (a 2M-triple endpoint read whole took 928 MiB and 104 s).
-        if kg.requests().is_some() && !super::bounded::whole() {
-            let draw = super::bounded::Draw::of(
-                Some(super::bounded::DEFAULT_SAMPLE),
-                &[],
-                crate::sampling::DEFAULT_SEED,
-            )
-            .expect("a sample size");
-            tracing::warn!(
-                "{}: {}",
-                crate::credentials::redact(&kg.source()),
-                super::bounded::default_sample_note(draw.per_relation)
-            );
-            return super::bounded::build_with(kg, &draw, profile, progress);
-        }
-        let Some(mut slot) = kg.index_slot() else {
-            return Self::build_fresh_with(kg, profile, progress);
-        };
-        if !profile.is_generic() {
-            slot = slot.keyed(&profile.key());
-        }
-        progress("reading the saved index");
-        match slot.load() {
-            Ok(Some(mut index)) => {
-                index.profile = Arc::new(profile.clone());
-                return Ok(index);
-            }
-            Ok(None) => {}
-            Err(e) => tracing::warn!("the saved index is unreadable, building it again: {e}"),
-        }
-        let index = Self::build_fresh_with(kg, profile, progress)?;
-        progress("saving the index");
-        if let Err(e) = slot.save(&index) {
-            tracing::warn!("the index could not be saved beside the store: {e}");
-        }
-        Ok(index)
-    }
-
-    /// Builds the index from the KG, never from a saved one, under the profile the data
-    /// calls for.
-    pub fn build_fresh(kg: &dyn KnowledgeGraph, progress: &dyn Fn(&str)) -> Result<Self> {
-        let profile = super::profile::chosen(kg)?;
-        Self::build_fresh_with(kg, &profile, progress)
-    }
-
     /// Builds the index from the KG under `profile`, never from a saved one: from a scan
     /// of its quads where it has them (a local store), else by queries.
     pub fn build_fresh_with(
@@ -239,7 +166,7 @@ impl KgIndex {
 
     /// The index of `triples` read under `profile` ([`super::profile::shape`]), and what the
     /// profile left out of the facts: the whole KG's triples, or a bounded draw's
-    /// ([`super::bounded`]).
+    /// (`kg::bounded`).
     pub(crate) fn from_triples(
         profile: &Profile,
         triples: Vec<super::Row>,

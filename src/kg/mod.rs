@@ -6,6 +6,7 @@
 //! and a KG too large for this machine can live in any SPARQL engine.
 
 pub mod bounded;
+mod build;
 pub mod endpoint;
 pub mod index;
 pub mod index_file;
@@ -28,6 +29,18 @@ pub use oxigraph::model::Term;
 
 /// One row of a `SELECT` result, in the order of the query's variables.
 pub type Row = Vec<Option<Term>>;
+
+/// What an index is built from, row by row, as the queries of [`KgIndex::build_by_queries`](index::KgIndex::build_by_queries)
+/// return them: facts `(s, p, o)`, labels `(s, p, l)`, aliases `(s, l)`, types `(s, t)` and
+/// dated qualifiers `(s, p, o, d)`.
+#[derive(Default)]
+pub struct IndexRows {
+    pub facts: Vec<Row>,
+    pub labels: Vec<Row>,
+    pub aliases: Vec<Row>,
+    pub types: Vec<Row>,
+    pub qualifiers: Vec<Row>,
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum KgError {

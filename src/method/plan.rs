@@ -11,9 +11,6 @@ use crate::questions::{GenerateOptions, Question, TemplateSet};
 use crate::record::ResultRecord;
 use crate::store::RunDir;
 
-use super::kgfpq::plan::FpqConfig;
-use super::kglens::plan::KglensConfig;
-
 /// What a plan has to tell the live views after a batch (a KGLens iteration): a line for a
 /// headless run's log and a panel for Live.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,12 +20,24 @@ pub struct PlanEvent {
 }
 
 /// What a staged method builds its plan from: the KG, the generator options of the run, and
-/// the run's settings of the staged methods.
+/// the run's settings of that method, of the method's own type (KGLens' iterations, KG-FPQ's
+/// gate). Opaque here, so a new staged method adds its settings in its own folder only.
 pub struct PlanInput<'a> {
     pub index: &'a KgIndex,
     pub options: &'a GenerateOptions,
-    pub kglens: Option<&'a KglensConfig>,
-    pub fpq: Option<&'a FpqConfig>,
+    pub settings: Option<&'a dyn std::any::Any>,
+}
+
+impl PlanInput<'_> {
+    /// The run's settings for the method, if it has them and they are of type `T`.
+    pub fn settings<T: 'static>(&self) -> Option<&T> {
+        let found = self.settings.and_then(|s| s.downcast_ref());
+        debug_assert!(
+            self.settings.is_none() || found.is_some(),
+            "a staged method was handed another method's settings"
+        );
+        found
+    }
 }
 
 /// A run made of batches, each decided after the one before.

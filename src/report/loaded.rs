@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::metrics::{Aggregates, Snapshot};
 use crate::run::kglens::{KglensState, STATE_FILE};
-use crate::run::{session, Manifest, ResultRecord};
+use crate::run::{Manifest, ResultRecord};
 use crate::store::labels::LabelBook;
 use crate::store::RunDir;
 use crate::verify::{OutcomeKind, Stage};
@@ -111,7 +111,7 @@ fn stream(
     };
     let labelled = &mut pass.labelled;
     let mut by_judge = 0;
-    pass.answered = session::for_each_result(run, |r| {
+    pass.answered = run.for_each_result(|r| {
         let judged = r.stage() == Stage::Judge;
         by_judge += usize::from(judged);
         if let Some(r) = super::labels::apply_one(r, book, labelled) {
@@ -285,7 +285,7 @@ impl LoadedRun {
         let read = || -> anyhow::Result<JudgeReport> {
             let book = label_book(&self.run, self.labels)?;
             let mut tally = crate::metrics::judges::JudgeTally::new(super::judges::QUEUE_MAX);
-            session::for_each_result(&self.run, |r| {
+            self.run.for_each_result(|r| {
                 let o = super::judges::observe(&r);
                 tally.add(&o, super::judges::hand(&book, &o.question_id));
             })?;

@@ -3,8 +3,8 @@
 
 pub mod binning;
 pub mod calibration;
-pub mod confidence;
 pub mod chance;
+pub mod confidence;
 pub mod dataset;
 pub mod doc;
 pub mod grid;

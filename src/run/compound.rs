@@ -19,13 +19,10 @@
 //! reading instead.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use serde::{Deserialize, Serialize};
-
 use super::judge::{judge_params, Judge};
-use crate::backends::{BackendError, ModelSpec, Request};
+use crate::backends::{BackendError, Request};
 use crate::core::compound::{
     AskedFact, CompoundCheck, FactCheck, FactStage, FactVerdict, Judged, Similarity,
 };
@@ -72,55 +69,7 @@ fn shown(out: &Result<String, String>) -> String {
 /// Tokens a reading takes at most: a name or a number.
 const READING_TOKENS: u32 = 16;
 
-/// A KGHaluBench run's settings (`task` kghalubench only).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct HaluConfig {
-    /// The sentence-embedding model's folder; `None` is the default all-MiniLM-L6-v2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub embed_model: Option<PathBuf>,
-    /// The entity-level threshold: an answer whose similarity does not exceed it is a breadth
-    /// hallucination (the paper: "responses exceeding the predefined threshold are considered
-    /// aligned").
-    pub threshold: f64,
-    /// Judge samples the expert stage adds to its reading when the judge is unsure.
-    pub expert_samples: usize,
-    /// A second judge model the expert stage asks too.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expert: Option<ModelSpec>,
-    /// The runs the relation weights were learnt from (this KG's earlier KGHaluBench runs),
-    /// and what they gave: type → relation IRI → mean points per fact. Kept in the manifest so
-    /// a resumed run draws the same difficulties whatever was recorded since.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub learnt_from: Vec<String>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub relation_scores: BTreeMap<String, BTreeMap<String, f64>>,
-}
-
-/// The expert stage's extra judge samples when the user does not say (`--expert-samples`):
-/// none, the reading being the independent view (samples of the judge repeat its bias).
-pub const DEFAULT_EXPERT_SAMPLES: usize = 0;
-
-impl Default for HaluConfig {
-    fn default() -> Self {
-        Self {
-            embed_model: None,
-            threshold: similarity::DEFAULT_THRESHOLD,
-            expert_samples: DEFAULT_EXPERT_SAMPLES,
-            expert: None,
-            learnt_from: vec![],
-            relation_scores: BTreeMap::new(),
-        }
-    }
-}
-
-impl HaluConfig {
-    /// The embedding model's folder.
-    pub fn embed_dir(&self) -> PathBuf {
-        self.embed_model
-            .clone()
-            .unwrap_or_else(crate::backends::spec::default_embedder_dir)
-    }
-}
+pub use crate::method::kghalubench::settings::{HaluConfig, DEFAULT_EXPERT_SAMPLES};
 
 /// Sums of the points each (type, relation IRI) got per fact in recorded answers.
 #[derive(Debug, Default)]
@@ -316,7 +265,7 @@ impl FactJudges {
         params.max_tokens = if reading { READING_TOKENS } else { 6 };
         if let Some(k) = sample {
             params.temperature = EXPERT_TEMPERATURE;
-            params.seed = super::engine::attempt_seed(params.seed, &q.id, k as usize + 1);
+            params.seed = crate::sampling::attempt_seed(params.seed, &q.id, k as usize + 1);
         }
         let prompt = if reading {
             judge::reader_prompt(&fact.blank, response)

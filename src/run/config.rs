@@ -103,7 +103,7 @@ pub struct RunConfig {
     pub fpq: Option<super::fpq::FpqConfig>,
     /// A KGHaluBench run's embedder, threshold and expert stage (`task` kghalubench only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub halu: Option<super::compound::HaluConfig>,
+    pub halu: Option<crate::method::kghalubench::settings::HaluConfig>,
     /// Facts drawn per relation from a KG too big to read whole (`--kg-sample`); `None`
     /// reads the whole KG.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -175,7 +175,7 @@ impl RunConfig {
                 .then(super::fpq::FpqConfig::default),
             halu: crate::method::of(task)
                 .takes_halu_settings()
-                .then(super::compound::HaluConfig::default),
+                .then(crate::method::kghalubench::settings::HaluConfig::default),
             kg_sample: None,
             via_judge: None,
             scoring: AnswerScoring::Generate,

@@ -190,7 +190,7 @@ async fn ask_question(
         asked(events, &q.id, repeat).await;
         let mut params = opts.params.clone();
         params.max_tokens = params.max_tokens.max(method.answer_tokens(&q));
-        params.seed = attempt_seed(params.seed, &q.id, repeat);
+        params.seed = crate::sampling::attempt_seed(params.seed, &q.id, repeat);
         let mut stream = backend.ask(Request {
             id: q.id.clone(),
             prompt: prompt.clone(),
@@ -474,36 +474,5 @@ pub fn verify_record(q: Question, attempts: Vec<Attempt>) -> ResultRecord {
         outcome,
         trace,
         finished_at: crate::store::rundir::now(),
-    }
-}
-
-/// The sampling seed of one attempt: the run's seed mixed with the question and the repeat.
-/// Every draw is reproducible from the run's seed, and independent of every other question's:
-/// with one seed for all questions (or seed + repeat), a sampler that is close to even between
-/// "Yes" and "No" makes the same choice on every question for the same random draw, which
-/// correlates the answers across questions and makes repeats agree or disagree in lockstep.
-pub fn attempt_seed(run_seed: u64, question_id: &str, repeat: usize) -> u64 {
-    use sha2::{Digest, Sha256};
-    let mut h = Sha256::new();
-    h.update(run_seed.to_le_bytes());
-    h.update(question_id.as_bytes());
-    h.update((repeat as u64).to_le_bytes());
-    let d = h.finalize();
-    // llama.cpp takes a 32-bit seed; the low half of the digest's first word is as random.
-    u64::from_le_bytes(d[..8].try_into().expect("8 bytes")) & u64::from(u32::MAX)
-}
-
-#[cfg(test)]
-mod seed_tests {
-    use super::attempt_seed;
-
-    #[test]
-    fn attempts_get_distinct_reproducible_seeds() {
-        let a = attempt_seed(42, "q1", 0);
-        assert_eq!(a, attempt_seed(42, "q1", 0), "reproducible");
-        assert_ne!(a, attempt_seed(42, "q2", 0), "per question");
-        assert_ne!(a, attempt_seed(42, "q1", 1), "per repeat");
-        assert_ne!(a, attempt_seed(43, "q1", 0), "per run seed");
-        assert!(a <= u64::from(u32::MAX));
     }
 }

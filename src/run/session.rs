@@ -7,12 +7,12 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
-use super::adaptive::Plan;
 use super::config::{Manifest, RunConfig};
 use super::engine::{self, Control, EngineOptions};
 use super::events::RunEvent;
 use crate::backends::Backend;
 use crate::kg::{self, KgIndex, KnowledgeGraph};
+use crate::method::plan::Plan;
 use crate::method::plan::PlanInput;
 use crate::questions::{GenerateOptions, GenerateReport, Question, TemplateSet};
 use crate::record::ResultRecord;
@@ -41,7 +41,7 @@ pub struct Prepared {
     /// Answers recorded by earlier sessions of this run.
     pub done: Vec<ResultRecord>,
     /// A run whose questions depend on earlier answers (KGLens' iterations): `questions` is
-    /// empty and [`super::adaptive::drive`] asks the plan's batches.
+    /// empty and `run::adaptive::drive` asks the plan's batches.
     pub plan: Option<Box<dyn Plan>>,
 }
 
@@ -175,7 +175,7 @@ fn learn_relation_scores(
             continue;
         }
         progress(&format!("learning relation weights from run {id}"));
-        if for_each_result(&run, |r| sums.add(&r)).is_ok() {
+        if run.for_each_result(|r| sums.add(&r)).is_ok() {
             ids.push(id);
         }
     }
@@ -203,8 +203,12 @@ fn plan_for(
     let input = PlanInput {
         index,
         options: &options,
-        kglens: config.kglens.as_ref(),
-        fpq: config.fpq.as_ref(),
+        // At most one is set: the staged method of the run's task has its own.
+        settings: config
+            .kglens
+            .as_ref()
+            .map(|c| c as &dyn std::any::Any)
+            .or(config.fpq.as_ref().map(|c| c as &dyn std::any::Any)),
     };
     let plan = match crate::method::of(config.task).plan(&input, progress)? {
         Some(plan) => Some(plan),
@@ -489,33 +493,8 @@ pub fn open_results(
 fn read_run(run: RunDir) -> Result<(RunDir, Manifest, Vec<ResultRecord>), SessionError> {
     let manifest: Manifest = run.read_manifest()?;
     let mut done = Vec::new();
-    for_each_result(&run, |r| done.push(r))?;
+    run.for_each_result(|r| done.push(r))?;
     Ok((run, manifest, done))
-}
-
-/// Hands `each` the first record of each question of `run`, in file order, reading
-/// results.jsonl as a stream (none is kept); returns how many. A log is append-only and
-/// kgscope never writes a question twice, but a hand-edited file might: the first counts, as
-/// everywhere. A run of a million answers costs the memory of one.
-pub fn for_each_result(
-    run: &RunDir,
-    mut each: impl FnMut(ResultRecord),
-) -> Result<usize, SessionError> {
-    use std::hash::BuildHasher;
-    // Hashes of the ids seen: 8 bytes a question instead of its id (a collision would need
-    // 2^32 questions).
-    let hasher = std::collections::hash_map::RandomState::new();
-    let mut seen = HashSet::new();
-    let mut n = 0;
-    crate::store::jsonl::Follower::new(&run.results_path())
-        .read_new(|_, r: ResultRecord| {
-            if seen.insert(hasher.hash_one(&r.question.id)) {
-                n += 1;
-                each(r);
-            }
-        })
-        .map_err(crate::store::rundir::StoreError::from)?;
-    Ok(n)
 }
 
 /// Questions to ask and where their answers go.

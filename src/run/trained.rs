@@ -8,7 +8,6 @@ use std::sync::Arc;
 use futures::StreamExt;
 
 use super::config::Manifest;
-use super::session;
 use crate::backends::llama::{LlamaCppBackend, LlamaOptions};
 use crate::core::verdict::JudgeClass;
 use crate::method;
@@ -239,7 +238,7 @@ pub fn training_data(runs_dir: &Path, ids: &[String]) -> Result<TrainingData, St
             ));
         }
         let book = LabelBook::from_entries(run.read_labels().map_err(|e| e.to_string())?);
-        session::for_each_result(&run, |r| {
+        run.for_each_result(|r| {
             let label = match book.majority(&r.question.id) {
                 Some(Ok(m)) => match m.label.label.class() {
                     Some(c) => Some(c),

@@ -57,6 +57,31 @@ pub fn now() -> String {
 }
 
 impl RunDir {
+    /// Hands `each` the first record of each question of the run, in file order, reading
+    /// results.jsonl as a stream (none is kept); returns how many. A log is append-only and
+    /// kgscope never writes a question twice, but a hand-edited file might: the first counts, as
+    /// everywhere. A run of a million answers costs the memory of one.
+    pub fn for_each_result(
+        &self,
+        mut each: impl FnMut(crate::record::ResultRecord),
+    ) -> Result<usize, StoreError> {
+        use std::hash::BuildHasher;
+        // Hashes of the ids seen: 8 bytes a question instead of its id (a collision would need
+        // 2^32 questions).
+        let hasher = std::collections::hash_map::RandomState::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut n = 0;
+        super::jsonl::Follower::new(&self.results_path()).read_new(
+            |_, r: crate::record::ResultRecord| {
+                if seen.insert(hasher.hash_one(&r.question.id)) {
+                    n += 1;
+                    each(r);
+                }
+            },
+        )?;
+        Ok(n)
+    }
+
     /// A new run directory with an id made of the time, the task and a short random suffix.
     pub fn create(runs_dir: &Path, task: &str) -> Result<Self, StoreError> {
         let t = time::OffsetDateTime::now_utc();

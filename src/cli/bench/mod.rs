@@ -327,7 +327,10 @@ pub(super) fn measure(cmd: &mut std::process::Command) -> anyhow::Result<(f64, f
 /// An answer as a model gives it, of typical size and timings, with the `verdict` read from it
 /// (the benches' stand-in for a model: the cost measured does not depend on where answers
 /// come from).
-pub(crate) fn bench_attempt(verdict: kgscope::core::verdict::Verdict, response: String) -> kgscope::run::Attempt {
+pub(crate) fn bench_attempt(
+    verdict: kgscope::core::verdict::Verdict,
+    response: String,
+) -> kgscope::run::Attempt {
     kgscope::run::Attempt {
         response,
         verdict,
@@ -345,4 +348,3 @@ pub(crate) fn bench_attempt(verdict: kgscope::core::verdict::Verdict, response: 
         finish_reason: "stop".into(),
     }
 }
-

@@ -464,7 +464,7 @@ pub fn detect(kg: &dyn KnowledgeGraph) -> Result<Profile> {
 
 /// What the command line chose: `--profile` (`None`: detect), `--lang`, and the relations a
 /// run names. Process-wide, like the command line it comes from: every index the command
-/// builds ([`super::KgIndex::build`]) reads the KG the same way.
+/// builds (`KgIndex::build`) reads the KG the same way.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Choice {
     #[serde(default, skip_serializing_if = "Option::is_none")]

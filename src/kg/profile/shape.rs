@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use oxigraph::model::{Literal, NamedNode};
 use serde::Serialize;
 
-use super::super::index::IndexRows;
+use super::super::IndexRows;
 use super::super::{term_str, vocab, Row, Term};
 use super::Profile;
 

@@ -147,7 +147,10 @@ impl Maker for KgFpq {
         input: &super::plan::PlanInput<'_>,
         _progress: &dyn Fn(&str),
     ) -> Result<Option<Box<dyn super::plan::Plan>>, crate::kg::KgError> {
-        let cfg = input.fpq.cloned().unwrap_or_default();
+        let cfg = input
+            .settings::<plan::FpqConfig>()
+            .cloned()
+            .unwrap_or_default();
         Ok(Some(Box::new(plan::FpqRun::new(
             input.index,
             cfg,

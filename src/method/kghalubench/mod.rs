@@ -23,6 +23,7 @@ pub mod facts;
 pub mod focal;
 pub mod judge;
 pub mod questions;
+pub mod settings;
 pub mod similarity;
 
 use super::{prompts, Method};

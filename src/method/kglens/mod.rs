@@ -109,7 +109,10 @@ impl Maker for Kglens {
         let o = input.options;
         let run = plan::KglensRun::new(
             input.index,
-            input.kglens.cloned().unwrap_or_default(),
+            input
+                .settings::<plan::KglensConfig>()
+                .cloned()
+                .unwrap_or_default(),
             &o.entities,
             &o.relations,
             o.seed,

@@ -37,7 +37,8 @@ fn export(run: crate::store::RunDir, format: LabelFormat, annotator: String) -> 
         ));
     }
     let mut records = Vec::new();
-    crate::run::session::for_each_result(&run, |r| records.push(r)).map_err(|e| e.to_string())?;
+    run.for_each_result(|r| records.push(r))
+        .map_err(|e| e.to_string())?;
     let made = label_export::examples(format, &manifest, &records, &book, Some(&annotator));
     if made.lines.is_empty() {
         return Err(format!(
