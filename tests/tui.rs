@@ -13,7 +13,8 @@ use kgscope::run::{session, Attempt, ModelSpec, ResultRecord, RunConfig, RunEven
 use kgscope::store::labels::{ErrorType, Label, LabelBook, LabelVerdict, Retract, Retraction};
 use kgscope::store::RunDir;
 use kgscope::tui::app::{App, Cell, LabelFilter, RunData, Screen};
-use kgscope::tui::event_loop::{build_app, load_index, Options};
+use kgscope::tui::event_loop::{build_app, Options};
+use kgscope::tui::kg_load::load_index;
 use kgscope::tui::{keymap, ui, Theme};
 use kgscope::verify::{OutcomeKind, Verdict};
 use ratatui::backend::TestBackend;

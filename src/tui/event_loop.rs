@@ -11,9 +11,9 @@ use anyhow::Context;
 use ratatui::crossterm::event::{self, Event};
 
 use super::app::{App, Command, RunData, Screen};
+use super::kg_load::load_drawn;
 use super::runner::{self, RunBase, RunnerMsg};
 use super::theme::Theme;
-use crate::kg::{self, KgIndex};
 use crate::run::{Control, ModelSpec, RunEvent};
 
 /// How often the screen is redrawn; run events are folded in between, in batches.
@@ -45,21 +45,6 @@ pub struct Options {
     /// Where the TUI remembers the run dialog's choices between sessions
     /// ([`super::state`]); `None`: nowhere.
     pub state: Option<PathBuf>,
-}
-
-/// Loads a KG and its index, for Explore and Inspect.
-pub fn load_index(spec: &str) -> anyhow::Result<KgIndex> {
-    load_drawn(spec, None)
-}
-
-/// [`load_index`], or the index of the sample `draw` says.
-pub fn load_drawn(spec: &str, draw: Option<&crate::kg::bounded::Draw>) -> anyhow::Result<KgIndex> {
-    let kg = kg::open(spec).with_context(|| format!("opening the KG {spec}"))?;
-    match draw {
-        Some(d) => crate::kg::bounded::build(kg.as_ref(), d, &|_| {}),
-        None => KgIndex::build(kg.as_ref(), &|_| {}),
-    }
-    .with_context(|| format!("indexing the KG {spec}"))
 }
 
 /// Builds the app from the options: the KG, and the recorded run when `--run` names one.

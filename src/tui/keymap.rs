@@ -9,7 +9,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::Screen;
+use super::tabs::Screen;
 use crate::store::labels::{ErrorType, LabelVerdict};
 
 /// Where a key works: on every screen, on one, or on every screen that labels an answer.

@@ -2,15 +2,20 @@
 //! driven by the engine on tokio tasks. Everything reaches the UI as messages on a channel
 //! that the event loop drains once per frame.
 
-use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
 
-use super::app::{RunData, RunRequest};
+use super::app::RunData;
+use super::request::RunRequest;
 use crate::backends::{self, Backend};
 use crate::questions::Question;
 use crate::run::session::{self, Prepared};
-use crate::run::{config, driver, Control, EngineOptions, ModelSpec, RunConfig, RunEvent};
+use crate::run::{driver, Control, EngineOptions, ModelSpec, RunConfig, RunEvent};
+
+/// What [`start`] takes besides the request, and the config the two make: they live in the
+/// request module (the app builds configs with them too), and are named here as well so that
+/// a caller starting runs needs this module alone.
+pub use super::request::{config_for, RunBase};
 
 pub enum RunnerMsg {
     /// A step of the preparation, for Live's status line.
@@ -24,38 +29,6 @@ pub enum RunnerMsg {
     Event(RunEvent),
     /// The run could not start, or its log could not be written.
     Failed(String),
-}
-
-/// What every run started from this TUI shares.
-#[derive(Clone)]
-pub struct RunBase {
-    pub kg: String,
-    /// Facts drawn per relation (`--kg-sample`), `None`: the KG read whole.
-    pub kg_sample: Option<usize>,
-    pub model: ModelSpec,
-    pub runs_dir: PathBuf,
-}
-
-/// The same defaults as `kgscope run` (they come from the same place), so a TUI run and a
-/// headless one are comparable.
-pub fn config_for(base: &RunBase, req: &RunRequest) -> RunConfig {
-    let parallel = config::default_parallel();
-    let mut cfg = RunConfig {
-        relations: req.relations.clone(),
-        entities: req.entities.clone(),
-        parallel,
-        concurrency: base.model.default_concurrency(parallel),
-        context: req.context,
-        repeats: crate::method::of(req.task).default_repeats(),
-        kg_sample: base.kg_sample,
-        judge: req.judge.clone(),
-        ..RunConfig::new(&base.kg, base.model.clone(), req.task, req.limit).limit_as_budget()
-    };
-    // The writer is KG-FPQ's setting, as `--writer` is.
-    if let Some(fpq) = &mut cfg.fpq {
-        fpq.writer.clone_from(&req.writer);
-    }
-    cfg
 }
 
 /// A prepared run, its model and the engine's options, ready to drive.
@@ -302,6 +275,8 @@ fn launch(
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
     use crate::questions::Task;
 

@@ -58,7 +58,7 @@ pub fn load(path: &Path) -> TuiState {
     match serde_json::from_str::<TuiState>(&text) {
         Ok(mut s) => {
             if let Some(d) = &mut s.dialog {
-                d.limit = d.limit.clamp(1, crate::tui::app::MAX_LIMIT);
+                d.limit = d.limit.clamp(1, crate::tui::request::MAX_LIMIT);
             }
             s
         }

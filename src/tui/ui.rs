@@ -10,6 +10,7 @@ use ratatui::Frame;
 use super::app::{App, Screen};
 use super::keymap;
 use super::screens;
+use super::widgets::centered;
 
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
@@ -186,31 +187,4 @@ fn draw_help(f: &mut Frame, app: &App, area: Rect) {
     }
     f.render_widget(Clear, r);
     f.render_widget(Paragraph::new(lines).style(t.base()).block(frame), r);
-}
-
-/// A bordered block titled in the theme's style.
-pub fn block<'a>(app: &App, title: &'a str) -> Block<'a> {
-    Block::default()
-        .borders(Borders::ALL)
-        .title(Span::styled(format!(" {title} "), app.theme.title()))
-        .border_style(app.theme.dim())
-}
-
-/// "0.73 [0.61, 0.83]" or "–".
-pub fn rate(r: Option<crate::metrics::Rate>) -> String {
-    match r {
-        Some(r) => format!("{:.2} [{:.2}, {:.2}]", r.value, r.lo, r.hi),
-        None => "–".into(),
-    }
-}
-
-/// A `w` × `h` box in the middle of `area` (both no larger than it): where overlays go.
-pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
-    let (w, h) = (w.min(area.width), h.min(area.height));
-    Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    }
 }

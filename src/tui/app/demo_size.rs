@@ -90,7 +90,7 @@ mod tests {
     use super::*;
 
     fn sample(name: &str) -> KgIndex {
-        crate::tui::event_loop::load_index(&format!("sample:{name}")).unwrap()
+        crate::tui::kg_load::load_index(&format!("sample:{name}")).unwrap()
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Explore's keys: the search field, the selection, the new-run dialog.
 
 use super::*;
+use crate::tui::request::MAX_LIMIT;
 
 /// Entities a search of the whole KG brings into the sample at most.
 const KG_SEARCH_LIMIT: usize = 20;
@@ -338,13 +339,13 @@ impl App {
         model: crate::run::ModelSpec,
     ) -> Option<crate::run::RunConfig> {
         let req = self.run_request(d)?;
-        let base = super::super::runner::RunBase {
+        let base = super::super::request::RunBase {
             kg: self.kg_name.clone(),
             kg_sample: self.kg_sample,
             model,
             runs_dir: std::path::PathBuf::new(),
         };
-        Some(super::super::runner::config_for(&base, &req))
+        Some(super::super::request::config_for(&base, &req))
     }
 
     /// Counts again what the open dialog's run would ask when its method, limit or context

@@ -50,43 +50,10 @@ pub use mouse::{Hits, ListHit};
 pub use picker::RunPicker;
 pub use rundata::{AnswerRow, RunData};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Screen {
-    Explore,
-    Live,
-    Heatmaps,
-    Errors,
-    Inspect,
-    Compare,
-    /// Each verifier against the hand labels, and the answers to label next.
-    Judge,
-}
-
-impl Screen {
-    pub const ALL: [Screen; 7] = [
-        Screen::Explore,
-        Screen::Live,
-        Screen::Heatmaps,
-        Screen::Errors,
-        Screen::Inspect,
-        Screen::Compare,
-        Screen::Judge,
-    ];
-    pub fn title(self) -> &'static str {
-        match self {
-            Screen::Explore => "Explore",
-            Screen::Live => "Live",
-            Screen::Heatmaps => "Heatmaps",
-            Screen::Errors => "Errors",
-            Screen::Inspect => "Inspect",
-            Screen::Compare => "Compare",
-            Screen::Judge => "Judge",
-        }
-    }
-    fn index(self) -> usize {
-        Screen::ALL.iter().position(|s| *s == self).unwrap_or(0)
-    }
-}
+// Below the app, so that the keymap and the runner need not reach up into it; still the app's
+// own words (`App::screen`, `Command::StartRun`), so named here too.
+pub use super::request::RunRequest;
+pub use super::tabs::Screen;
 
 /// What the event loop must do on the app's behalf (the app itself never spawns anything).
 #[derive(Debug, Clone, PartialEq)]
@@ -100,20 +67,6 @@ pub enum Command {
     Pause,
     Resume,
     Cancel,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct RunRequest {
-    pub relations: Vec<String>,
-    pub entities: Vec<String>,
-    pub task: Task,
-    pub context: Option<crate::questions::ContextKind>,
-    pub limit: usize,
-    /// The LLM judge of the answers the rules are not sure of (`kgscope run --judge`), for a
-    /// method with open answers.
-    pub judge: Option<crate::run::ModelSpec>,
-    /// The model that rewords KG-FPQ's generative questions (`kgscope run --writer`).
-    pub writer: Option<crate::run::ModelSpec>,
 }
 
 /// One question in Live's stream.
@@ -225,9 +178,6 @@ pub struct FactsPreview {
     pub askable: usize,
     pub skipped: Vec<crate::questions::Skipped>,
 }
-
-/// The largest limit the dialog takes: more digits are ignored, not overflowed.
-pub const MAX_LIMIT: usize = 10_000_000;
 
 #[derive(Default)]
 pub struct Explore {

@@ -158,7 +158,7 @@ impl App {
             self.kg_name
         );
         self.kg_load.request(move || {
-            super::super::event_loop::load_drawn(&kg, draw.as_ref())
+            super::super::kg_load::load_drawn(&kg, draw.as_ref())
                 .map(|index| (kg, draw, index))
                 .map_err(|e| format!("{e:#}"))
         });

@@ -12,7 +12,7 @@ use crate::record::ResultRecord;
 use crate::sanitize::line;
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
-use crate::tui::ui::block;
+use crate::tui::widgets::block;
 use crate::tui::wrap::wrap_hanging;
 
 /// The names' column: "question " and a space.

@@ -10,7 +10,7 @@ use ratatui::Frame;
 use crate::core::question_cause::QuestionCause;
 use crate::display_width::fit;
 use crate::tui::app::{cause, App};
-use crate::tui::ui::block;
+use crate::tui::widgets::block;
 
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
@@ -47,7 +47,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     };
     lines.push(Line::from(Span::styled(fit(hint, inner), t.dim())));
     let h = (lines.len() as u16 + 2).min(area.height);
-    let r = crate::tui::ui::centered(area, w, h);
+    let r = crate::tui::widgets::centered(area, w, h);
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines)

@@ -13,7 +13,7 @@ use crate::display_width::fit;
 use crate::sanitize::line;
 use crate::tui::app::compare::GROUPINGS;
 use crate::tui::app::App;
-use crate::tui::ui::{block, rate};
+use crate::tui::widgets::{block, rate};
 
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;

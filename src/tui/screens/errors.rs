@@ -9,7 +9,7 @@ use ratatui::Frame;
 use crate::display_width::fit;
 use crate::sanitize::line;
 use crate::tui::app::{label_summary, App, KindFilter};
-use crate::tui::ui::block;
+use crate::tui::widgets::block;
 
 use super::answer_card;
 

@@ -9,7 +9,7 @@ use ratatui::Frame;
 use crate::tui::app::App;
 use crate::tui::keymap::{self, Action, Mode};
 use crate::tui::kgview::{Card, EntryKind, Row};
-use crate::tui::ui::block;
+use crate::tui::widgets::block;
 use crate::tui::wrap::wrap;
 use crate::verify::OutcomeKind;
 
@@ -266,7 +266,7 @@ fn draw_dialog(f: &mut Frame, app: &App, d: &crate::tui::app::RunDialog, area: R
     // Wrapped here, not by `Wrap`: the scope names entities, in any script.
     let lines = wrap(&lines, w.saturating_sub(2));
     let h = (lines.len().min(u16::MAX as usize) as u16 + 2).min(area.height);
-    let r = crate::tui::ui::centered(area, w, h);
+    let r = crate::tui::widgets::centered(area, w, h);
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines)

@@ -9,7 +9,7 @@ use ratatui::Frame;
 
 use crate::tui::app::demo_finding::Finding;
 use crate::tui::app::App;
-use crate::tui::ui::centered;
+use crate::tui::widgets::centered;
 use crate::tui::wrap::wrap;
 
 pub fn draw(f: &mut Frame, app: &App, finding: &Finding, round: usize, area: Rect) {

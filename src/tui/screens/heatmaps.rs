@@ -13,7 +13,7 @@ use crate::metrics::{Counts, GroupStats, Metric, Rate};
 use crate::sanitize::line;
 use crate::tui::app::why::{self, answer_name, Why, ANSWERS, PARTS};
 use crate::tui::app::{rankable, App, HeatGrid, HeatView, RANKABLE_WIDTH};
-use crate::tui::ui::block;
+use crate::tui::widgets::block;
 use crate::verify::OutcomeKind;
 
 /// Narrowest cell: "0.73? n=12".
@@ -453,7 +453,7 @@ fn split_line<'a>(app: &App, name: &str, c: &Counts) -> Line<'a> {
     spans.push(Span::raw(format!("n={:<5}", c.total())));
     match acc {
         Some(r) => spans.push(Span::styled(
-            format!("accuracy {:<19}", crate::tui::ui::rate(Some(r))),
+            format!("accuracy {:<19}", crate::tui::widgets::rate(Some(r))),
             Style::default().fg(t.scale_color(r.value)),
         )),
         None => spans.push(Span::styled(format!("{:<28}", "accuracy –"), t.dim())),

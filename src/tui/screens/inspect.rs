@@ -11,7 +11,7 @@ use crate::sanitize::{clean, line};
 use crate::tui::app::{label_summary, App};
 use crate::tui::keymap::{self, Action, Mode};
 use crate::tui::kgview;
-use crate::tui::ui::block;
+use crate::tui::widgets::block;
 
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;

@@ -14,7 +14,7 @@ use crate::metrics::judges::{Agreement, JudgeReport, Verifier};
 use crate::report::judges::{num, unsure_line};
 use crate::sanitize::line;
 use crate::tui::app::{App, Screen};
-use crate::tui::ui::block;
+use crate::tui::widgets::block;
 
 use super::answer_card;
 

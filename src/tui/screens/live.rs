@@ -10,7 +10,7 @@ use crate::metrics::{Metric, Rate};
 use crate::sanitize::line;
 use crate::tui::app::App;
 use crate::tui::keymap::{self, Action, Mode};
-use crate::tui::ui::block;
+use crate::tui::widgets::block;
 use crate::verify::OutcomeKind;
 
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
@@ -229,7 +229,7 @@ fn draw_confirm_cancel(f: &mut Frame, app: &App, area: Rect) {
     ];
     let w = (lines.iter().map(Line::width).max().unwrap_or(0) as u16 + 4).min(area.width);
     let h = (lines.len() as u16 + 2).min(area.height);
-    let r = crate::tui::ui::centered(area, w, h);
+    let r = crate::tui::widgets::centered(area, w, h);
     f.render_widget(ratatui::widgets::Clear, r);
     f.render_widget(
         Paragraph::new(lines)

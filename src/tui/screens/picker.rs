@@ -11,14 +11,14 @@ use crate::display_width::fit;
 use crate::sanitize::line;
 use crate::tui::app::{App, RunPicker};
 use crate::tui::keymap::{self, Action, Mode};
-use crate::tui::ui::block;
+use crate::tui::widgets::block;
 
 pub fn draw(f: &mut Frame, app: &App, p: &RunPicker, area: Rect) {
     let t = &app.theme;
     let w = area.width.saturating_sub(4).min(110);
     // Two lines a run, the border, and the hint.
     let h = (p.runs.len().max(1) as u16 * 2 + 3).min(area.height.saturating_sub(2));
-    let r = crate::tui::ui::centered(area, w, h);
+    let r = crate::tui::widgets::centered(area, w, h);
     f.render_widget(Clear, r);
     let hint = format!(
         "{} · {}",
