@@ -484,31 +484,6 @@ mod tests {
     }
 
     #[test]
-    fn messages_from_error_bodies() {
-        assert_eq!(
-            server_message(
-                r#"{"error":{"message":"The model `x` does not exist","code":"model_not_found"}}"#
-            ),
-            "The model `x` does not exist"
-        );
-        assert_eq!(
-            server_message(r#"{"error":"model 'x' not found"}"#),
-            "model 'x' not found"
-        );
-        assert_eq!(server_message(r#"{"detail":"nope"}"#), "nope");
-        assert_eq!(server_message("plain"), "plain");
-        assert!(is_model_error(
-            StatusCode::NOT_FOUND,
-            r#"{"error":"model 'x' not found"}"#
-        ));
-        assert!(!is_model_error(
-            StatusCode::BAD_REQUEST,
-            "This model's maximum context length is 4096 tokens"
-        ));
-        assert!(!is_model_error(StatusCode::NOT_FOUND, "File Not Found"));
-    }
-
-    #[test]
     fn url_credentials_are_scrubbed_from_error_texts() {
         let b = OpenAiBackend::new(OpenAiOptions::new(
             "https://user:pa%24%24word@example.com/v1?api_key=k3y-value&model=m",

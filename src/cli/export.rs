@@ -9,7 +9,7 @@ use std::io::Write;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use kgscope::report::dataset;
-use kgscope::run::{session, Manifest};
+use kgscope::run::Manifest;
 use kgscope::store::RunDir;
 
 #[derive(Args)]

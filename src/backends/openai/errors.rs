@@ -131,3 +131,33 @@ pub(super) fn is_loopback(url: &Url) -> bool {
             .parse::<std::net::IpAddr>()
             .is_ok_and(|ip| ip.is_loopback())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_from_error_bodies() {
+        assert_eq!(
+            server_message(
+                r#"{"error":{"message":"The model `x` does not exist","code":"model_not_found"}}"#
+            ),
+            "The model `x` does not exist"
+        );
+        assert_eq!(
+            server_message(r#"{"error":"model 'x' not found"}"#),
+            "model 'x' not found"
+        );
+        assert_eq!(server_message(r#"{"detail":"nope"}"#), "nope");
+        assert_eq!(server_message("plain"), "plain");
+        assert!(is_model_error(
+            StatusCode::NOT_FOUND,
+            r#"{"error":"model 'x' not found"}"#
+        ));
+        assert!(!is_model_error(
+            StatusCode::BAD_REQUEST,
+            "This model's maximum context length is 4096 tokens"
+        ));
+        assert!(!is_model_error(StatusCode::NOT_FOUND, "File Not Found"));
+    }
+}
