@@ -344,7 +344,9 @@ fn wait_for_answers(runs: &Path, n: usize) -> PathBuf {
     let start = Instant::now();
     loop {
         assert!(
-            start.elapsed() < Duration::from_secs(300),
+            // One test binary runs every file's tests side by side: a run with a served judge
+            // may share the two cores with another model for long stretches.
+            start.elapsed() < Duration::from_secs(900),
             "the run never wrote {n} answers"
         );
         if let Some(dir) = common::only_run(runs) {

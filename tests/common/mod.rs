@@ -432,11 +432,17 @@ pub fn only_run_id(runs: &Path) -> String {
 /// returns that status.
 pub fn exit_status_written_to(done: &Path, secs: u64) -> String {
     let deadline = std::time::Instant::now() + Duration::from_secs(secs);
-    while !done.exists() {
+    // `echo $? > done` creates the file before it writes the status: wait for the whole line,
+    // and give a loaded machine time (the floor) to shut kgscope down.
+    let deadline = deadline.max(std::time::Instant::now() + Duration::from_secs(60));
+    loop {
+        let text = std::fs::read_to_string(done).unwrap_or_default();
+        if text.ends_with('\n') {
+            return text.trim().to_string();
+        }
         assert!(std::time::Instant::now() < deadline, "kgscope did not quit");
         std::thread::sleep(Duration::from_millis(100));
     }
-    std::fs::read_to_string(done).unwrap().trim().to_string()
 }
 
 /// A SPARQL term for a question's subject/predicate/object value: an IRI as such, a literal
