@@ -17,6 +17,7 @@ test can hold the line.
 """
 
 import collections
+import functools
 import os
 import re
 import sys
@@ -58,6 +59,18 @@ def strip_tests(text):
     return text.split("#[cfg(test)]")[0]
 
 
+def rust_files(src):
+    """(path, text without its test modules) of every `.rs` file under `src`, in a fixed order.
+    Comments stay: an intra-doc link (`[x](crate::run::X)`) ties a file to the module it names
+    as much as a `use` does."""
+    for d, _, files in sorted(os.walk(src)):
+        for f in sorted(files):
+            if f.endswith(".rs"):
+                path = os.path.join(d, f)
+                with open(path, encoding="utf-8", errors="replace") as fh:
+                    yield path, strip_tests(fh.read())
+
+
 def graph(src):
     """{importer: {imported: [files]}} over top-level modules."""
     known = {
@@ -66,19 +79,11 @@ def graph(src):
         if n.endswith(".rs") or os.path.isdir(os.path.join(src, n))
     }
     edges = collections.defaultdict(lambda: collections.defaultdict(list))
-    for d, _, files in os.walk(src):
-        for f in sorted(files):
-            if not f.endswith(".rs"):
-                continue
-            path = os.path.join(d, f)
-            me = top_module(path, src)
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                # Comments count too: an intra-doc link (`[x](crate::run::X)`) ties the module
-                # to the one it names as much as a `use` does.
-                body = strip_tests(fh.read())
-            for used in sorted(set(re.findall(r"\bcrate::([a-z_][a-z0-9_]*)", body))):
-                if used != me and used in known:
-                    edges[me][used].append(os.path.relpath(path, src))
+    for path, body in rust_files(src):
+        me = top_module(path, src)
+        for used in sorted(set(re.findall(r"\bcrate::([a-z_][a-z0-9_]*)", body))):
+            if used != me and used in known:
+                edges[me][used].append(os.path.relpath(path, src))
     return edges
 
 
@@ -127,13 +132,13 @@ def back_up(edges):
 
 
 # ---- inside each folder ------------------------------------------------------------------
-# A folder's children are its files and subfolders; `mod.rs` is the folder itself ("mod"): it
-# declares the children, re-exports them and holds what they share, so edges to and from it are
-# left out: only circles among the children themselves count as knots.
-# Every path a file names (`crate::a::b`, `super::b`, `self::b`, `use x::{a, b}`, and in a
-# `mod.rs` a bare `child::`) is resolved to a module path; where the importer and the imported
-# part ways inside a folder, that is an edge between two of its children. A `pub use` in a
-# `mod.rs` is a facade, not a dependency: what it re-exports counts as the child it comes from.
+# A folder's children are its files and subfolders. Its `mod.rs` (the folder itself) declares
+# them, re-exports them and holds what they share: edges to and from it are left out, and only
+# circles among the children themselves count as knots. Every path a file names
+# (`crate::a::b`, `super::b`, `self::b`, `use x::{a, b}`) is resolved to a module path; where
+# the importer and the imported part ways inside a folder, that is an edge between two of its
+# children. A name the folder's `mod.rs` re-exports (`pub use child::X`) counts as the child it
+# comes from.
 
 PATH_RE = re.compile(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)*)(?:::\{([^{}]*)\})?")
 
@@ -145,39 +150,39 @@ def module_path(path, src):
     return rel
 
 
+@functools.lru_cache(maxsize=None)
 def children(src, folder):
+    """The names of a folder's files and subfolders (`folder` a tuple of module names)."""
     d = os.path.join(src, *folder)
-    out = set()
-    for n in os.listdir(d):
-        if n.endswith(".rs") and n not in ("mod.rs", "lib.rs", "main.rs"):
-            out.add(n[:-3])
-        elif os.path.isdir(os.path.join(d, n)):
-            out.add(n)
-    return out
+    if not os.path.isdir(d):
+        return frozenset()
+    return frozenset(
+        n[:-3] if n.endswith(".rs") else n
+        for n in os.listdir(d)
+        if (n.endswith(".rs") and n not in ("mod.rs", "lib.rs", "main.rs"))
+        or os.path.isdir(os.path.join(d, n))
+    )
 
 
-def is_folder(src, mp):
-    return os.path.isdir(os.path.join(src, *mp)) if mp else True
-
-
+@functools.lru_cache(maxsize=None)
 def reexports(src, folder):
     """{name: child} for the `pub use child::...::Name` lines of a folder's mod.rs."""
-    f = os.path.join(src, *folder, "mod.rs") if folder else None
-    if not f or not os.path.exists(f):
+    f = os.path.join(src, *folder, "mod.rs")
+    if not folder or not os.path.exists(f):
         return {}
     kids = children(src, folder)
     out = {}
-    body = strip_tests(open(f, encoding="utf-8", errors="replace").read())
+    with open(f, encoding="utf-8", errors="replace") as fh:
+        body = strip_tests(fh.read())
     for m in re.finditer(r"pub(?:\([a-z]+\))?\s+use\s+(?:self::)?([a-z_][a-z0-9_]*)::([^;]*);", body):
         child, rest = m.group(1), m.group(2)
-        if child not in kids:
-            continue
-        for name in re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:[,}]|$)", rest):
-            out[name] = child
+        if child in kids:
+            for name in re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:[,}]|$)", rest):
+                out[name] = child
     return out
 
 
-def resolve(me_mod, is_mod_file, head, tail, group):
+def resolve(me_mod, head, tail, group):
     """Absolute module paths a reference names (one per item of a `{...}` group)."""
     segs = [s for s in tail.split("::") if s]
     if head == "crate":
@@ -189,75 +194,43 @@ def resolve(me_mod, is_mod_file, head, tail, group):
         while segs and segs[0] == "super":
             base = base[:-1]
             segs = segs[1:]
+    if not group:
+        return [base + segs]
     paths = []
-    if group:
-        for item in group.split(","):
-            item = item.strip().split(" as ")[0].strip()
-            first = [s for s in item.split("::") if s and s != "self"]
-            paths.append(base + segs + first[:1])
-    else:
-        paths.append(base + segs)
+    for item in group.split(","):
+        item = item.strip().split(" as ")[0].strip()
+        first = [s for s in item.split("::") if s and s != "self"]
+        paths.append(base + segs + first[:1])
     return paths
 
 
 def folder_edges(src):
-    """{folder (tuple): {importer child: {imported child: [files]}}}."""
+    """{folder (tuple): {importer child: {imported child: [files]}}}, children only."""
     out = collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
-    for d, _, files in os.walk(src):
-        for f in sorted(files):
-            if not f.endswith(".rs"):
-                continue
-            path = os.path.join(d, f)
-            me = module_path(path, src)
-            is_mod_file = f in ("mod.rs", "lib.rs", "main.rs")
-            body = strip_tests(open(path, encoding="utf-8", errors="replace").read())
-            refs = []
-            for m in PATH_RE.finditer(body):
-                refs += resolve(me, is_mod_file, m.group(1), m.group(2) or "", m.group(3))
-            if is_mod_file and me is not None:
-                kids = children(src, me)
-                for m in re.finditer(r"(?<![:\w])([a-z_][a-z0-9_]*)::", body):
-                    if m.group(1) in kids:
-                        refs.append(me + [m.group(1)])
-                # A mod.rs's own `pub use child::X` is its facade, not an import.
-                facade = set()
-                for m in re.finditer(r"pub(?:\([a-z]+\))?\s+use\s+(?:self::)?([a-z_][a-z0-9_]*)::", body):
-                    facade.add(m.group(1))
-            rel = os.path.relpath(path, src)
-            for p in refs:
-                # Where the two part ways: the deepest folder both lie in.
+    for path, body in rust_files(src):
+        me = module_path(path, src)
+        rel = os.path.relpath(path, src)
+        for m in PATH_RE.finditer(body):
+            for p in resolve(me, m.group(1), m.group(2) or "", m.group(3)):
+                # Where the two part ways: the deepest folder both lie in. Top-level modules are
+                # `graph`'s; the folder's own mod.rs on either side is no edge.
                 n = 0
                 while n < len(me) and n < len(p) and me[n] == p[n]:
                     n += 1
-                folder = p[:n]
-                if not is_folder(src, folder):
+                if n == 0 or n == len(me) or n == len(p):
                     continue
+                folder = tuple(p[:n])
                 kids = children(src, folder)
-                a = me[n] if n < len(me) else "mod"
-                if n < len(p) and p[n] in kids:
-                    b = p[n]
-                elif n < len(p) and p[n] in reexports(src, folder):
-                    b = reexports(src, folder)[p[n]]
-                else:
-                    b = "mod"
-                if a == "mod" and is_mod_file and n == len(me) and b in facade and not _used_beyond_facade(body, b):
-                    continue
-                if a != b and not (folder == [] and True):
-                    out[tuple(folder)][a][b].append(rel)
+                b = p[n] if p[n] in kids else reexports(src, folder).get(p[n])
+                if b is not None and b != me[n]:
+                    out[folder][me[n]][b].append(rel)
     return out
-
-
-def _used_beyond_facade(body, child):
-    """Whether a mod.rs names `child` other than in `pub use child::...` lines."""
-    rest = re.sub(r"pub(?:\([a-z]+\))?\s+use\s+(?:self::)?[a-z_][a-z0-9_]*::[^;]*;", "", body)
-    return re.search(rf"(?<![\w:]){child}::", rest) is not None or re.search(rf"(?:crate|super|self)(?:::\w+)*::{child}\b", rest) is not None
 
 
 def folder_circles(src):
     """[(folder, circle, {edge: files})] for every folder whose children import in a circle."""
     out = []
     for folder, edges in sorted(folder_edges(src).items()):
-        edges = {a: {b: f for b, f in t.items() if b != "mod"} for a, t in edges.items() if a != "mod"}
         for c in circles(edges):
             files = {(a, b): edges[a][b] for a in c for b in c if b in edges.get(a, {})}
             out.append(("/".join(folder), c, files))
