@@ -219,6 +219,7 @@ const COUNTRIES_WITH_THE: &[&str] = &[
     "Bahamas",
     "British Indian Ocean Territory",
     "British Virgin Islands",
+    "Caribbean Netherlands",
     "Cayman Islands",
     "Central African Republic",
     "Cocos (Keeling) Islands",

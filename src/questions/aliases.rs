@@ -112,7 +112,24 @@ pub fn choose_beside<'a>(
 /// with its letters is the name, the other only how a keyboard without them writes it).
 pub fn helps(label: &str, alias: &str, aliases: &[String]) -> bool {
     tells_apart(label, alias)
-        && !(alias.is_ascii() && aliases.iter().any(|b| !b.is_ascii() && respells(b, alias)))
+        && !(alias.is_ascii()
+            && aliases
+                .iter()
+                .any(|b| (!b.is_ascii() && respells(b, alias)) || umlaut_pair(alias, b)))
+}
+
+/// Whether two plain spellings differ only in writing a vowel with an umlaut out or without
+/// its dots ("Oesterreich" and "Osterreich", "Muenchen" and "Munchen"): both are keyboard
+/// spellings of a name the KG keeps with its letters in another language only, which the
+/// reader learns nothing from.
+fn umlaut_pair(a: &str, b: &str) -> bool {
+    let dotless = |s: &str| {
+        s.to_lowercase()
+            .replace("ae", "a")
+            .replace("oe", "o")
+            .replace("ue", "u")
+    };
+    a.is_ascii() && b.is_ascii() && !a.eq_ignore_ascii_case(b) && dotless(a) == dotless(b)
 }
 
 /// Whether `alias` tells the reader something the label does not: not a code ("MAS", "ARU":
@@ -365,6 +382,10 @@ mod tests {
         let others = strings(&["Österreich"]);
         let alone = strings(&["Oesterreich"]);
         assert_eq!(choose_beside("Austria", &alone, &others, &none), None);
+        // Two keyboard spellings of a name with umlauts, its own spelling not among them.
+        let plain = strings(&["Oesterreich", "Osterreich", "Republic of Austria"]);
+        assert_eq!(choose("Austria", &plain, &none), Some("Republic of Austria"));
+        assert!(umlaut_pair("Muenchen", "Munchen") && !umlaut_pair("Israel", "ISRAEL"));
         let belgium = strings(&["Belgie", "België", "Kingdom of Belgium"]);
         assert_eq!(
             choose("Belgium", &belgium, &none),

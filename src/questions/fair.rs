@@ -42,18 +42,28 @@ pub fn unfair_object(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'static
     None
 }
 
-/// Whether `wrong`'s name shares a word with one of the subjects it is the object of under
-/// `p` ([`crate::questions::grammar::shares_stem`]): "Andorra la Vella" offered as the capital
-/// of Portugal says by its name that it is Andorra's.
+/// Whether `wrong`'s name holds the whole name of one of the subjects it is the object of under
+/// `p`, and more: "Andorra la Vella" offered as the capital of Portugal says by its name that
+/// it is Andorra's. A name that is only part of its subject's ("Portland" for the Portland
+/// Trail Blazers, "Minnesota") says nothing: readers take it as a fair wrong answer.
 fn names_its_own_subject(index: &KgIndex, p: Id, wrong: Id) -> bool {
-    let name = index.label(wrong);
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let name = words(&index.label(wrong));
     index
         .facts_to(wrong)
         .iter()
         .map(|&i| index.facts()[i as usize])
         .filter(|f| f[1] == p)
         .any(|f| {
-            crate::questions::grammar::shares_stem(&index.label(f[0]), &name)
+            let subject = words(&index.label(f[0]));
+            !subject.is_empty()
+                && subject.len() < name.len()
+                && name.windows(subject.len()).any(|w| w == subject.as_slice())
                 && !crate::questions::grammar::same_kind(index, f[0], wrong)
         })
 }
@@ -229,7 +239,9 @@ mod tests {
             ex:c2010 rdfs:label "2010 NBA championship" ; ex:teamLeague ex:nba ; ex:champion ex:lakers .
             ex:at ex:landlocked ex:yes . ex:fr ex:landlocked ex:no .
             ex:ad rdfs:label "Andorra" ; ex:capital ex:alv . ex:alv rdfs:label "Andorra la Vella" .
-            ex:pt rdfs:label "Portugal" ; ex:capital ex:lis . ex:lis rdfs:label "Lisbon" ."#,
+            ex:pt rdfs:label "Portugal" ; ex:capital ex:lis . ex:lis rdfs:label "Lisbon" .
+            ex:ptb rdfs:label "Portland Trail Blazers" ; ex:city ex:por . ex:por rdfs:label "Portland" .
+            ex:storm rdfs:label "Seattle Storm" ; ex:city ex:sea . ex:sea rdfs:label "Seattle" ."#,
             "test",
         )
         .unwrap();
@@ -281,6 +293,9 @@ mod tests {
         let lisbon = fact("pt", "capital", "lis");
         assert!(unfair_object(&ix, &lisbon, id("alv")).is_some());
         assert!(unfair_object(&ix, &fact("ad", "capital", "alv"), id("lis")).is_none());
+        // Part of its subject's name only: Portland is a fair wrong city for the Storm.
+        let storm = fact("storm", "city", "sea");
+        assert!(unfair_object(&ix, &storm, id("por")).is_none());
         // A date of another era: 2006 for a franchise of 1946 (the Lakers' 1948 is fair).
         let celtics = [id("celtics"), id("firstSeason"), lit("1946")];
         assert!(unfair_object(&ix, &celtics, lit("2006")).is_some());

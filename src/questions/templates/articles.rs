@@ -189,8 +189,34 @@ pub fn definite(index: &KgIndex, id: Id) -> bool {
         return false;
     }
     let label = index.label(id);
-    let names = index.aliases_of(id).iter().chain(index.other_labels_of(id));
-    takes_the(&label, names.map(String::as_str))
+    takes_the(&label, names_of(index, id)) || qualifies_a_plural_name(index, id, &label)
+}
+
+/// The entity's names besides its label: its aliases and its other labels.
+fn names_of(index: &KgIndex, id: Id) -> impl Iterator<Item = &str> {
+    index
+        .aliases_of(id)
+        .iter()
+        .chain(index.other_labels_of(id))
+        .map(String::as_str)
+}
+
+/// Rule 1 carried over a qualifier: a name whose last word is the whole name of another entity
+/// that is plural and written with "the" keeps the article after a word that qualifies it
+/// ("the Caribbean Netherlands", as "the Netherlands"). Only a plural: a singular name takes
+/// none once qualified ("South Sudan", though "the Sudan").
+fn qualifies_a_plural_name(index: &KgIndex, id: Id, label: &str) -> bool {
+    let words: Vec<&str> = label.split_whitespace().collect();
+    let [.., qualifier, last] = words.as_slice() else {
+        return false;
+    };
+    if !qualifier.starts_with(char::is_uppercase) || !last.ends_with('s') || label.contains(['(', ',']) {
+        return false;
+    }
+    index
+        .named(&crate::kg::index::name_key(last))
+        .iter()
+        .any(|&o| o != id && takes_the(&index.label(o), names_of(index, o)))
 }
 
 /// Whether `label`, with the entity's other names `names`, is written "the <label>".
@@ -269,6 +295,28 @@ mod tests {
 
     fn bare(label: &str) -> bool {
         takes_the(label, [])
+    }
+
+    #[test]
+    fn a_qualified_plural_name_keeps_its_article() {
+        let kg = crate::kg::local::LocalKg::from_turtle(
+            r#"@prefix ex: <http://ex.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+            @prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+            ex:nl rdfs:label "Netherlands" ; skos:altLabel "The Netherlands" ; ex:p ex:x .
+            ex:bq rdfs:label "Caribbean Netherlands" ; ex:p ex:x .
+            ex:sd rdfs:label "Sudan" ; skos:altLabel "Republic of the Sudan" ; ex:p ex:x .
+            ex:ss rdfs:label "South Sudan" ; ex:p ex:x .
+            ex:low rdfs:label "low Netherlands" ; ex:p ex:x ."#,
+            "test",
+        )
+        .unwrap();
+        let ix = KgIndex::build(&kg, &|_| {}).unwrap();
+        let id = |l: &str| ix.iri_id(&format!("http://ex.org/{l}")).unwrap();
+        assert!(definite(&ix, id("nl")));
+        assert!(definite(&ix, id("bq")), "the Caribbean Netherlands");
+        assert!(definite(&ix, id("sd")), "the Sudan, by its formal name");
+        assert!(!definite(&ix, id("ss")), "South Sudan: a singular name, qualified, takes none");
+        assert!(!definite(&ix, id("low")), "a lower-case word qualifies no name");
     }
 
     #[test]
