@@ -32,32 +32,58 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The places in `code` that branch on a `Task` value: a match arm or or-pattern naming a
-/// variant, a comparison with one, `matches!` or `if let` on one.
-fn task_branches(code: &str) -> Vec<String> {
-    let code: String = code
-        .split("#[cfg(test)]")
+/// `code` without its test module (last in a file, by the house style) and comments.
+fn without_tests_and_comments(code: &str) -> String {
+    code.split("#[cfg(test)]")
         .next()
         .unwrap()
         .lines()
         .map(|l| l.split("//").next().unwrap())
         .collect::<Vec<_>>()
-        .join("\n");
+        .join("\n")
+}
+
+/// The places in `code` that branch on a value of the enum `ty` (`Task`, `Gold`): a match arm
+/// or or-pattern naming a variant (with its fields, `Gold::Bool { value } =>`), a comparison
+/// with one, `matches!`, `if let` or `let … else` on one. Building a value is no branch.
+fn branches(code: &str, ty: &str) -> Vec<String> {
+    let code = without_tests_and_comments(code);
+    let prefix = format!("{ty}::");
     let mut found = vec![];
-    for (at, _) in code.match_indices("Task::") {
+    for (at, _) in code.match_indices(&prefix) {
         // What comes before the path (`crate::questions::Task::X`): the path itself is not.
         let path_start = code[..at]
             .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':')
             .len();
         let before = code[..path_start].trim_end();
-        let after = &code[at + "Task::".len()..];
+        let after = &code[at + prefix.len()..];
         let variant_end = after
             .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
             .unwrap_or(after.len());
-        let next = after[variant_end..].trim_start();
+        // A variant, not an associated function (`Gold::yes()`).
+        if !after.starts_with(|c: char| c.is_ascii_uppercase()) {
+            continue;
+        }
+        let mut next = after[variant_end..].trim_start();
+        // A variant's fields in a pattern: skipped to what follows them.
+        if let Some(fields) = next.strip_prefix('{') {
+            let mut depth = 1;
+            let close = fields.char_indices().find(|&(_, c)| {
+                depth += i32::from(c == '{') - i32::from(c == '}');
+                depth == 0
+            });
+            next = close.map_or("", |(i, _)| fields[i + 1..].trim_start());
+        }
         let line_start = code[..at].rfind('\n').map_or(0, |i| i + 1);
         let line = code[line_start..].lines().next().unwrap_or("").trim();
         let in_matches = code[line_start..at].contains("matches!(");
+        // `if let (Gold::Compound { facts }, Some(s)) = …`: a pattern in a tuple.
+        let in_let = {
+            let stmt_start = code[..at].rfind([';', '{', '}']).map_or(0, |i| i + 1);
+            let stmt = code[stmt_start..at].trim_start();
+            (stmt.starts_with("let ") || stmt.starts_with("if let ") || stmt.starts_with("while let "))
+                && !stmt.contains('=')
+        };
         let branches = next.starts_with("=>")
             || (next.starts_with('|') && !next.starts_with("||"))
             || next.starts_with("==")
@@ -66,12 +92,21 @@ fn task_branches(code: &str) -> Vec<String> {
             || before.ends_with("!=")
             || before.ends_with("if let")
             || before.ends_with('|') && !before.ends_with("||")
-            || in_matches;
+            || in_matches
+            || in_let;
         if branches {
             found.push(line.to_string());
         }
     }
     found
+}
+
+fn task_branches(code: &str) -> Vec<String> {
+    branches(code, "Task")
+}
+
+fn gold_branches(code: &str) -> Vec<String> {
+    branches(code, "Gold")
 }
 
 #[test]
@@ -91,6 +126,23 @@ fn the_detector_sees_every_form_of_branching() {
         "f(Task::Saq, 3) // match Task::Saq => x",
     ] {
         assert!(task_branches(code).is_empty(), "{code}");
+    }
+    for code in [
+        "match &q.gold { Gold::Bool { value } => 1, _ => 0 }",
+        "let Gold::Choice { options, correct } = &q.gold else { return };",
+        "if let (crate::core::gold::Gold::Compound { facts }, Some(m)) = (&q.gold, x) {}",
+        "let closed = matches!(q.gold, Gold::Bool { .. } | Gold::Choice { .. });",
+        "match g { Gold::Premise { .. } | Gold::Compound { .. } => 2, _ => 0 }",
+    ] {
+        assert!(!gold_branches(code).is_empty(), "{code}");
+    }
+    for code in [
+        "let g = Gold::Choice { options: vec![], correct: 0 };",
+        "q.gold = Gold::yes();",
+        "record(Gold::Bool { value: true }, Task::Yesno)",
+        "let facts = q.gold.facts();",
+    ] {
+        assert!(gold_branches(code).is_empty(), "{code}");
     }
 }
 
@@ -118,4 +170,37 @@ fn only_the_registry_branches_on_the_method() {
     );
     // The registry itself still does (the test would pass vacuously if it could not see it).
     assert!(!task_branches(&std::fs::read_to_string(registry).unwrap()).is_empty());
+}
+
+/// A method owns its verification: what a gold answer's shape decides is the method's (its
+/// rules, its checker: `src/method/`) or the gold answer's own (`src/core/gold.rs`, whose
+/// accessors every layer reads). Nowhere else is a gold answer taken apart by its shape, so a
+/// method with a checker of its own touches only its folder, its prompt and the registry.
+#[test]
+fn only_the_methods_branch_on_the_gold_answer() {
+    let src = common::root().join("src");
+    let mut files = vec![];
+    rust_files(&src, &mut files);
+    let gold = src.join("core/gold.rs");
+    let mut offenders = vec![];
+    for f in files
+        .iter()
+        .filter(|f| **f != gold && !f.starts_with(src.join("method")))
+    {
+        for line in gold_branches(&std::fs::read_to_string(f).unwrap()) {
+            offenders.push(format!(
+                "{}: {line}",
+                f.strip_prefix(&src).unwrap().display()
+            ));
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "branching on a gold answer's shape outside src/method/ (ask the method, or the \
+         gold answer's accessors in src/core/gold.rs):\n{}",
+        offenders.join("\n")
+    );
+    // The methods still do (the test would pass vacuously if it could not see them).
+    let mcq = std::fs::read_to_string(src.join("method/mcq/mod.rs")).unwrap();
+    assert!(!gold_branches(&mcq).is_empty());
 }

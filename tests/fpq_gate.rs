@@ -70,12 +70,10 @@ fn a_fact_whose_true_premise_is_denied_gets_no_false_premise_question() {
                 repeats: 1,
                 concurrency: 4,
                 params: Default::default(),
-                judge: None,
-                writer: None,
-                compound: None,
-                trained: None,
+                checker: None,
                 scoring: kgscope::run::config::AnswerScoring::Generate,
             },
+            None,
             Control::default(),
             tx,
         )
@@ -298,7 +296,7 @@ fn the_writer_rewords_generative_questions_and_what_fails_its_checks_keeps_the_t
         f.options.max_hops = 2;
     }
     let mut prepared = session::prepare_new(cfg, "scripted", runs.path(), &|_| {}).unwrap();
-    let writer = kgscope::run::writer::Writer::new(Arc::new(ScriptedWriter {
+    let writer = kgscope::method::kgfpq::writer::Writer::new(Arc::new(ScriptedWriter {
         calls: Mutex::new(0),
     }));
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -316,12 +314,10 @@ fn the_writer_rewords_generative_questions_and_what_fails_its_checks_keeps_the_t
                 repeats: 1,
                 concurrency: 4,
                 params: Default::default(),
-                judge: None,
-                writer: Some(Arc::new(writer)),
-                compound: None,
-                trained: None,
+                checker: None,
                 scoring: kgscope::run::config::AnswerScoring::Generate,
             },
+            Some(&writer),
             Control::default(),
             tx,
         )

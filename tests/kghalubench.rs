@@ -133,6 +133,9 @@ fn the_default_model_judged_by_a_real_llama_server_on_two_sample_kgs() {
             "openai:judge",
             "--judge-base-url",
             &format!("{}/v1", server.base),
+            // The served judge may queue a request for long on a busy machine.
+            "--idle-timeout",
+            "600",
             "--runs-dir",
             runs.path().to_str().unwrap(),
             "--json",

@@ -172,10 +172,7 @@ async fn answers(
         repeats: 1,
         concurrency: 2,
         params: Default::default(),
-        judge: None,
-        writer: None,
-        compound: None,
-        trained: None,
+        checker: None,
         scoring: AnswerScoring::Logprob,
     };
     let (tx, mut rx) = tokio::sync::mpsc::channel(256);

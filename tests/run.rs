@@ -445,7 +445,16 @@ fn luo_formats_run_on_both_backends_and_a_served_judge_is_recorded_and_reported(
     for task in ["tfq", "mcq-fib", "mcq-wh", "saq"] {
         for backend in [
             vec!["--model", "default"],
-            vec!["--model", "openai:gemma", "--base-url", &base_url],
+            // A served model on a machine whose cores are all busy may leave a queued request
+            // without data for longer than the default 30 s idle timeout.
+            vec![
+                "--model",
+                "openai:gemma",
+                "--base-url",
+                &base_url,
+                "--idle-timeout",
+                "600",
+            ],
         ] {
             let mut args = vec![
                 "--kg",
@@ -514,6 +523,9 @@ fn luo_formats_run_on_both_backends_and_a_served_judge_is_recorded_and_reported(
         "openai:gemma",
         "--judge-base-url",
         &base_url,
+        // The served judge may queue a request for long on a busy machine.
+        "--idle-timeout",
+        "600",
         "--judge-all",
         "--runs-dir",
         runs_dir,
@@ -579,6 +591,9 @@ fn kglens_hard_with_a_served_judge_resumes_after_kill_9_to_the_same_posterior() 
         "openai:gemma",
         "--judge-base-url",
         &judge_url,
+        // The served judge may queue a request for long on a busy machine.
+        "--idle-timeout",
+        "600",
     ];
     let state = |dir: &Path| -> Value {
         serde_json::from_str(&std::fs::read_to_string(dir.join("kglens.json")).unwrap()).unwrap()
@@ -710,6 +725,9 @@ fn kg_fpq_on_two_sample_kgs_gates_votes_and_judges() {
             "openai:gemma",
             "--judge-base-url",
             &judge_url,
+            // The served judge may queue a request for long on a busy machine.
+            "--idle-timeout",
+            "600",
             "--runs-dir",
             runs_dir,
         ];

@@ -13,7 +13,7 @@ use kgscope::method;
 use kgscope::report::{self, Tally};
 use kgscope::run::driver;
 use kgscope::run::session::{self, Prepared};
-use kgscope::run::{config, Control, EngineOptions, ModelSpec, RunConfig, RunEvent};
+use kgscope::run::{config, Control, ModelSpec, RunConfig, RunEvent};
 use kgscope::sanitize::line as clean;
 
 use super::openai_args::OpenAiArgs;
@@ -162,7 +162,7 @@ pub enum ReportFormat {
 }
 
 /// KGHaluBench's settings from the command line; refused on another method.
-fn halu_config(a: &RunArgs) -> anyhow::Result<Option<kgscope::run::compound::HaluConfig>> {
+fn halu_config(a: &RunArgs) -> anyhow::Result<Option<kgscope::method::kghalubench::settings::HaluConfig>> {
     let given = a.embed_model.is_some()
         || a.threshold.is_some()
         || a.expert_samples.is_some()
@@ -177,7 +177,7 @@ fn halu_config(a: &RunArgs) -> anyhow::Result<Option<kgscope::run::compound::Hal
         }
         return Ok(None);
     }
-    let mut c = kgscope::run::compound::HaluConfig::default();
+    let mut c = kgscope::method::kghalubench::settings::HaluConfig::default();
     if let Some(t) = a.threshold {
         if !(0.0..=1.0).contains(&t) {
             bail!("--threshold {t}: the similarity is between 0 and 1");
@@ -382,7 +382,7 @@ pub fn run(mut a: RunArgs) -> anyhow::Result<ExitCode> {
         cfg.model = resumed_model(cfg.model, &a.openai, &prepared.run.id)?;
     }
     // Every step (a default model fetched on resume, the model loading) shows on the spinner.
-    let (backend, opts) = driver::start(&cfg, &say).map_err(anyhow::Error::msg)?;
+    let (backend, driving) = driver::start(&cfg, &say).map_err(anyhow::Error::msg)?;
     sp.finish_and_clear();
     eprintln!(
         "run {} in {}: {} {} questions from {} with {}; {} already answered",
@@ -408,7 +408,7 @@ pub fn run(mut a: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(why) = short.and_then(|s| s.shortfall(cfg.limit)) {
         eprintln!("note: {}", clean(&why));
     }
-    let outcome = rt.block_on(drive(&mut prepared, backend, opts))?;
+    let outcome = rt.block_on(drive(&mut prepared, backend, driving))?;
     let snapshot = outcome.tally.snapshot();
     if a.json {
         println!(
@@ -571,7 +571,7 @@ struct Outcome {
 async fn drive(
     prepared: &mut Prepared,
     backend: Arc<dyn backends::Backend>,
-    opts: EngineOptions,
+    driving: driver::Driving,
 ) -> anyhow::Result<Outcome> {
     let mut tally = Tally::default();
     for r in &prepared.done {
@@ -580,7 +580,7 @@ async fn drive(
     let total = prepared.manifest.questions as u64;
     let control = Control::default();
     let (tx, events) = tokio::sync::mpsc::channel(1024);
-    let driven = driver::drive(prepared, backend, opts, control.clone(), tx);
+    let driven = driver::drive(prepared, backend, driving, control.clone(), tx);
     let (driven, mut outcome) = tokio::join!(driven, consume(events, &control, tally, total));
     // A failure to record (a full disk, a file that cannot be written) stops the run like a
     // backend that cannot answer: what was saved is summed up and the resume command is said,

@@ -99,6 +99,59 @@ impl Gold {
         }
     }
 
+    /// Whether the answer is closed (true/false, one of fixed options) rather than free text:
+    /// what decides whether answers are compared with chance.
+    pub fn is_closed(&self) -> bool {
+        matches!(self, Gold::Bool { .. } | Gold::Choice { .. })
+    }
+
+    /// A true/false gold answer's value; `None` for any other shape.
+    pub fn bool_value(&self) -> Option<bool> {
+        match self {
+            Gold::Bool { value } => Some(*value),
+            _ => None,
+        }
+    }
+
+    /// A multiple-choice gold answer's options as shown and the right one's index.
+    pub fn choice(&self) -> Option<(&[String], usize)> {
+        match self {
+            Gold::Choice { options, correct } => Some((options.as_slice(), *correct)),
+            _ => None,
+        }
+    }
+
+    /// The short answers that count as right; empty for any other shape.
+    pub fn accepted(&self) -> &[Accepted] {
+        match self {
+            Gold::Texts { accepted } => accepted,
+            _ => &[],
+        }
+    }
+
+    /// The facts a compound question asks, each to be stated; empty for any other shape.
+    pub fn facts(&self) -> &[AskedFact] {
+        match self {
+            Gold::Compound { facts } => facts,
+            _ => &[],
+        }
+    }
+
+    /// A false-premise question's premise and the true fact it was made from.
+    pub fn premise(&self) -> Option<(&str, &str)> {
+        match self {
+            Gold::Premise { premise, truth } => Some((premise, truth)),
+            _ => None,
+        }
+    }
+
+    /// Every name that counts as right in an open answer (each short answer's or asked
+    /// fact's names); empty for a closed answer or a premise.
+    pub fn open_names(&self) -> Vec<&str> {
+        let facts = self.facts().iter().flat_map(|f| f.accepted.iter());
+        self.accepted().iter().chain(facts).flat_map(Accepted::names).collect()
+    }
+
     /// The right answer in words, for the drill-down, the trace and the judge.
     pub fn describe(&self) -> String {
         match self {

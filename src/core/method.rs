@@ -4,7 +4,6 @@
 //! (up front or in a staged plan), are the method layer's.
 
 use super::answer::{AnswerKind, Reading};
-use super::gold::Gold;
 use super::metric::{Metric, Scoring};
 use super::panel::PanelLine;
 use super::prompts::Prompt;
@@ -40,12 +39,12 @@ pub trait Method: Send + Sync {
     }
     /// The gold answer in the method's own words ("yes", "B) Lima", ...).
     fn gold_text(&self, q: &Question) -> String {
-        match q.gold {
-            Gold::Bool { value } => {
+        match q.gold.bool_value() {
+            Some(value) => {
                 let (t, f) = self.truth_words();
                 if value { t } else { f }.to_string()
             }
-            _ => q.gold.describe(),
+            None => q.gold.describe(),
         }
     }
     /// Whether the method's questions come with negatives whose count the user sets.
@@ -127,9 +126,10 @@ pub trait Method: Send + Sync {
     /// yes/no and generative formats, KGLens' yes/no and Wh questions) is closed on some
     /// questions and open on others.
     fn answer_kind(&self, q: &Question) -> AnswerKind {
-        match q.gold {
-            Gold::Bool { .. } | Gold::Choice { .. } => AnswerKind::Closed,
-            Gold::Texts { .. } | Gold::Premise { .. } | Gold::Compound { .. } => AnswerKind::Open,
+        if q.gold.is_closed() {
+            AnswerKind::Closed
+        } else {
+            AnswerKind::Open
         }
     }
     /// Whether some of the method's answers are free text that the rules may be unsure of,

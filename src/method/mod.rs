@@ -23,6 +23,8 @@
 pub use crate::core::method::Method;
 pub use crate::core::prompts;
 
+pub mod check;
+pub mod judge;
 pub mod kgfpq;
 pub mod kghalubench;
 pub mod kglens;
@@ -69,6 +71,19 @@ pub trait Maker: Method {
         _progress: &dyn Fn(&str),
     ) -> Result<Option<Box<dyn plan::Plan>>, KgError> {
         Ok(None)
+    }
+    /// The stages after the rules for a run of this method ([`check::Checker`]): by default the
+    /// run's LLM judge when it has one (asked when the rules are unsure), none otherwise. A
+    /// method with a chain of its own builds it here from `input` (its settings, the judge, any
+    /// further model it starts); the engine only calls it.
+    fn checker(
+        &self,
+        input: &check::CheckInput<'_>,
+    ) -> Result<Option<std::sync::Arc<dyn check::Checker>>, String> {
+        Ok(input
+            .judge
+            .clone()
+            .map(|j| std::sync::Arc::new(check::JudgeStage(j)) as std::sync::Arc<dyn check::Checker>))
     }
     /// Completes made questions with what the KG states beyond its facts, which the index
     /// does not hold (KGHaluBench: the entities' descriptions); most methods need nothing.

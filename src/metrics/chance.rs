@@ -316,37 +316,36 @@ impl ChanceTally {
             Answer::Invalid => "invalid".into(),
         };
         *self.answers.entry(key).or_default() += 1;
-        match gold {
-            Gold::Bool { value } => {
-                self.gold_kinds |= GOLD_BOOL;
-                let w = if *value { words.0 } else { words.1 };
-                *self.gold_answers.entry(w.to_string()).or_default() += 1;
+        if let Some(value) = gold.bool_value() {
+            self.gold_kinds |= GOLD_BOOL;
+            let w = if value { words.0 } else { words.1 };
+            *self.gold_answers.entry(w.to_string()).or_default() += 1;
+        } else if let Some((options, correct)) = gold.choice() {
+            self.gold_kinds |= GOLD_CHOICE;
+            *self
+                .gold_answers
+                .entry(choice_letter(correct).to_string())
+                .or_default() += 1;
+            if !options.is_empty() {
+                self.uniform_sum += 1.0 / options.len() as f64;
+                self.uniform_n += 1;
             }
-            Gold::Choice { options, correct } => {
-                self.gold_kinds |= GOLD_CHOICE;
-                *self
-                    .gold_answers
-                    .entry(choice_letter(*correct).to_string())
-                    .or_default() += 1;
-                if !options.is_empty() {
-                    self.uniform_sum += 1.0 / options.len() as f64;
-                    self.uniform_n += 1;
-                }
+        } else if !gold.accepted().is_empty() {
+            self.gold_kinds |= GOLD_TEXTS;
+            let mut names: Vec<String> = gold
+                .accepted()
+                .iter()
+                .flat_map(|a| a.names())
+                .map(normalise)
+                .collect();
+            names.sort();
+            names.dedup();
+            for name in names {
+                *self.gold_answers.entry(name).or_default() += 1;
             }
-            Gold::Texts { accepted } => {
-                self.gold_kinds |= GOLD_TEXTS;
-                let mut names: Vec<String> = accepted
-                    .iter()
-                    .flat_map(|a| a.names())
-                    .map(normalise)
-                    .collect();
-                names.sort();
-                names.dedup();
-                for name in names {
-                    *self.gold_answers.entry(name).or_default() += 1;
-                }
-            }
-            Gold::Premise { .. } | Gold::Compound { .. } => self.gold_kinds |= GOLD_OTHER,
+        } else {
+            // A premise, a set of facts: no closed key to count.
+            self.gold_kinds |= GOLD_OTHER;
         }
     }
 

@@ -202,10 +202,7 @@ pub fn audit(
         // What a model is shown: the text, its context, and a choice's options ("Tin is in
         // [MASK] of the periodic table" asks for a group with groups as options, and for a
         // period with periods).
-        let options = match &q.gold {
-            crate::core::gold::Gold::Choice { options, .. } => Some(options.as_slice()),
-            _ => None,
-        };
+        let options = q.gold.choice().map(|(options, _)| options);
         if !seen.insert((q.prompt.as_str(), q.context.as_deref(), options)) {
             a.duplicates += 1;
             a.note("duplicate", &q.prompt);

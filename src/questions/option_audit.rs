@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::options::{self, Flaw};
 use super::ties::Ties;
-use super::{Gold, Question};
+use super::Question;
 use crate::kg::index::{Fact, Id, KgIndex};
 
 /// Counts of multiple-choice questions with each fault (a question counts once per fault).
@@ -56,7 +56,7 @@ pub fn audit(
             .collect()
     };
     for q in questions {
-        let Gold::Choice { options, correct } = &q.gold else {
+        let Some((options, correct)) = q.gold.choice() else {
             continue;
         };
         a.questions += 1;
@@ -65,10 +65,10 @@ pub fn audit(
             .iter()
             .enumerate()
             .all(|(i, a)| options[i + 1..].iter().all(|b| !options::same(a, b)));
-        if options.len() != OPTIONS || *correct >= options.len() || !distinct {
+        if options.len() != OPTIONS || correct >= options.len() || !distinct {
             a.malformed += 1;
             note("malformed options", &shown());
-            if *correct >= options.len() {
+            if correct >= options.len() {
                 continue;
             }
         }
@@ -83,7 +83,7 @@ pub fn audit(
             })
         });
         let id_of = |text: &str| ids.as_ref().and_then(|m| m.get(text).copied());
-        let answer_text = &options[*correct];
+        let answer_text = &options[correct];
         let answer_id = fact.map(|f| f[2]).or_else(|| id_of(answer_text));
         // The answer as shown, with its aliases when the KG's object is the one shown.
         let mut answer = vec![answer_text.clone()];
@@ -103,7 +103,7 @@ pub fn audit(
         let mut found: Vec<Flaw> = Vec::new();
         let mut stated = !distinct;
         for (i, text) in options.iter().enumerate() {
-            if i == *correct {
+            if i == correct {
                 continue;
             }
             let id = id_of(text);
@@ -156,7 +156,7 @@ pub fn audit(
 mod tests {
     use super::*;
     use crate::kg::local::LocalKg;
-    use crate::questions::tests_support;
+    use crate::questions::{tests_support, Gold};
 
     #[test]
     fn counts_each_fault_of_the_options() {

@@ -24,7 +24,6 @@ use super::aliases::{alias_in, helps};
 use super::fair;
 use super::grammar::names_answer;
 use super::Question;
-use crate::core::gold::Gold;
 use crate::kg::index::{Fact, Id, KgIndex};
 
 pub const GIVEAWAY: &str = "gives an answer away through the subject's name";
@@ -65,8 +64,8 @@ impl<'a> ReaderChecks<'a> {
         if alias_in(&q.prompt).is_some_and(|a| !helps(&q.subject_label, a, &q.subject_aliases)) {
             out.push(ALIAS);
         }
-        if let (Gold::Compound { facts }, Some(s)) = (&q.gold, term(&q.subject).into_iter().next())
-        {
+        let facts = q.gold.facts();
+        if let (false, Some(s)) = (facts.is_empty(), term(&q.subject).into_iter().next()) {
             let dated = facts
                 .iter()
                 .filter_map(|f| ix.iri_id(&f.predicate))
@@ -142,7 +141,8 @@ impl<'a> ReaderChecks<'a> {
             let objects = ix.objects_of(s, p);
             !objects.is_empty() && objects.into_iter().all(|o| names_answer(ix, s, o))
         };
-        if let Gold::Compound { facts } = &q.gold {
+        let facts = q.gold.facts();
+        if !facts.is_empty() {
             return facts
                 .iter()
                 .filter_map(|f| ix.iri_id(&f.predicate))
@@ -160,13 +160,13 @@ impl<'a> ReaderChecks<'a> {
 
     /// A multiple-choice question's wrong option is unfair as the wrong object of its fact.
     fn unfair_option(&self, q: &Question, fact: Fact, term: &dyn Fn(&str) -> Vec<Id>) -> bool {
-        let Gold::Choice { options, correct } = &q.gold else {
+        let Some((options, correct)) = q.gold.choice() else {
             return false;
         };
         let ix = self.index;
-        let answer = options.get(*correct).map_or("", String::as_str);
+        let answer = options.get(correct).map_or("", String::as_str);
         options.iter().enumerate().any(|(i, label)| {
-            i != *correct
+            i != correct
                 && (fair::implausible_number(answer, label)
                     || self
                         .option_ids(label, term)
@@ -212,9 +212,9 @@ fn stray_parenthesis(q: &Question) -> bool {
         };
         let inside = &rest[start + 1..start + len];
         let whole = &rest[start..=start + len];
-        let relations: Vec<&str> = match &q.gold {
-            Gold::Compound { facts } => facts.iter().map(|f| f.relation.as_str()).collect(),
-            _ => vec![q.relation.as_str()],
+        let relations: Vec<&str> = match q.gold.facts() {
+            [] => vec![q.relation.as_str()],
+            facts => facts.iter().map(|f| f.relation.as_str()).collect(),
         };
         let named = [q.subject_label.as_str(), q.object_label.as_str()]
             .into_iter()

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::questions::{Corruption, Gold, Task};
+use crate::questions::{Corruption, Task};
 use crate::run::{Manifest, ResultRecord};
 use crate::verify::{Answer, OutcomeKind, Stage, Verdict};
 
@@ -58,28 +58,9 @@ pub struct Row {
 pub fn row(m: &Manifest, r: &ResultRecord) -> Row {
     let q = &r.question;
     let method = crate::method::of(q.task);
-    let (options, accepted) = match &q.gold {
-        Gold::Choice { options, .. } => (Some(options.clone()), None),
-        Gold::Texts { accepted } => (
-            None,
-            Some(
-                accepted
-                    .iter()
-                    .flat_map(|a| a.names().map(String::from))
-                    .collect(),
-            ),
-        ),
-        Gold::Bool { .. } | Gold::Premise { .. } => (None, None),
-        Gold::Compound { facts } => (
-            None,
-            Some(
-                facts
-                    .iter()
-                    .flat_map(|f| f.accepted.iter().flat_map(|a| a.names().map(String::from)))
-                    .collect(),
-            ),
-        ),
-    };
+    let options = q.gold.choice().map(|(options, _)| options.to_vec());
+    let names = q.gold.open_names();
+    let accepted = (!names.is_empty()).then(|| names.into_iter().map(String::from).collect());
     // In the gold answer's words, so `answer == gold` reads as it should: "no", "B) Lima".
     let answer = match r.answer() {
         Answer::Bool { value } => {
@@ -289,7 +270,7 @@ impl<W: std::io::Write + Send> ParquetWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::questions::{tests_support, Accepted};
+    use crate::questions::{tests_support, Accepted, Gold};
     use crate::run::{Attempt, ModelSpec, RunConfig};
     use serde_json::Value;
 

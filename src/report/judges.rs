@@ -7,7 +7,6 @@ use std::fmt::Write;
 
 use crate::core::verdict::JudgeClass;
 use crate::metrics::judges::{self, Agreement, Hand, JudgeReport, Observation, Verifier};
-use crate::questions::Gold;
 use crate::report::doc::Block;
 use crate::run::ResultRecord;
 use crate::sanitize::line as clean;
@@ -37,7 +36,8 @@ pub fn observe(r: &ResultRecord) -> Observation {
     let mut calls = [None; 4];
     let mut rules_unsure = false;
     let generated = r.attempts.iter().any(|a| !a.response.is_empty());
-    if generated && !matches!(q.gold, Gold::Compound { .. }) {
+    // A compound answer's reading is its chain's, which the rules alone do not give again.
+    if generated && q.gold.facts().is_empty() {
         let method = crate::method::of(q.task);
         let readings: Vec<verify::Reading> = r
             .attempts
@@ -306,6 +306,7 @@ pub fn text(r: &JudgeReport, labels_read: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::questions::Gold;
     use crate::record::{Attempt, JudgeCall, TrainedCall};
     use crate::store::labels::{Label, LabelEntry};
     use crate::verify::OutcomeKind;

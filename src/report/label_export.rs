@@ -53,10 +53,8 @@ pub fn lines_for(
 fn halu_facts(r: &ResultRecord, l: &Label) -> Vec<serde_json::Value> {
     use crate::core::compound::{FactVerdict, Judged};
     let q = &r.question;
-    let (crate::questions::Gold::Compound { facts }, Some(check)) = (
-        &q.gold,
-        r.attempts.first().and_then(|a| a.compound.as_ref()),
-    ) else {
+    let facts = q.gold.facts();
+    let Some(check) = r.attempts.first().and_then(|a| a.compound.as_ref()) else {
         return vec![];
     };
     // Facts are checked only in an answer about the entity.
@@ -172,9 +170,9 @@ pub fn line_for(
                 OutcomeKind::Correct | OutcomeKind::Abstained => "No",
                 OutcomeKind::Invalid => return None,
             };
-            let false_premise = match &q.gold {
-                crate::questions::Gold::Premise { premise, .. } => premise.clone(),
-                _ => format!("{} · {} · {}", q.subject_label, q.relation, q.object_label),
+            let false_premise = match q.gold.premise() {
+                Some((premise, _)) => premise.to_string(),
+                None => format!("{} · {} · {}", q.subject_label, q.relation, q.object_label),
             };
             Some(json!({
                 "instruction": FPQ_MISLED_INSTRUCTION,

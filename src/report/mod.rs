@@ -8,7 +8,6 @@ pub mod confidence;
 pub mod dataset;
 pub mod doc;
 pub mod grid;
-pub mod halu;
 pub mod judges;
 pub mod label_export;
 pub mod labels;
@@ -17,6 +16,7 @@ pub mod rate;
 pub mod reviewed_set;
 pub mod table;
 pub use crate::method::kgfpq::report as fpq;
+pub use crate::method::kghalubench::report as halu;
 pub use crate::method::kglens::report as kglens;
 
 use crate::metrics::chance::{Chance, ChanceTally};
@@ -42,37 +42,8 @@ pub fn scored(r: &ResultRecord) -> Scored {
         year: q.year,
         edge_key: (scoring == Scoring::Edges).then(|| q.edge_key()),
         facets: crate::method::of(q.task).facets(q),
-        compound: compound_score(r),
+        compound: crate::method::kghalubench::points::score(r),
     }
-}
-
-/// A KGHaluBench record's points and facts, from its first attempt's chain.
-fn compound_score(r: &ResultRecord) -> Option<crate::metrics::halu::HaluScore> {
-    let q = &r.question;
-    let (crate::questions::Gold::Compound { facts }, Some(meta)) = (&q.gold, &q.compound) else {
-        return None;
-    };
-    let check = r.attempts.first()?.compound.as_ref()?;
-    let judged = check.judged;
-    let stated = |relation: &str| {
-        check
-            .facts
-            .iter()
-            .any(|f| f.relation == relation && f.is_stated())
-    };
-    Some(crate::metrics::halu::HaluScore {
-        judged,
-        difficulty: if judged == crate::core::compound::Judged::Breadth {
-            meta.breadth_difficulty
-        } else {
-            meta.difficulty
-        },
-        reference_difficulty: meta.reference_difficulty,
-        facts: facts
-            .iter()
-            .map(|f| (f.relation.clone(), stated(&f.relation)))
-            .collect(),
-    })
 }
 
 /// Running totals of a run: metrics plus throughput counters.

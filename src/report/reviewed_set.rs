@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::core::question::{Corruption, Task};
 use crate::core::question_cause::QuestionCause;
-use crate::questions::{Gold, Question};
+use crate::questions::Question;
 use crate::run::{Manifest, ResultRecord};
 use crate::store::labels::{Label, LabelBook};
 
@@ -38,51 +38,52 @@ pub fn gold_line(q: &Question) -> String {
             format!("{} (aliases: {})", a.label, a.aliases.join(", "))
         }
     };
-    match &q.gold {
-        Gold::Bool { value: true } => "TRUE".into(),
-        Gold::Bool { value: false } => "FALSE".into(),
-        Gold::Choice { options, correct } => {
-            let shown: Vec<String> = options
-                .iter()
-                .enumerate()
-                .map(|(i, o)| {
-                    if i == *correct {
-                        format!("*{o}*")
-                    } else {
-                        o.clone()
-                    }
-                })
-                .collect();
-            format!("options: {}", shown.join(" | "))
-        }
-        Gold::Texts { accepted: all } => {
-            let shown: Vec<String> = all.iter().map(accepted).collect();
-            format!("accepted: {}", shown.join(" ; "))
-        }
-        Gold::Premise { premise, truth } => format!("FALSE PREMISE: {premise} || truth: {truth}"),
-        Gold::Compound { facts } => {
-            let shown: Vec<String> = facts
-                .iter()
-                .map(|f| {
-                    let values: Vec<&str> = f.accepted.iter().map(|a| a.label.as_str()).collect();
-                    format!("{} = {}", f.relation, values.join(", "))
-                })
-                .collect();
-            format!("facts: {}", shown.join(" ; "))
-        }
+    let gold = &q.gold;
+    if let Some(value) = gold.bool_value() {
+        return if value { "TRUE" } else { "FALSE" }.into();
     }
+    if let Some((options, correct)) = gold.choice() {
+        let shown: Vec<String> = options
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                if i == correct {
+                    format!("*{o}*")
+                } else {
+                    o.clone()
+                }
+            })
+            .collect();
+        return format!("options: {}", shown.join(" | "));
+    }
+    if let Some((premise, truth)) = gold.premise() {
+        return format!("FALSE PREMISE: {premise} || truth: {truth}");
+    }
+    if !gold.facts().is_empty() {
+        let shown: Vec<String> = gold
+            .facts()
+            .iter()
+            .map(|f| {
+                let values: Vec<&str> = f.accepted.iter().map(|a| a.label.as_str()).collect();
+                format!("{} = {}", f.relation, values.join(", "))
+            })
+            .collect();
+        return format!("facts: {}", shown.join(" ; "));
+    }
+    let shown: Vec<String> = gold.accepted().iter().map(accepted).collect();
+    format!("accepted: {}", shown.join(" ; "))
 }
 
 /// "subject · relation · object" of the triple asked (a negative's corrupted one); a compound
 /// question names every relation it asks.
 fn asked_triple(q: &Question) -> String {
-    let relation = match &q.gold {
-        Gold::Compound { facts } => facts
+    let relation = match q.gold.facts() {
+        [] => q.relation.clone(),
+        facts => facts
             .iter()
             .map(|f| f.relation.as_str())
             .collect::<Vec<_>>()
             .join("; "),
-        _ => q.relation.clone(),
     };
     format!("{} · {relation} · {}", q.subject_label, q.object_label)
 }

@@ -17,18 +17,21 @@ use super::events::RunEvent;
 use super::session::{self, Batch, Prepared};
 use crate::backends::Backend;
 use crate::kg::KgIndex;
+use crate::method::kgfpq::writer::Writer;
 pub use crate::method::plan::Plan;
 use crate::questions::{Question, TemplateSet};
 use crate::record::ResultRecord;
 
 /// Asks batch after batch until the plan is over or `control` stops it. Events go to `out` as
 /// the engine sends them (one `Started` for the whole run, one `Finished` at its end), with a
-/// `Batch` before each batch and the plan's own event after it.
+/// `Batch` before each batch and the plan's own event after it. A `writer` (KG-FPQ's) rewords
+/// each batch's questions before they are asked.
 pub async fn drive(
     prepared: &mut Prepared,
     templates: &TemplateSet,
     backend: Arc<dyn Backend>,
     opts: EngineOptions,
+    writer: Option<&Writer>,
     control: Control,
     out: mpsc::Sender<RunEvent>,
 ) -> Result<(), String> {
@@ -62,7 +65,7 @@ pub async fn drive(
             prepared.manifest.not_asked.clone_from(&not_asked);
             let _ = out.send(RunEvent::NotAsked(not_asked)).await;
         }
-        if let Some(w) = &opts.writer {
+        if let Some(w) = writer {
             if let Err(e) = write(w, &mut batch, &done, &prepared.index).await {
                 control.stop(format!("the question writer: {e}"));
                 break Ok(());
@@ -157,7 +160,7 @@ pub async fn drive(
 
 /// Has the writer reword the batch's questions that are still to be asked.
 async fn write(
-    w: &super::writer::Writer,
+    w: &Writer,
     batch: &mut [Question],
     done: &HashMap<String, ResultRecord>,
     index: &KgIndex,

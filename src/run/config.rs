@@ -215,6 +215,18 @@ impl RunConfig {
         self
     }
 
+    /// The settings of the run's method that only the method reads (KGLens', KG-FPQ's or
+    /// KGHaluBench's), handed to its plan and its checker opaquely: at most one is set.
+    pub fn own_settings(&self) -> Option<&dyn std::any::Any> {
+        if let Some(c) = &self.kglens {
+            return Some(c);
+        }
+        if let Some(c) = &self.fpq {
+            return Some(c);
+        }
+        self.halu.as_ref().map(|c| c as &dyn std::any::Any)
+    }
+
     /// The run dialog's lines for the settings of the run's method: a staged method's own, or
     /// how facts are drawn.
     pub fn method_settings(&self) -> Vec<PanelLine> {

@@ -1,6 +1,6 @@
 //! One way to run a prepared run, for the command line and the TUI alike: the model checked
 //! (the default one fetched when missing), the engine's options made from the run's
-//! configuration (its judge and question writer started), and the run driven to its end,
+//! configuration (its method's checker and question writer started), and the run driven to its end,
 //! question by question or, for a staged run, batch by batch through its plan.
 
 use std::sync::Arc;
@@ -10,7 +10,10 @@ use tokio::sync::mpsc;
 use super::engine::{Control, EngineOptions};
 use super::events::RunEvent;
 use super::session::{self, Batch, Prepared};
-use super::{adaptive, judge::Judge, writer::Writer, ModelSpec, RunConfig};
+use super::{adaptive, ModelSpec, RunConfig};
+use crate::method::check::CheckInput;
+use crate::method::judge::Judge;
+use crate::method::kgfpq::writer::Writer;
 use crate::backends::{self, Backend};
 
 /// Checks that a model file is there, fetching it when it is a model kgscope fetches (the
@@ -41,13 +44,19 @@ pub fn ensure_model(spec: &ModelSpec, say: &dyn Fn(&str)) -> Result<(), String> 
     Err(format!("model file {} does not exist", path.display()))
 }
 
-/// Starts the model a run's configuration names (after [`ensure_model`]) and the engine's
-/// options ([`EngineOptions::for_config`]). A run judged by a trained judge loads the model
-/// once, for hidden states: its backend then generates nothing (it says so if asked).
-pub fn start(
-    c: &RunConfig,
-    say: &dyn Fn(&str),
-) -> Result<(Arc<dyn Backend>, EngineOptions), String> {
+/// What drives a prepared run besides its questions: the engine's options (with the method's
+/// checker) and, for a staged KG-FPQ run, the question writer that rewords each batch before
+/// it is asked.
+#[derive(Clone)]
+pub struct Driving {
+    pub engine: EngineOptions,
+    pub writer: Option<Arc<Writer>>,
+}
+
+/// Starts the model a run's configuration names (after [`ensure_model`]) and what drives the
+/// run ([`Driving::for_config`]). A run judged by a trained judge loads the model once, for
+/// hidden states: its backend then generates nothing (it says so if asked).
+pub fn start(c: &RunConfig, say: &dyn Fn(&str)) -> Result<(Arc<dyn Backend>, Driving), String> {
     ensure_model(&c.model, say)?;
     say(&format!("loading the model {}", c.model.describe()));
     if let Some(judge) = &c.via_judge {
@@ -64,81 +73,78 @@ pub fn start(
                 runner.judge().id
             ),
         });
-        let mut opts = EngineOptions::for_config(c, say)?;
-        opts.trained = Some(Arc::new(runner));
+        let mut driving = Driving::for_config(c, say)?;
+        let engine = &mut driving.engine;
+        engine.checker = Some(Arc::new(runner));
         // A forward pass is cheap: enough statements in flight to fill the model's batches.
-        opts.concurrency = opts.concurrency.max(c.parallel * 4);
-        opts.repeats = 1;
-        return Ok((backend, opts));
+        engine.concurrency = engine.concurrency.max(c.parallel * 4);
+        engine.repeats = 1;
+        return Ok((backend, driving));
     }
     let backend = backends::from_spec(&c.model, c.parallel, c.concurrency, c.gpu_layers)
         .map_err(|e| format!("starting the model {}: {e:#}", c.model.describe()))?;
-    Ok((backend, EngineOptions::for_config(c, say)?))
+    Ok((backend, Driving::for_config(c, say)?))
 }
 
-impl EngineOptions {
-    /// The engine's options for a run: its repeats, concurrency and generation, with its judge
-    /// and its question writer started when it has them. Blocking (it may load models).
-    pub fn for_config(c: &RunConfig, say: &dyn Fn(&str)) -> Result<EngineOptions, String> {
+/// Starts a helper model of a run (its judge, question writer, expert): fetched when kgscope
+/// fetches it, said (so a resumed run shows it goes on with the helpers it started with), and
+/// given one sequence (a helper answers a few words at a time).
+fn start_helper(
+    c: &RunConfig,
+    spec: &ModelSpec,
+    role: &str,
+    concurrency: usize,
+    say: &dyn Fn(&str),
+) -> Result<Arc<dyn Backend>, String> {
+    ensure_model(spec, say)?;
+    say(&format!("starting {role} {}", spec.describe()));
+    backends::from_spec(spec, 1, concurrency, c.gpu_layers)
+        .map_err(|e| format!("starting {role} {}: {e:#}", spec.describe()))
+}
+
+impl Driving {
+    /// The engine's options for a run (its repeats, concurrency and generation, and the
+    /// checker its method builds from the run's judge and settings) and its question writer.
+    /// Blocking (it may load models).
+    pub fn for_config(c: &RunConfig, say: &dyn Fn(&str)) -> Result<Driving, String> {
+        let method = crate::method::of(c.task);
         let judge = match &c.judge {
             Some(spec) => {
-                ensure_model(spec, say)?;
-                // Said, so a resumed run shows it goes on with the judge it started with.
-                say(&format!("starting the judge {}", spec.describe()));
-                // One sequence is enough: the judge answers a word per judged answer.
-                let backend = backends::from_spec(spec, 1, c.concurrency.max(1), c.gpu_layers)
-                    .map_err(|e| format!("starting the judge {}: {e:#}", spec.describe()))?;
+                let backend = start_helper(c, spec, "the judge", c.concurrency.max(1), say)?;
                 Some(Arc::new(Judge::new(backend, c.judge_all)))
             }
             None => None,
         };
         let writer = match c.fpq.as_ref().and_then(|f| f.writer.as_ref()) {
             Some(spec) => {
-                ensure_model(spec, say)?;
-                say(&format!("starting the question writer {}", spec.describe()));
-                let backend = backends::from_spec(spec, 1, 1, c.gpu_layers)
-                    .map_err(|e| format!("starting the writer {}: {e:#}", spec.describe()))?;
+                let backend = start_helper(c, spec, "the question writer", 1, say)?;
                 Some(Arc::new(Writer::new(backend)))
             }
             None => None,
         };
-        let compound = if crate::method::of(c.task).takes_halu_settings() {
-            let halu = c.halu.clone().unwrap_or_default();
-            let dir = halu.embed_dir();
-            say(&format!("loading the embedding model {}", dir.display()));
-            let embedder = crate::verify::embed::Embedder::load(&dir).map_err(|e| e.to_string())?;
-            let expert = match &halu.expert {
-                Some(spec) => {
-                    ensure_model(spec, say)?;
-                    let backend = backends::from_spec(spec, 1, c.concurrency.max(1), c.gpu_layers)
-                        .map_err(|e| format!("starting the expert {}: {e:#}", spec.describe()))?;
-                    Some(Arc::new(Judge::new(backend, false)))
-                }
-                None => None,
-            };
-            Some(Arc::new(super::compound::CompoundVerifier::new(
-                embedder,
-                &halu,
-                judge.clone(),
-                expert,
-            )))
-        } else {
-            None
+        let start = |spec: &ModelSpec, role: &str| {
+            start_helper(c, spec, role, c.concurrency.max(1), say)
         };
-        Ok(EngineOptions {
-            // A method whose repeats are separate assessments asks each question once.
-            repeats: if crate::method::of(c.task).repeats_are_assessments() {
-                1
-            } else {
-                c.repeats.max(1)
-            },
-            concurrency: c.concurrency.max(1),
-            params: c.params.clone(),
+        let checker = method.checker(&CheckInput {
             judge,
+            settings: c.own_settings(),
+            start: &start,
+            say,
+        })?;
+        Ok(Driving {
+            engine: EngineOptions {
+                // A method whose repeats are separate assessments asks each question once.
+                repeats: if method.repeats_are_assessments() {
+                    1
+                } else {
+                    c.repeats.max(1)
+                },
+                concurrency: c.concurrency.max(1),
+                params: c.params.clone(),
+                checker,
+                scoring: c.scoring,
+            },
             writer,
-            compound,
-            trained: None,
-            scoring: c.scoring,
         })
     }
 }
@@ -151,14 +157,16 @@ impl EngineOptions {
 pub async fn drive(
     prepared: &mut Prepared,
     backend: Arc<dyn Backend>,
-    opts: EngineOptions,
+    driving: Driving,
     control: Control,
     out: mpsc::Sender<RunEvent>,
 ) -> Result<(), String> {
     if prepared.plan.is_some() {
         let templates = session::load_templates(&prepared.manifest.config.templates)
             .map_err(|e| e.to_string())?;
-        return adaptive::drive(prepared, &templates, backend, opts, control, out).await;
+        let writer = driving.writer.as_deref();
+        return adaptive::drive(prepared, &templates, backend, driving.engine, writer, control, out)
+            .await;
     }
     let mut questions = prepared.remaining();
     if let Some(spec) = prepared.manifest.config.reviewer.clone() {
@@ -176,7 +184,7 @@ pub async fn drive(
             already_done: prepared.done.len(),
         },
         backend,
-        opts,
+        driving.engine,
         control.clone(),
     );
     while let Some(ev) = events.recv().await {

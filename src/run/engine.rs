@@ -1,8 +1,9 @@
 //! The pipeline: questions → backend (streamed) → verification chain → events.
 //!
 //! Questions run `concurrency` at a time; each is asked `repeats` times. Each answer is read by
-//! its method's rules and, when there is a judge and the rules are not confident (or the run
-//! judges everything), by the judge; the verdicts are then majority-voted. Pausing stops new questions from starting; cancelling also drops the
+//! its method's rules, then by the checker the method built for the run (the LLM judge when
+//! the rules are not confident, or a method's own chain); the verdicts are then
+//! majority-voted. Pausing stops new questions from starting; cancelling also drops the
 //! in-flight streams (those questions stay unanswered and a resumed run asks them again).
 
 use std::sync::Arc;
@@ -12,10 +13,9 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::events::RunEvent;
-use super::judge::{self, Judge};
 use super::record::{Attempt, LikelihoodCall, ResultRecord};
 use crate::backends::{Backend, BackendError, Chunk, GenParams, Request, ScoreRequest};
-use crate::method;
+use crate::method::{self, check::Checked, check::Checker};
 use crate::questions::Question;
 use crate::verify::{self, Stage, Verdict};
 
@@ -24,15 +24,10 @@ pub struct EngineOptions {
     pub repeats: usize,
     pub concurrency: usize,
     pub params: GenParams,
-    /// The verification chain's LLM judge, if the run has one.
-    pub judge: Option<Arc<Judge>>,
-    /// KG-FPQ's question writer, if the run has one (staged runs apply it to each batch).
-    pub writer: Option<Arc<super::writer::Writer>>,
-    /// KGHaluBench's chain (embedder, fact judge, expert), for a run of compound questions.
-    pub compound: Option<Arc<super::compound::CompoundVerifier>>,
-    /// GraphEval's trained judge (`--via-judge`): questions are judged from the model's
-    /// hidden state and nothing is generated.
-    pub trained: Option<super::trained::Shared>,
+    /// The stages after the rules, as the run's method built them (its LLM judge, its own
+    /// chain), or a checker that decides questions without the model (GraphEval's trained
+    /// judge, `--via-judge`); `None`: the rules decide.
+    pub checker: Option<Arc<dyn Checker>>,
     /// Closed answers generated, or chosen by likelihood.
     pub scoring: super::config::AnswerScoring,
 }
@@ -175,8 +170,20 @@ async fn ask_question(
     if control.is_cancelled() {
         return;
     }
-    if let Some(t) = &opts.trained {
-        return judge_by_hidden_state(t, q, events, control).await;
+    let decided = match &opts.checker {
+        Some(checker) => decide(checker.as_ref(), &q, events).await,
+        None => None,
+    };
+    if let Some(decided) = decided {
+        match decided {
+            Ok(attempt) => {
+                let record = verify_record(q, vec![attempt]);
+                let _ = events.send(RunEvent::Answered(Box::new(record))).await;
+            }
+            // A checker that fails once fails every question the same way.
+            Err(e) => fail(events, control, &q.id, e, true).await,
+        }
+        return;
     }
     let method = method::of(q.task);
     let prompt = method.prompt(&q);
@@ -231,58 +238,31 @@ async fn ask_question(
             fail(events, control, &q.id, error, false).await;
             return;
         };
-        let mut reading = method.read(&q, &c.text);
-        let mut stage = Stage::Rules;
-        let mut judge_call = None;
-        let mut compound = None;
-        if matches!(q.gold, crate::questions::Gold::Compound { .. }) {
-            match check_compound(&q, &c.text, &reading, opts).await {
-                Ok((check, read)) => {
-                    if check.facts.iter().any(|f| {
-                        matches!(
-                            f.stage,
-                            crate::core::compound::FactStage::Judge
-                                | crate::core::compound::FactStage::Expert
-                        )
-                    }) {
-                        stage = Stage::Judge;
-                    }
-                    reading = read;
-                    compound = Some(check);
-                }
+        let rules = method.read(&q, &c.text);
+        let checked = match &opts.checker {
+            Some(checker) => match checker.check(&q, &c.text, rules).await {
+                Ok(checked) => checked,
                 Err(error) => {
+                    // A stage that can never answer: stop, as for the model itself.
                     fail(events, control, &q.id, error, true).await;
                     return;
                 }
-            }
-        } else if let Some(j) = opts.judge.as_ref().filter(|j| j.wants(&reading)) {
-            let reason = if reading.confident {
-                "every answer is judged (--judge-all)"
-            } else {
-                "the rules were not confident"
-            };
-            match j.call(&q, &c.text, reason).await {
-                Ok(call) => {
-                    if call.outcome.is_some() {
-                        stage = Stage::Judge;
-                    }
-                    reading = judge::apply(&q, reading, &call);
-                    judge_call = Some(call);
-                }
-                Err(e) => {
-                    // The judge can never answer: stop, as for the model itself.
-                    fail(events, control, &q.id, format!("the judge: {e}"), true).await;
-                    return;
-                }
-            }
-        }
+            },
+            None => Checked::by_rules(rules),
+        };
+        let Checked {
+            reading,
+            stage,
+            judge,
+            compound,
+        } = checked;
         attempts.push(Attempt {
             response: c.text,
             verdict: reading.verdict,
             answer: Some(reading.answer),
             rule: reading.rule,
             stage,
-            judge: judge_call,
+            judge,
             compound,
             trained: None,
             likelihood: None,
@@ -295,6 +275,18 @@ async fn ask_question(
     }
     let record = verify_record(q, attempts);
     let _ = events.send(RunEvent::Answered(Box::new(record))).await;
+}
+
+/// The attempt a checker decides without asking the model (GraphEval's trained judge), if it
+/// decides this question that way.
+async fn decide(
+    checker: &dyn Checker,
+    q: &Question,
+    events: &mpsc::Sender<RunEvent>,
+) -> Option<Result<Attempt, String>> {
+    let decision = checker.decide(q)?;
+    asked(events, &q.id, 0).await;
+    Some(decision.await)
 }
 
 /// A closed answer chosen by likelihood: one forward pass over the prompt, the most likely
@@ -350,96 +342,6 @@ async fn choose_by_likelihood(
     };
     let record = verify_record(q, vec![attempt]);
     let _ = events.send(RunEvent::Answered(Box::new(record))).await;
-}
-
-/// A statement judged by the trained judge: one forward pass, the predicted class read
-/// through the statement's polarity, recorded as an attempt decided by the trained judge.
-async fn judge_by_hidden_state(
-    t: &super::trained::TrainedRunner,
-    q: Question,
-    events: &mpsc::Sender<RunEvent>,
-    control: &Control,
-) {
-    asked(events, &q.id, 0).await;
-    let started = std::time::Instant::now();
-    let call = match t.predict(&q).await {
-        Ok(c) => c,
-        Err(e) => {
-            // A judge or model that fails once fails every statement the same way.
-            fail(
-                events,
-                control,
-                &q.id,
-                format!("the trained judge: {e}"),
-                true,
-            )
-            .await;
-            return;
-        }
-    };
-    let class = call.class();
-    let verdict = class.verdict(q.gold.truth());
-    let [c, i, k] = call.probs;
-    let ms = started.elapsed().as_millis() as u64;
-    let attempt = Attempt {
-        response: String::new(),
-        verdict,
-        answer: Some(verify::Answer::from_verdict(verdict)),
-        rule: format!(
-            "trained judge predicts {} (correct {c:.2}, incorrect {i:.2}, idk {k:.2})",
-            class.name()
-        ),
-        stage: Stage::Trained,
-        judge: None,
-        compound: None,
-        trained: Some(call),
-        likelihood: None,
-        prompt_tokens: 0,
-        completion_tokens: 0,
-        first_token_ms: ms,
-        total_ms: ms,
-        finish_reason: "judged".into(),
-    };
-    let record = verify_record(q, vec![attempt]);
-    let _ = events.send(RunEvent::Answered(Box::new(record))).await;
-}
-
-/// KGHaluBench's chain on one answer, and the reading it makes: an abstention, a breadth
-/// hallucination (a wrong answer), or an answer aligned with the entity, right when every
-/// asked fact is stated. An empty answer claims nothing: it counts as an abstention.
-async fn check_compound(
-    q: &Question,
-    response: &str,
-    rules: &verify::Reading,
-    opts: &EngineOptions,
-) -> Result<(crate::core::compound::CompoundCheck, verify::Reading), String> {
-    use crate::core::compound::{Judged, FACTS_PER_QUESTION};
-    let Some(v) = opts.compound.as_ref() else {
-        return Err("a KGHaluBench question needs its verification chain (the embedder)".into());
-    };
-    let abstention = match rules.answer {
-        verify::Answer::Abstained => Some(rules.rule.clone()),
-        verify::Answer::Invalid => Some(format!("nothing claimed: {}", rules.rule)),
-        _ => None,
-    };
-    let check = v.check(q, response, abstention).await?;
-    let verdict = match check.judged {
-        Judged::Abstained => Verdict::Idk,
-        Judged::Breadth => Verdict::False,
-        Judged::Aligned { correct } if correct >= FACTS_PER_QUESTION => Verdict::True,
-        Judged::Aligned { .. } => Verdict::False,
-    };
-    let answer = match check.judged {
-        Judged::Abstained => verify::Answer::Abstained,
-        _ => rules.answer.clone(),
-    };
-    let reading = verify::Reading {
-        answer,
-        verdict,
-        rule: check.judged.describe(),
-        confident: true,
-    };
-    Ok((check, reading))
 }
 
 /// Votes over the attempts and judges the vote against the gold answer, writing down why.

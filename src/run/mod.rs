@@ -1,12 +1,10 @@
 //! Running an evaluation: configuration, the engine, its events, and resumable sessions.
 
 pub mod adaptive;
-pub mod compound;
 pub mod config;
 pub mod driver;
 pub mod engine;
 pub mod events;
-pub mod judge;
 pub use crate::method::kgfpq::plan as fpq;
 pub use crate::method::kglens::plan as kglens;
 pub use crate::record;
@@ -14,7 +12,6 @@ pub mod review;
 pub mod session;
 pub mod sweep;
 pub mod trained;
-pub mod writer;
 
 pub use crate::record::{Attempt, ResultRecord};
 pub use config::{Manifest, ModelSpec, RunConfig};

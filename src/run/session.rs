@@ -143,7 +143,7 @@ fn generate_options(config: &RunConfig) -> GenerateOptions {
 
 /// What this KG's recorded KGHaluBench runs in `runs_dir` say of each relation's hardness,
 /// per entity type: the runs read, and the mean points per fact (see
-/// [`super::compound::ScoreSums`]). A run that cannot be read is passed over.
+/// [`crate::method::kghalubench::points::ScoreSums`]). A run that cannot be read is passed over.
 fn learn_relation_scores(
     runs_dir: &Path,
     fingerprint: &str,
@@ -152,7 +152,7 @@ fn learn_relation_scores(
     Vec<String>,
     std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>>,
 ) {
-    let mut sums = super::compound::ScoreSums::default();
+    let mut sums = crate::method::kghalubench::points::ScoreSums::default();
     let mut ids = Vec::new();
     let Ok(entries) = std::fs::read_dir(runs_dir) else {
         return (ids, Default::default());
@@ -203,12 +203,7 @@ fn plan_for(
     let input = PlanInput {
         index,
         options: &options,
-        // At most one is set: the staged method of the run's task has its own.
-        settings: config
-            .kglens
-            .as_ref()
-            .map(|c| c as &dyn std::any::Any)
-            .or(config.fpq.as_ref().map(|c| c as &dyn std::any::Any)),
+        settings: config.own_settings(),
     };
     let plan = match crate::method::of(config.task).plan(&input, progress)? {
         Some(plan) => Some(plan),

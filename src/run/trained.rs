@@ -3,8 +3,8 @@
 //! generating (`--via-judge`).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
+use futures::future::BoxFuture;
 use futures::StreamExt;
 
 use super::config::Manifest;
@@ -12,10 +12,12 @@ use crate::backends::llama::{LlamaCppBackend, LlamaOptions};
 use crate::core::verdict::JudgeClass;
 use crate::method;
 use crate::questions::Question;
-use crate::record::{ResultRecord, TrainedCall};
+use crate::method::check::{Checked, Checker};
+use crate::record::{Attempt, ResultRecord, TrainedCall};
 use crate::store::labels::LabelBook;
 use crate::store::RunDir;
 use crate::verify::trained::TrainedJudge;
+use crate::verify::{Answer, Reading, Stage};
 
 /// Requests in flight at once when reading many hidden states: enough to fill the worker's
 /// batches.
@@ -183,6 +185,53 @@ impl TrainedRunner {
     }
 }
 
+/// The trained judge as a run's checker: it decides each statement from the model's hidden
+/// state, the predicted class read through the statement's polarity, and nothing is generated.
+impl Checker for TrainedRunner {
+    fn check<'a>(
+        &'a self,
+        _q: &'a Question,
+        _response: &'a str,
+        rules: Reading,
+    ) -> BoxFuture<'a, Result<Checked, String>> {
+        // Never asked: every question is decided before anything is generated.
+        Box::pin(async move { Ok(Checked::by_rules(rules)) })
+    }
+
+    fn decide<'a>(&'a self, q: &'a Question) -> Option<BoxFuture<'a, Result<Attempt, String>>> {
+        Some(Box::pin(async move {
+            let started = std::time::Instant::now();
+            let call = self
+                .predict(q)
+                .await
+                .map_err(|e| format!("the trained judge: {e}"))?;
+            let class = call.class();
+            let verdict = class.verdict(q.gold.truth());
+            let [c, i, k] = call.probs;
+            let ms = started.elapsed().as_millis() as u64;
+            Ok(Attempt {
+                response: String::new(),
+                verdict,
+                answer: Some(Answer::from_verdict(verdict)),
+                rule: format!(
+                    "trained judge predicts {} (correct {c:.2}, incorrect {i:.2}, idk {k:.2})",
+                    class.name()
+                ),
+                stage: Stage::Trained,
+                judge: None,
+                compound: None,
+                trained: Some(call),
+                likelihood: None,
+                prompt_tokens: 0,
+                completion_tokens: 0,
+                first_token_ms: ms,
+                total_ms: ms,
+                finish_reason: "judged".into(),
+            })
+        }))
+    }
+}
+
 /// Where a labelled statement's class came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClassFrom {
@@ -282,8 +331,6 @@ pub fn training_data(runs_dir: &Path, ids: &[String]) -> Result<TrainingData, St
     Ok(data)
 }
 
-/// A shared runner, as the engine holds it.
-pub type Shared = Arc<TrainedRunner>;
 
 /// Writes hidden states as one safetensors file: a tensor `hidden_states` `[rows, width]`
 /// (f32), with `meta` as the file's metadata. Written whole or not at all.

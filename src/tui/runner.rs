@@ -10,7 +10,8 @@ use super::request::RunRequest;
 use crate::backends::{self, Backend};
 use crate::questions::Question;
 use crate::run::session::{self, Prepared};
-use crate::run::{driver, Control, EngineOptions, ModelSpec, RunConfig, RunEvent};
+use crate::run::driver::{self, Driving};
+use crate::run::{Control, ModelSpec, RunConfig, RunEvent};
 
 /// What [`start`] takes besides the request, and the config the two make: they live in the
 /// request module (the app builds configs with them too), and are named here as well so that
@@ -35,33 +36,33 @@ pub enum RunnerMsg {
 struct Ready {
     prepared: Prepared,
     backend: Arc<dyn Backend>,
-    opts: EngineOptions,
+    driving: Driving,
 }
 
-/// The model and the engine's options (judge, question writer) of a prepared run: as
+/// The model and what drives a prepared run (its method's checker, question writer): as
 /// `kgscope run` starts them, except that a model this TUI has loaded already is reused
 /// ([`loaded`]): the demo's rounds, or an analyst's second run, start at once instead of
 /// loading the same weights again.
 fn start_models(prepared: Prepared, say: &dyn Fn(&str)) -> Result<Ready, String> {
     let cfg = &prepared.manifest.config;
-    let (backend, opts) = match loaded::get(cfg) {
+    let (backend, driving) = match loaded::get(cfg) {
         Some(backend) => {
             say(&format!(
                 "the model {} is loaded already",
                 cfg.model.describe()
             ));
-            (backend, EngineOptions::for_config(cfg, say)?)
+            (backend, Driving::for_config(cfg, say)?)
         }
         None => {
-            let (backend, opts) = driver::start(cfg, say)?;
+            let (backend, driving) = driver::start(cfg, say)?;
             loaded::keep(cfg, &backend);
-            (backend, opts)
+            (backend, driving)
         }
     };
     Ok(Ready {
         prepared,
         backend,
-        opts,
+        driving,
     })
 }
 
@@ -231,7 +232,7 @@ fn launch(
         let Ready {
             mut prepared,
             backend,
-            opts,
+            driving,
         } = match ready {
             Ok(Ok(r)) => r,
             Ok(Err(e)) => {
@@ -265,7 +266,7 @@ fn launch(
                 }
             }
         };
-        let driven = driver::drive(&mut prepared, backend, opts, control.clone(), events_tx);
+        let driven = driver::drive(&mut prepared, backend, driving, control.clone(), events_tx);
         let (driven, ()) = tokio::join!(driven, forward);
         if let Some(e) = driven.err().or_else(|| control.stop_reason()) {
             let _ = tx.send(RunnerMsg::Failed(e));

@@ -85,7 +85,7 @@ pub fn run(a: FactJudgeBenchArgs) -> anyhow::Result<ExitCode> {
             use futures::StreamExt;
             futures::stream::iter(prompts.into_iter().enumerate().map(|(i, prompt)| {
                 let backend = backend.clone();
-                let mut params = kgscope::run::judge::judge_params();
+                let mut params = kgscope::method::judge::judge_params();
                 params.max_tokens = max_tokens;
                 async move {
                     let req = Request {

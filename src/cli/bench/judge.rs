@@ -57,7 +57,7 @@ pub fn run(a: JudgeBenchArgs) -> anyhow::Result<ExitCode> {
         why: "bench judge: the judged side generates nothing".into(),
     });
     let mut judged = plain_options(parallel * 4, &params);
-    judged.trained = Some(runner.clone());
+    judged.checker = Some(runner.clone());
     rt.block_on(engine_all(silent.clone(), qs[..1].to_vec(), judged.clone()))?;
     let t = Instant::now();
     rt.block_on(engine_all(silent, qs.clone(), judged))?;

@@ -308,10 +308,7 @@ pub(super) fn plain_options(concurrency: usize, params: &GenParams) -> EngineOpt
         repeats: 1,
         concurrency,
         params: params.clone(),
-        judge: None,
-        writer: None,
-        compound: None,
-        trained: None,
+        checker: None,
         scoring: kgscope::run::config::AnswerScoring::Generate,
     }
 }

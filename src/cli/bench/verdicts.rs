@@ -14,7 +14,7 @@ use clap::Args;
 use futures::StreamExt;
 use kgscope::method;
 use kgscope::questions::{Gold, Question, Task};
-use kgscope::run::judge::{self, Judge, JudgeCall};
+use kgscope::method::judge::{self, Judge, JudgeCall};
 use kgscope::verify::labelled::{self, Row};
 use kgscope::verify::Verdict;
 

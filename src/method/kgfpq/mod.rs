@@ -10,6 +10,7 @@ pub mod edits;
 pub mod panel;
 pub mod questions;
 pub mod report;
+pub mod writer;
 
 pub mod plan;
 

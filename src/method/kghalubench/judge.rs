@@ -4,8 +4,8 @@
 //! Where the judge is unsure, an "expert" stage decides: a reading of the fact's value from
 //! the answer ([`reader_prompt`], [`verdict_of_reading`]) and any further votes, settled by a
 //! strict majority ([`settle`]). A fact without a verdict is not counted as stated (1 point per
-//! fact stated, as the paper scores). When the judge is unsure is the run layer's call
-//! (`run::compound`).
+//! fact stated, as the paper scores). When the judge is unsure is decided by the chain that
+//! calls these (`chain.rs`).
 
 use crate::backends::Prompt;
 use crate::core::prompts;

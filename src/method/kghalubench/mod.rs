@@ -13,16 +13,21 @@
 //! - the fact check's first stage ([`facts`]), then the judge's three-way verdict and the
 //!   expert stage that settles a disagreement ([`judge`]);
 //! - the question difficulty and the weighted accuracy ([`difficulty`]);
-//! - the points and metrics are `crate::metrics::halu`; the chain is run per answer by the
-//!   run layer (`run::compound`), which has the embedder and the judge.
+//! - the chain on one answer, built for a run from the embedder, the judge and the expert, and
+//!   handed to the engine as the method's checker ([`chain`]);
+//! - the points an answer earns ([`points`]), the report's sections on the chain and the
+//!   scores ([`report`]); the metrics are `crate::metrics::halu`.
 
+pub mod chain;
 pub mod compound;
 pub mod description;
 pub mod difficulty;
 pub mod facts;
 pub mod focal;
 pub mod judge;
+pub mod points;
 pub mod questions;
+pub mod report;
 pub mod settings;
 pub mod similarity;
 
@@ -154,6 +159,12 @@ impl Method for KgHaluBench {
 }
 
 impl super::Maker for KgHaluBench {
+    fn checker(
+        &self,
+        input: &super::check::CheckInput<'_>,
+    ) -> Result<Option<std::sync::Arc<dyn super::check::Checker>>, String> {
+        Ok(Some(std::sync::Arc::new(chain::for_run(input)?)))
+    }
     fn generate(
         &self,
         r: &crate::questions::Renderer<'_>,

@@ -79,10 +79,10 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         lines.push(Line::from(vec![key("prompt"), Span::raw(line(&q.prompt))]));
     }
     let method = crate::method::of(q.task);
-    if let crate::questions::Gold::Choice { options, correct } = &q.gold {
+    if let Some((options, correct)) = q.gold.choice() {
         for (i, o) in options.iter().enumerate() {
             let letter = crate::questions::gold::choice_letter(i);
-            let mark = if i == *correct { "  ← gold" } else { "" };
+            let mark = if i == correct { "  ← gold" } else { "" };
             lines.push(Line::from(vec![
                 key(if i == 0 { "options" } else { "" }),
                 Span::raw(format!("{letter}) {}{mark}", line(o))),
@@ -212,7 +212,8 @@ fn asked_line<'a>(app: &App, q: &Question, key: Span<'a>) -> Line<'a> {
     };
     // A compound question asks several facts of its entity: each is named, not only the
     // first one's object (which `object_label` holds).
-    if let crate::core::gold::Gold::Compound { facts } = &q.gold {
+    let facts = q.gold.facts();
+    if !facts.is_empty() {
         let mut spans = vec![key, Span::raw(line(&q.subject_label))];
         for f in facts {
             // A relation with many objects (borders) names its first and counts the rest, so

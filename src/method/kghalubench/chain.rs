@@ -18,17 +18,22 @@
 //! chose "expert A" in 12 of 12 trials, whichever verdict A held), so kgscope asks for a
 //! reading instead.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use super::judge::{judge_params, Judge};
 use crate::backends::{BackendError, Request};
 use crate::core::compound::{
     AskedFact, CompoundCheck, FactCheck, FactStage, FactVerdict, Judged, Similarity,
 };
-use crate::method::kghalubench::{facts, judge, similarity};
+use super::{facts, judge, similarity};
+use crate::method::judge::{judge_params, Judge};
+use futures::future::BoxFuture;
+
+use crate::core::compound::FACTS_PER_QUESTION;
+use crate::method::check::{CheckInput, Checked, Checker};
 use crate::questions::Question;
 use crate::verify::embed::Embedder;
+use crate::verify::{Answer, Reading, Stage, Verdict};
 
 /// The answer with each sentence kept once, in first-seen order: a small model stuck in a
 /// loop ("It is a member of the UN. It is a member of the UN. …") says its sentence once,
@@ -69,52 +74,7 @@ fn shown(out: &Result<String, String>) -> String {
 /// Tokens a reading takes at most: a name or a number.
 const READING_TOKENS: u32 = 16;
 
-pub use crate::method::kghalubench::settings::{HaluConfig, DEFAULT_EXPERT_SAMPLES};
-
-/// Sums of the points each (type, relation IRI) got per fact in recorded answers.
-#[derive(Debug, Default)]
-pub struct ScoreSums(BTreeMap<(String, String), (f64, u64)>);
-
-impl ScoreSums {
-    /// One answer's facts: 1 point for a fact stated, 0 for one not stated or asked in a breadth
-    /// hallucination; an abstention says nothing of the relations and is left out.
-    pub fn add(&mut self, r: &crate::record::ResultRecord) {
-        let q = &r.question;
-        let (crate::questions::Gold::Compound { facts }, Some(meta), Some(check)) = (
-            &q.gold,
-            &q.compound,
-            r.attempts.first().and_then(|a| a.compound.as_ref()),
-        ) else {
-            return;
-        };
-        if check.judged == Judged::Abstained {
-            return;
-        }
-        for f in facts {
-            let stated = check
-                .facts
-                .iter()
-                .any(|c| c.relation == f.relation && c.is_stated());
-            let slot = self
-                .0
-                .entry((meta.entity_type.clone(), f.predicate.clone()))
-                .or_default();
-            slot.0 += f64::from(u8::from(stated));
-            slot.1 += 1;
-        }
-    }
-
-    /// type → relation IRI → mean points per fact.
-    pub fn means(&self) -> BTreeMap<String, BTreeMap<String, f64>> {
-        let mut out: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
-        for ((t, p), (sum, n)) in &self.0 {
-            out.entry(t.clone())
-                .or_default()
-                .insert(p.clone(), sum / *n as f64);
-        }
-        out
-    }
-}
+use super::settings::HaluConfig;
 
 /// The chain's parts for a run.
 pub struct CompoundVerifier {
@@ -201,7 +161,7 @@ impl CompoundVerifier {
 
     /// The chain on one answer; `abstention` is why the abstention filter caught it, if it
     /// did. `Err` only when a judge can never answer (the run stops, as for the model).
-    pub async fn check(
+    pub async fn run_chain(
         &self,
         q: &Question,
         response: &str,
@@ -246,6 +206,71 @@ impl CompoundVerifier {
             facts: checks,
         })
     }
+}
+
+/// The chain as the run's checker, and the reading it makes: an abstention, a breadth
+/// hallucination (a wrong answer), or an answer aligned with the entity, right when every
+/// asked fact is stated. An empty answer claims nothing: it counts as an abstention.
+impl Checker for CompoundVerifier {
+    fn check<'a>(
+        &'a self,
+        q: &'a Question,
+        response: &'a str,
+        rules: Reading,
+    ) -> BoxFuture<'a, Result<Checked, String>> {
+        Box::pin(async move {
+            let abstention = match rules.answer {
+                Answer::Abstained => Some(rules.rule.clone()),
+                Answer::Invalid => Some(format!("nothing claimed: {}", rules.rule)),
+                _ => None,
+            };
+            let check = self.run_chain(q, response, abstention).await?;
+            let verdict = match check.judged {
+                Judged::Abstained => Verdict::Idk,
+                Judged::Breadth => Verdict::False,
+                Judged::Aligned { correct } if correct >= FACTS_PER_QUESTION => Verdict::True,
+                Judged::Aligned { .. } => Verdict::False,
+            };
+            let answer = match check.judged {
+                Judged::Abstained => Answer::Abstained,
+                _ => rules.answer,
+            };
+            let judged = check
+                .facts
+                .iter()
+                .any(|f| matches!(f.stage, FactStage::Judge | FactStage::Expert));
+            Ok(Checked {
+                reading: Reading {
+                    answer,
+                    verdict,
+                    rule: check.judged.describe(),
+                    confident: true,
+                },
+                stage: if judged { Stage::Judge } else { Stage::Rules },
+                judge: None,
+                compound: Some(check),
+            })
+        })
+    }
+}
+
+/// The chain's parts for a run of KGHaluBench: the embedder its settings name, the run's judge
+/// as the fact judge, and the expert (`--expert`) when the settings name one.
+pub fn for_run(input: &CheckInput<'_>) -> Result<CompoundVerifier, String> {
+    let halu = input.settings::<HaluConfig>().cloned().unwrap_or_default();
+    let dir = halu.embed_dir();
+    (input.say)(&format!("loading the embedding model {}", dir.display()));
+    let embedder = Embedder::load(&dir).map_err(|e| e.to_string())?;
+    let expert = match &halu.expert {
+        Some(spec) => Some(Arc::new(Judge::new((input.start)(spec, "the expert")?, false))),
+        None => None,
+    };
+    Ok(CompoundVerifier::new(
+        embedder,
+        &halu,
+        input.judge.clone(),
+        expert,
+    ))
 }
 
 impl FactJudges {

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::core::compound::{FactStage, Judged, FACTS_PER_QUESTION};
 use crate::metrics::{GroupStats, Metric, Snapshot};
-use crate::run::ResultRecord;
+use crate::record::ResultRecord;
 use crate::sanitize::line as clean;
 
 /// Counts of the chain's decisions over a run's answers.
