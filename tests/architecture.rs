@@ -81,7 +81,9 @@ fn branches(code: &str, ty: &str) -> Vec<String> {
         let in_let = {
             let stmt_start = code[..at].rfind([';', '{', '}']).map_or(0, |i| i + 1);
             let stmt = code[stmt_start..at].trim_start();
-            (stmt.starts_with("let ") || stmt.starts_with("if let ") || stmt.starts_with("while let "))
+            (stmt.starts_with("let ")
+                || stmt.starts_with("if let ")
+                || stmt.starts_with("while let "))
                 && !stmt.contains('=')
         };
         let branches = next.starts_with("=>")

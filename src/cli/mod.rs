@@ -14,6 +14,7 @@ mod openai_args;
 mod plot;
 mod progress;
 mod questions;
+mod report;
 mod review;
 mod run;
 mod tui;
@@ -72,7 +73,7 @@ pub enum Command {
     /// Ask a model the questions of a KG, verify the answers and record everything.
     Run(Box<run::RunArgs>),
     /// Print the metrics of a run (finished or not) from its results.jsonl.
-    Report(run::ReportArgs),
+    Report(report::ReportArgs),
     /// Draw a figure of one run, or of several side by side, as SVG or PNG.
     Plot(plot::PlotArgs),
     /// Compare runs on their common questions: metrics side by side, differences with 95%
@@ -167,7 +168,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Questions(a) => questions::run(a),
         Command::Audit(a) => questions::audit(a),
         Command::Run(a) => run::run(*a),
-        Command::Report(a) => run::report_cmd(a),
+        Command::Report(a) => report::run(a),
         Command::Plot(a) => plot::plot(a),
         Command::Compare(a) => compare::compare(a),
         Command::Export(a) => export::run(a),

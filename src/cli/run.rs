@@ -1,4 +1,5 @@
-//! `kgscope run` and `kgscope report`.
+//! `kgscope run`: a new run prepared from the command line (or an interrupted one resumed),
+//! driven with a progress bar, and its summary printed.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,6 +8,7 @@ use std::time::Instant;
 
 use anyhow::bail;
 use clap::Args;
+use indicatif::ProgressBar;
 use kgscope::backends::{self, GenParams};
 use kgscope::core::not_asked as unasked;
 use kgscope::method;
@@ -126,43 +128,10 @@ pub struct RunArgs {
     pub scoring: Option<kgscope::run::config::AnswerScoring>,
 }
 
-#[derive(Args)]
-pub struct ReportArgs {
-    /// Run id (or run directory).
-    pub run: String,
-    /// Where runs are kept.
-    #[arg(long, default_value = "runs", env = "KGSCOPE_RUNS")]
-    pub runs_dir: PathBuf,
-    /// Output format: text (for the terminal), md (Markdown tables), html (one self-contained
-    /// page with the figures inlined as SVG), csv (one row per group and metric) or json.
-    #[arg(long, value_enum, default_value_t)]
-    pub format: ReportFormat,
-    /// The same as --format json.
-    #[arg(long, conflicts_with = "format")]
-    pub json: bool,
-    /// Where to write the report; `-` for standard output.
-    #[arg(long, default_value = super::STDOUT, value_name = "FILE")]
-    pub out: String,
-    /// How many of the worst relations to list.
-    #[arg(long, default_value_t = 10)]
-    pub worst: usize,
-    /// Score the machine's decisions only: hand labels in labels.jsonl do not override them.
-    #[arg(long)]
-    pub no_labels: bool,
-}
-
-#[derive(Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum ReportFormat {
-    #[default]
-    Text,
-    Md,
-    Html,
-    Csv,
-    Json,
-}
-
 /// KGHaluBench's settings from the command line; refused on another method.
-fn halu_config(a: &RunArgs) -> anyhow::Result<Option<kgscope::method::kghalubench::settings::HaluConfig>> {
+fn halu_config(
+    a: &RunArgs,
+) -> anyhow::Result<Option<kgscope::method::kghalubench::settings::HaluConfig>> {
     let given = a.embed_model.is_some()
         || a.threshold.is_some()
         || a.expert_samples.is_some()
@@ -255,135 +224,180 @@ pub fn run(mut a: RunArgs) -> anyhow::Result<ExitCode> {
     credentials::supply(&a.gen.kg.kg);
     let mut prepared = match &a.resume {
         Some(id) => session::prepare_resume(&a.runs_dir, id, &say)?,
-        None => {
-            a.gen.check()?;
-            a.gen.sample_endpoints();
-            let kglens = a.kglens.config(a.gen.task)?;
-            let writer = helper_model(&a, a.writer.as_deref(), "--writer")?;
-            let fpq = a
-                .gen
-                .fpq
-                .options(a.gen.task)?
-                .map(|options| kgscope::run::fpq::FpqConfig {
-                    options,
-                    gate: !a.no_gate,
-                    writer: writer.clone(),
-                });
-            if (a.no_gate || writer.is_some()) && fpq.is_none() {
-                bail!("--no-gate and --writer are for --method kg-fpq");
-            }
-            let repeats = a
-                .repeats
-                .unwrap_or_else(|| method::of(a.gen.task).default_repeats());
-            if kglens.as_ref().is_some_and(|k| {
-                k.difficulty == kgscope::method::kglens::questions::Difficulty::Hard
-            }) && a.judge.is_none()
-            {
-                sp.suspend(|| {
-                    eprintln!(
-                        "note: without --judge, HARD mode's Wh answers are read by the \
-                         short-answer rules alone; KGLens has a judge decide them (--judge default)"
-                    )
-                });
-            }
-            let model = a.openai.model_spec(&a.model)?;
-            let judge = helper_model(&a, a.judge.as_deref(), "--judge")?;
-            let halu = halu_config(&a)?;
-            if halu.is_some() && judge.is_none() {
-                sp.suspend(|| {
-                    eprintln!(
-                        "note: without --judge, KGHaluBench's facts that the cheap check does \
-                         not find in an answer are undecided and earn no point; the paper has \
-                         an LLM judge them (--judge MODEL)"
-                    )
-                });
-            }
-            if let Some(notice) = a.openai.default_url_notice(&model) {
-                sp.suspend(|| eprintln!("{notice}"));
-            }
-            let parallel = a.parallel.unwrap_or_else(config::default_parallel);
-            let concurrency = a
-                .concurrency
-                .unwrap_or_else(|| model.default_concurrency(parallel));
-            let mut cfg = RunConfig {
-                kg: a.gen.kg.kg.clone(),
-                model,
-                task: a.gen.task,
-                limit: a.gen.limit,
-                negatives: a.gen.negatives,
-                negatives_from: a.gen.negatives_from,
-                sampling: a.gen.sampling,
-                seed: a.gen.seed,
-                relations: a.gen.relations.clone(),
-                // Resolved below, with the KG open.
-                entities: vec![],
-                templates: a.gen.templates.clone(),
-                repeats,
-                parallel,
-                concurrency,
-                gpu_layers: a.gpu_layers,
-                params: GenParams {
-                    temperature: a.temperature,
-                    top_p: a.top_p,
-                    seed: a.gen.seed,
-                    max_tokens: a.max_tokens,
-                    ..GenParams::default()
-                },
-                context: a.gen.context,
-                judge,
-                judge_all: a.judge_all,
-                reviewer: reviewer_for(&a)?,
-                kglens,
-                fpq,
-                halu,
-                kg_sample: a.gen.kg_sample,
-                via_judge: None,
-                scoring: a.scoring.unwrap_or_default(),
-                profile: kgscope::kg::profile::Choice {
-                    relations: vec![],
-                    ..a.gen.kg.apply(&a.gen.relations)
-                },
-                extra: Default::default(),
-            };
-            if !cfg.scoring.is_generate() {
-                scoring_fits(&cfg, a.via_judge.is_some())?;
-            }
-            if let Some(judge) = &a.via_judge {
-                // Before the run directory exists: a judge that does not fit leaves nothing.
-                driver::ensure_model(&cfg.model, &note).map_err(anyhow::Error::msg)?;
-                cfg.via_judge = Some(via_judge(judge, &cfg, a.judge.is_some(), &say)?);
-            }
-            // Opened once, for the `--entity` look-up and the run alike. `--entity` is kept
-            // as IRIs, for the manifest: a resume regenerates the same questions from them
-            // whatever labels say by then.
-            let (opened, entities) = super::kg::open_with_entities(
-                &cfg.kg,
-                &a.gen.entities,
-                cfg.kg_sample.is_some(),
-                |iris| {
-                    let mut drawn = cfg.clone();
-                    drawn.entities = iris.to_vec();
-                    drawn.draw()
-                },
-                &say,
-            )?;
-            cfg.entities = entities;
-            sp.finish_and_clear();
-            driver::ensure_model(&cfg.model, &note).map_err(anyhow::Error::msg)?;
-            if let Some(reviewer) = &cfg.reviewer {
-                driver::ensure_model(reviewer, &note).map_err(anyhow::Error::msg)?;
-            }
-            let model_id = backends::model_identity(&cfg.model);
-            session::prepare_new_on(opened, cfg, &model_id, &a.runs_dir, &say)?
-        }
+        None => prepare_new(&mut a, &sp, &say, &note)?,
     };
+    let cfg = config_to_run(&prepared, &a)?;
+    // Every step (a default model fetched on resume, the model loading) shows on the spinner.
+    let (backend, driving) = driver::start(&cfg, &say).map_err(anyhow::Error::msg)?;
+    sp.finish_and_clear();
+    announce(&prepared, &cfg);
+    let outcome = rt.block_on(drive(&mut prepared, backend, driving))?;
+    print_metrics(a.json, &prepared, &cfg, &outcome)?;
+    Ok(conclude(&a, &prepared, &cfg, &outcome))
+}
+
+/// A new run from the command line: its settings checked, its KG opened and its entities
+/// resolved, its models at hand, and its directory made.
+fn prepare_new(
+    a: &mut RunArgs,
+    sp: &ProgressBar,
+    say: &dyn Fn(&str),
+    note: &dyn Fn(&str),
+) -> anyhow::Result<Prepared> {
+    a.gen.check()?;
+    a.gen.sample_endpoints();
+    let mut cfg = new_config(a, sp)?;
+    if !cfg.scoring.is_generate() {
+        scoring_fits(&cfg, a.via_judge.is_some())?;
+    }
+    if let Some(judge) = &a.via_judge {
+        // Before the run directory exists: a judge that does not fit leaves nothing.
+        driver::ensure_model(&cfg.model, note).map_err(anyhow::Error::msg)?;
+        cfg.via_judge = Some(via_judge(judge, &cfg, a.judge.is_some(), say)?);
+    }
+    // Opened once, for the `--entity` look-up and the run alike. `--entity` is kept
+    // as IRIs, for the manifest: a resume regenerates the same questions from them
+    // whatever labels say by then.
+    let (opened, entities) = super::kg::open_with_entities(
+        &cfg.kg,
+        &a.gen.entities,
+        cfg.kg_sample.is_some(),
+        |iris| {
+            let mut drawn = cfg.clone();
+            drawn.entities = iris.to_vec();
+            drawn.draw()
+        },
+        say,
+    )?;
+    cfg.entities = entities;
+    sp.finish_and_clear();
+    driver::ensure_model(&cfg.model, note).map_err(anyhow::Error::msg)?;
+    if let Some(reviewer) = &cfg.reviewer {
+        driver::ensure_model(reviewer, note).map_err(anyhow::Error::msg)?;
+    }
+    let model_id = backends::model_identity(&cfg.model);
+    Ok(session::prepare_new_on(
+        opened,
+        cfg,
+        &model_id,
+        &a.runs_dir,
+        say,
+    )?)
+}
+
+/// A new run's configuration from the command line, its entities still to resolve (as IRIs,
+/// with the KG open) and its trained judge still to check. Notes on stderr what a setting
+/// loses.
+fn new_config(a: &RunArgs, sp: &ProgressBar) -> anyhow::Result<RunConfig> {
+    let kglens = a.kglens.config(a.gen.task)?;
+    let fpq = fpq_config(a)?;
+    let repeats = a
+        .repeats
+        .unwrap_or_else(|| method::of(a.gen.task).default_repeats());
+    if kglens
+        .as_ref()
+        .is_some_and(|k| k.difficulty == kgscope::method::kglens::questions::Difficulty::Hard)
+        && a.judge.is_none()
+    {
+        sp.suspend(|| {
+            eprintln!(
+                "note: without --judge, HARD mode's Wh answers are read by the \
+                 short-answer rules alone; KGLens has a judge decide them (--judge default)"
+            )
+        });
+    }
+    let model = a.openai.model_spec(&a.model)?;
+    let judge = helper_model(a, a.judge.as_deref(), "--judge")?;
+    let halu = halu_config(a)?;
+    if halu.is_some() && judge.is_none() {
+        sp.suspend(|| {
+            eprintln!(
+                "note: without --judge, KGHaluBench's facts that the cheap check does \
+                 not find in an answer are undecided and earn no point; the paper has \
+                 an LLM judge them (--judge MODEL)"
+            )
+        });
+    }
+    if let Some(notice) = a.openai.default_url_notice(&model) {
+        sp.suspend(|| eprintln!("{notice}"));
+    }
+    let parallel = a.parallel.unwrap_or_else(config::default_parallel);
+    let concurrency = a
+        .concurrency
+        .unwrap_or_else(|| model.default_concurrency(parallel));
+    Ok(RunConfig {
+        kg: a.gen.kg.kg.clone(),
+        model,
+        task: a.gen.task,
+        limit: a.gen.limit,
+        negatives: a.gen.negatives,
+        negatives_from: a.gen.negatives_from,
+        sampling: a.gen.sampling,
+        seed: a.gen.seed,
+        relations: a.gen.relations.clone(),
+        // Resolved by `prepare_new`, with the KG open.
+        entities: vec![],
+        templates: a.gen.templates.clone(),
+        repeats,
+        parallel,
+        concurrency,
+        gpu_layers: a.gpu_layers,
+        params: GenParams {
+            temperature: a.temperature,
+            top_p: a.top_p,
+            seed: a.gen.seed,
+            max_tokens: a.max_tokens,
+            ..GenParams::default()
+        },
+        context: a.gen.context,
+        judge,
+        judge_all: a.judge_all,
+        reviewer: reviewer_for(a)?,
+        kglens,
+        fpq,
+        halu,
+        kg_sample: a.gen.kg_sample,
+        via_judge: None,
+        scoring: a.scoring.unwrap_or_default(),
+        profile: kgscope::kg::profile::Choice {
+            relations: vec![],
+            ..a.gen.kg.apply(&a.gen.relations)
+        },
+        extra: Default::default(),
+    })
+}
+
+/// KG-FPQ's settings from the command line (`--writer` among them); refused on another method.
+fn fpq_config(a: &RunArgs) -> anyhow::Result<Option<kgscope::run::fpq::FpqConfig>> {
+    let writer = helper_model(a, a.writer.as_deref(), "--writer")?;
+    let fpq = a
+        .gen
+        .fpq
+        .options(a.gen.task)?
+        .map(|options| kgscope::run::fpq::FpqConfig {
+            options,
+            gate: !a.no_gate,
+            writer: writer.clone(),
+        });
+    if (a.no_gate || writer.is_some()) && fpq.is_none() {
+        bail!("--no-gate and --writer are for --method kg-fpq");
+    }
+    Ok(fpq)
+}
+
+/// The configuration the run goes on with: its manifest's, with a resumed run's model given
+/// this command line's credentials and timeouts.
+fn config_to_run(prepared: &Prepared, a: &RunArgs) -> anyhow::Result<RunConfig> {
     let mut cfg = prepared.manifest.config.clone();
     if a.resume.is_some() {
         cfg.model = resumed_model(cfg.model, &a.openai, &prepared.run.id)?;
     }
-    // Every step (a default model fetched on resume, the model loading) shows on the spinner.
-    let (backend, driving) = driver::start(&cfg, &say).map_err(anyhow::Error::msg)?;
-    sp.finish_and_clear();
+    Ok(cfg)
+}
+
+/// Says on stderr what is about to be asked: the run, its prompts, its plan, and why it asks
+/// fewer questions than its limit.
+fn announce(prepared: &Prepared, cfg: &RunConfig) {
     eprintln!(
         "run {} in {}: {} {} questions from {} with {}; {} already answered",
         prepared.run.id,
@@ -408,9 +422,18 @@ pub fn run(mut a: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(why) = short.and_then(|s| s.shortfall(cfg.limit)) {
         eprintln!("note: {}", clean(&why));
     }
-    let outcome = rt.block_on(drive(&mut prepared, backend, driving))?;
+}
+
+/// The final metrics on stdout: as JSON with `--json`, else as tables when anything was
+/// answered.
+fn print_metrics(
+    json: bool,
+    prepared: &Prepared,
+    cfg: &RunConfig,
+    outcome: &Outcome,
+) -> anyhow::Result<()> {
     let snapshot = outcome.tally.snapshot();
-    if a.json {
+    if json {
         println!(
             "{}",
             kgscope::sanitize::json_pretty(&serde_json::json!({
@@ -433,7 +456,13 @@ pub fn run(mut a: RunArgs) -> anyhow::Result<ExitCode> {
         );
         print!("{}", report::chance::text(&outcome.tally.chance.summary()));
     }
-    let again = credentials_to_give_again(&cfg);
+    Ok(())
+}
+
+/// How the run ended, on stderr (with the command that resumes it where there is more to
+/// ask), and the exit code that says it: 1 stopped, 130 interrupted, 2 questions failed.
+fn conclude(a: &RunArgs, prepared: &Prepared, cfg: &RunConfig, outcome: &Outcome) -> ExitCode {
+    let again = credentials_to_give_again(cfg);
     // What the run asks: its plan may have left some of the planned questions out by design.
     let to_ask = prepared
         .manifest
@@ -448,7 +477,7 @@ pub fn run(mut a: RunArgs) -> anyhow::Result<ExitCode> {
             prepared.run.id,
             a.runs_dir.display()
         );
-        return Ok(ExitCode::FAILURE);
+        return ExitCode::FAILURE;
     }
     if outcome.failed > 0 {
         eprintln!(
@@ -466,13 +495,13 @@ pub fn run(mut a: RunArgs) -> anyhow::Result<ExitCode> {
             prepared.run.id,
             a.runs_dir.display()
         );
-        return Ok(ExitCode::from(130));
+        return ExitCode::from(130);
     }
-    Ok(if outcome.failed > 0 {
+    if outcome.failed > 0 {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
-    })
+    }
 }
 
 /// The model behind `--review-with`, for a run whose questions are made up front: a staged
@@ -679,97 +708,4 @@ async fn consume(
         cancelled,
         stopped: control.stop_reason(),
     }
-}
-
-/// One KGLens iteration, as the headless run prints it.
-pub fn report_cmd(a: ReportArgs) -> anyhow::Result<ExitCode> {
-    use kgscope::document;
-    use kgscope::report::doc;
-    let r = report::loaded::LoadedRun::load(&a.runs_dir, &a.run, !a.no_labels)?;
-    let format = if a.json { ReportFormat::Json } else { a.format };
-    let by_judge = r.by_judge;
-    let text = match format {
-        ReportFormat::Json => {
-            let judges = r.judges()?;
-            kgscope::sanitize::json_pretty(&serde_json::json!({
-                "run_id": r.run.id,
-                "run_dir": r.run.path,
-                "answered": r.answered,
-                "questions": r.manifest.questions,
-                "not_asked": r.manifest.not_asked,
-                "schema_version": r.manifest.schema_version,
-                "decided_by": {
-                    "rules": r.answered - by_judge,
-                    "judge": by_judge,
-                    "hand_labels": r.labelled,
-                },
-                "metrics": r.snapshot,
-                "chance": r.chance,
-                "kglens": r.kglens,
-                "kghalubench": (r.halu.answers > 0).then_some(&r.halu),
-                "judges": judges.shown().then_some(&*judges),
-            }))? + "\n"
-        }
-        ReportFormat::Md => doc::markdown(&document::blocks(&r, false)?),
-        ReportFormat::Html => doc::html(
-            &format!("kgscope report: run {}", r.run.id),
-            &document::blocks(&r, true)?,
-        ),
-        ReportFormat::Csv => doc::csv(&document::CSV_HEADER, &document::csv_rows(&r)),
-        ReportFormat::Text => text_report(&r, by_judge, a.worst),
-    };
-    super::write_output(&a.out, text.as_bytes())?;
-    if a.out != super::STDOUT {
-        eprintln!("wrote {}", super::describe_output(&a.out));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// The terminal report: what the run was, who decided, the summary and the method's views.
-fn text_report(r: &report::loaded::LoadedRun, by_judge: usize, worst: usize) -> String {
-    use std::fmt::Write;
-    let (manifest, labelled) = (&r.manifest, &r.labelled);
-    let mut out = String::new();
-    let answered = r.answered_of_planned();
-    let _ = writeln!(
-        out,
-        "run {} ({} on {}, model {}): {answered}{}",
-        r.run.id,
-        r.method(),
-        r.kg(),
-        r.model(),
-        if manifest.finished_at.is_some() {
-            ""
-        } else {
-            " (unfinished: `kgscope run --resume` continues it)"
-        }
-    );
-    let _ = writeln!(
-        out,
-        "decided by: rules {}, judge {}; hand labels decided {} ({} changed), left out {} as bad question or KG wrong{}",
-        r.answered - by_judge,
-        by_judge,
-        labelled.decided,
-        labelled.changed,
-        labelled.left_out,
-        if labelled.tied > 0 {
-            format!(", {} tied (machine decision kept)", labelled.tied)
-        } else {
-            String::new()
-        }
-    );
-    let metrics = method::of(manifest.config.task).metrics();
-    out.push_str(&report::table::summary(&r.snapshot, metrics, worst));
-    out.push_str(&report::chance::text(&r.chance));
-    if let Some(k) = &r.kglens {
-        out.push_str(&report::kglens::text(k));
-    }
-    out.push_str(&report::fpq::text(&r.snapshot));
-    out.push_str(&report::halu::text(&r.snapshot, &r.halu));
-    out.push_str(&report::calibration::text(r));
-    match r.judges() {
-        Ok(j) => out.push_str(&report::judges::text(&j, r.labels_read())),
-        Err(e) => out.push_str(&format!("\nverifiers against hand labels: {e:#}\n")),
-    }
-    out
 }

@@ -149,7 +149,11 @@ impl Gold {
     /// fact's names); empty for a closed answer or a premise.
     pub fn open_names(&self) -> Vec<&str> {
         let facts = self.facts().iter().flat_map(|f| f.accepted.iter());
-        self.accepted().iter().chain(facts).flat_map(Accepted::names).collect()
+        self.accepted()
+            .iter()
+            .chain(facts)
+            .flat_map(Accepted::names)
+            .collect()
     }
 
     /// The right answer in words, for the drill-down, the trace and the judge.

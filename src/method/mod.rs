@@ -80,10 +80,9 @@ pub trait Maker: Method {
         &self,
         input: &check::CheckInput<'_>,
     ) -> Result<Option<std::sync::Arc<dyn check::Checker>>, String> {
-        Ok(input
-            .judge
-            .clone()
-            .map(|j| std::sync::Arc::new(check::JudgeStage(j)) as std::sync::Arc<dyn check::Checker>))
+        Ok(input.judge.clone().map(|j| {
+            std::sync::Arc::new(check::JudgeStage(j)) as std::sync::Arc<dyn check::Checker>
+        }))
     }
     /// Completes made questions with what the KG states beyond its facts, which the index
     /// does not hold (KGHaluBench: the entities' descriptions); most methods need nothing.

@@ -11,10 +11,10 @@ use super::engine::{Control, EngineOptions};
 use super::events::RunEvent;
 use super::session::{self, Batch, Prepared};
 use super::{adaptive, ModelSpec, RunConfig};
+use crate::backends::{self, Backend};
 use crate::method::check::CheckInput;
 use crate::method::judge::Judge;
 use crate::method::kgfpq::writer::Writer;
-use crate::backends::{self, Backend};
 
 /// Checks that a model file is there, fetching it when it is a model kgscope fetches (the
 /// default one, or one named by `--model NAME`) that is not here yet; `say` gets the
@@ -122,9 +122,8 @@ impl Driving {
             }
             None => None,
         };
-        let start = |spec: &ModelSpec, role: &str| {
-            start_helper(c, spec, role, c.concurrency.max(1), say)
-        };
+        let start =
+            |spec: &ModelSpec, role: &str| start_helper(c, spec, role, c.concurrency.max(1), say);
         let checker = method.checker(&CheckInput {
             judge,
             settings: c.own_settings(),
@@ -165,8 +164,16 @@ pub async fn drive(
         let templates = session::load_templates(&prepared.manifest.config.templates)
             .map_err(|e| e.to_string())?;
         let writer = driving.writer.as_deref();
-        return adaptive::drive(prepared, &templates, backend, driving.engine, writer, control, out)
-            .await;
+        return adaptive::drive(
+            prepared,
+            &templates,
+            backend,
+            driving.engine,
+            writer,
+            control,
+            out,
+        )
+        .await;
     }
     let mut questions = prepared.remaining();
     if let Some(spec) = prepared.manifest.config.reviewer.clone() {

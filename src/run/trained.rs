@@ -11,8 +11,8 @@ use super::config::Manifest;
 use crate::backends::llama::{LlamaCppBackend, LlamaOptions};
 use crate::core::verdict::JudgeClass;
 use crate::method;
-use crate::questions::Question;
 use crate::method::check::{Checked, Checker};
+use crate::questions::Question;
 use crate::record::{Attempt, ResultRecord, TrainedCall};
 use crate::store::labels::LabelBook;
 use crate::store::RunDir;
@@ -330,7 +330,6 @@ pub fn training_data(runs_dir: &Path, ids: &[String]) -> Result<TrainingData, St
     data.model_files.dedup();
     Ok(data)
 }
-
 
 /// Writes hidden states as one safetensors file: a tensor `hidden_states` `[rows, width]`
 /// (f32), with `meta` as the file's metadata. Written whole or not at all.

@@ -9,8 +9,8 @@ use super::app::RunData;
 use super::request::RunRequest;
 use crate::backends::{self, Backend};
 use crate::questions::Question;
-use crate::run::session::{self, Prepared};
 use crate::run::driver::{self, Driving};
+use crate::run::session::{self, Prepared};
 use crate::run::{Control, ModelSpec, RunConfig, RunEvent};
 
 /// What [`start`] takes besides the request, and the config the two make: they live in the

@@ -13,8 +13,8 @@ use anyhow::Context;
 use clap::Args;
 use futures::StreamExt;
 use kgscope::method;
-use kgscope::questions::{Gold, Question, Task};
 use kgscope::method::judge::{self, Judge, JudgeCall};
+use kgscope::questions::{Gold, Question, Task};
 use kgscope::verify::labelled::{self, Row};
 use kgscope::verify::Verdict;
 

@@ -21,11 +21,11 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use super::{facts, judge, similarity};
 use crate::backends::{BackendError, Request};
 use crate::core::compound::{
     AskedFact, CompoundCheck, FactCheck, FactStage, FactVerdict, Judged, Similarity,
 };
-use super::{facts, judge, similarity};
 use crate::method::judge::{judge_params, Judge};
 use futures::future::BoxFuture;
 
@@ -262,7 +262,10 @@ pub fn for_run(input: &CheckInput<'_>) -> Result<CompoundVerifier, String> {
     (input.say)(&format!("loading the embedding model {}", dir.display()));
     let embedder = Embedder::load(&dir).map_err(|e| e.to_string())?;
     let expert = match &halu.expert {
-        Some(spec) => Some(Arc::new(Judge::new((input.start)(spec, "the expert")?, false))),
+        Some(spec) => Some(Arc::new(Judge::new(
+            (input.start)(spec, "the expert")?,
+            false,
+        ))),
         None => None,
     };
     Ok(CompoundVerifier::new(

@@ -81,4 +81,3 @@ impl ScoreSums {
         out
     }
 }
-
