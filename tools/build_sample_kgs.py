@@ -437,7 +437,7 @@ def build_countries(npm_root: Path) -> KG:
             kg.fact(country, "areaKm2", dec_(x["area"]))
         if isinstance(x.get("landlocked"), bool):
             kg.fact(country, "landlockedStatus", st["landlocked"] if x["landlocked"] else st["notlandlocked"])
-        if isinstance(x.get("independent"), bool) and cca3 not in NO_SOVEREIGNTY_STATUS:
+        if isinstance(x.get("independent"), bool):
             kg.fact(country, "sovereigntyStatus", st["sovereign"] if x["independent"] else st["dependent"])
         un_member = UN_MEMBER_FIX.get(cca3, x.get("unMember"))
         if isinstance(un_member, bool):
@@ -489,25 +489,7 @@ NOT_ISO_4217 = {
     "CKD",  # Cook Islands dollar: pegged local coinage of the New Zealand dollar, NZD in ISO 4217
     "KID",  # Kiribati dollar: local coinage of the Australian dollar, AUD in ISO 4217
     "TVD",  # Tuvaluan dollar: local coinage of the Australian dollar, AUD in ISO 4217
-}
-NO_SOVEREIGNTY_STATUS = {
-    # world-countries flags these "independent: false", which the KG states as "a dependent
-    # territory"; none of them is a territory dependent on a sovereign state, and "a sovereign
-    # state" is no better: Palestine is a partially recognised state (recognised by most UN member
-    # states; a UN non-member observer state since General Assembly resolution 67/19, 2012),
-    # Taiwan a state whose sovereignty is disputed (de facto self-governing, recognised by a few
-    # UN members), and Antarctica is under no state's sovereignty (the Antarctic Treaty, art. IV,
-    # freezes the territorial claims). Like Kosovo (whose flag is null), they get no status fact.
-    "PSE", "TWN", "ATA",
-}
-CURRENCY_FIX = {
-    # Zimbabwe: world-countries still lists the 2009-2019 multi-currency basket (pula, pound, yuan,
-    # euro, rupee, yen, rand, US dollar) and the withdrawn bond notes ("Zimbabwean bonds", ZWB).
-    # Since 5 April 2024 Zimbabwe's currency is the Zimbabwe Gold (ZiG; ISO 4217 ZWG, numeric 924,
-    # which countries-list's ISO 4217 table carries), beside the US dollar, which stays legal
-    # tender (Reserve Bank of Zimbabwe, Monetary Policy Statement of 5 April 2024).
-    "ZWE": {"USD": {"name": "United States dollar", "symbol": "$"},
-            "ZWG": {"name": "Zimbabwe Gold", "symbol": "ZiG"}},
+    "ZWB",  # Zimbabwean bond notes: never given an ISO 4217 code (ZWL, then ZWG, are Zimbabwe's)
 }
 CURRENCY_SYMBOL_FIX = {
     # South African rand: "R" (South African Reserve Bank, "Banknotes and coin"); world-countries
@@ -540,43 +522,6 @@ OFFICIAL_LANGUAGE_FIX = {
     # Constitution, art. 4 and 70); world-countries gives "Swiss German" (gsw), a group of spoken
     # dialects, in place of (Standard) German.
     "CHE": {"deu": "German", "fra": "French", "ita": "Italian", "roh": "Romansh"},
-    # Republic of the Congo: French is the official language; Kituba (Kikongo) and Lingala are its
-    # national languages (Constitution of 2015), as in DR Congo.
-    "COG": {"fra": "French"},
-    # Languages official only in a region, or recognised without being official, listed as the
-    # country's official languages:
-    # Afghanistan: Pashto and Dari (Constitution of 2004, art. 16); Turkmen was, with Uzbek and
-    # four others, a third official language only in the areas where most people speak it.
-    "AFG": {"prs": "Dari", "pus": "Pashto"},
-    # India: Hindi and English are the Union's official languages (Constitution, art. 343;
-    # Official Languages Act 1963); Tamil is one of the 22 scheduled languages and official in
-    # Tamil Nadu.
-    "IND": {"eng": "English", "hin": "Hindi"},
-    # Iraq: Arabic and Kurdish (Constitution of 2005, art. 4); Syriac (Aramaic) and Turkmen are
-    # official only in the administrative units where they are the majority's languages.
-    "IRQ": {"ara": "Arabic", "ckb": "Sorani"},
-    # Sint Maarten: Dutch and English (Constitution of Sint Maarten); French is official
-    # on the island's French side, the collectivity of Saint Martin.
-    "SXM": {"eng": "English", "nld": "Dutch"},
-    # Lebanon: Arabic is the official language; French is used where a law provides
-    # (Constitution, art. 11).
-    "LBN": {"ara": "Arabic"},
-    # Azerbaijan, Tajikistan, Turkmenistan and Uzbekistan: the state language is the national one
-    # alone (Constitutions of Azerbaijan, art. 21; Tajikistan, art. 2; Turkmenistan; Uzbekistan,
-    # art. 4); Russian has no official status (in Tajikistan it is "the language of
-    # interethnic communication"). Belarus, Kazakhstan and Kyrgyzstan, where Russian is official,
-    # keep it.
-    "AZE": {"aze": "Azerbaijani"},
-    "TJK": {"tgk": "Tajik"},
-    "TKM": {"tuk": "Turkmen"},
-    "UZB": {"uzb": "Uzbek"},
-    # Belize and Jamaica: English is the only official language; Belizean Creole, Spanish and
-    # Jamaican Patois are spoken, not official.
-    "BLZ": {"eng": "English"},
-    "JAM": {"eng": "English"},
-    # Guam: English and Chamorro are the official languages (by Guam's own law, as the CIA World
-    # Factbook lists them); Spanish is not.
-    "GUM": {"cha": "Chamorro", "eng": "English"},
 }
 GENERIC_TLDS = {
     # world-countries lists generic internationalised TLDs among a country's country-code TLDs;
@@ -598,8 +543,6 @@ def correct_countries(wc: list, cl: dict):
     for x in wc:
         if x["cca3"] in OFFICIAL_LANGUAGE_FIX:
             x["languages"] = dict(OFFICIAL_LANGUAGE_FIX[x["cca3"]])
-        if x["cca3"] in CURRENCY_FIX:
-            x["currencies"] = {k: dict(v) for k, v in CURRENCY_FIX[x["cca3"]].items()}
         x["tld"] = [t for t in map(normalise_tld, x.get("tld", [])) if t not in GENERIC_TLDS]
     codes = {str(ph) for c in cl.values() for ph in c.get("phone", [])}
     for x in wc:
@@ -693,49 +636,9 @@ LAST_MEASURED_CONFIGURATION = 103
 # (IUPAC Red Book 2005 names no such class; "post-transition metal" is the usual term). The old
 # name stays an alias, so an answer with either counts.
 SERIES_NAME_FIX = {"Poor metals": "Post-transition metals"}
-# Aliases of places. An initialism's full names, which also tell that English writes "the USSR".
-# England and Scotland are countries of the United Kingdom (of Great Britain until 1801): asked
-# "in which country", "the United Kingdom" or "Great Britain" is as right (Davy isolated
-# potassium, sodium and boron in London).
-BRITAIN = ["United Kingdom", "UK", "Great Britain", "Britain"]
-PLACE_NAMES = {"USSR": ["Union of Soviet Socialist Republics", "Soviet Union"], "England": BRITAIN,
-               "Scotland": BRITAIN}
-# Discoveries that mendeleev 1.3.0 places, dates or credits wrongly, or credits to one of two
-# independent discoverers. Keyed by atomic number: "location" and "year" replace mendeleev's
-# field ("/" separates places), "discoverers" likewise; "also" adds a discoverer credited with
-# its own place and year, which is then a year of discovery too (and dates that credit's facts).
-DISCOVERY_FIX = {
-    # Helium (1895) and argon (1894): Ramsay isolated them at University College London, with
-    # Rayleigh for argon; mendeleev has "Scotland", Ramsay's birthplace. Helium's other
-    # discoverers, Cleve and Langlet, worked at Uppsala (Sweden).
-    2: {"location": "England/Sweden"},
-    18: {"location": "England"},
-    # Krypton (1898): Ramsay and Travers, University College London (mendeleev: "Great Britain").
-    36: {"location": "England"},
-    # Bromine: discovered independently by Carl Jacob Löwig (Heidelberg, 1825, from the spring
-    # water of Bad Kreuznach) and Antoine Jérôme Balard (Montpellier, 1826); mendeleev names
-    # Balard alone.
-    35: {"also": [("Carl Jacob Löwig", "Germany", 1825)]},
-    # The transfermium elements as the IUPAC/IUPAP Transfermium Working Group credited them
-    # ("Discovery of the transfermium elements", Pure Appl. Chem. 65 (1993) 1757):
-    # nobelium to Dubna (Joint Institute for Nuclear Research, USSR) for its 1966 work: the 1957
-    # claim of the Nobel Institute for Physics in Stockholm, mendeleev's discoverer, could not be
-    # reproduced.
-    102: {"location": "USSR", "discoverers": "Joint Institute for Nuclear Research", "year": 1966},
-    # Lawrencium, rutherfordium and dubnium: credit shared between Berkeley and Dubna (Dubna's
-    # work from 1965, 1964 and 1968); mendeleev names Berkeley alone.
-    103: {"also": [("Joint Institute for Nuclear Research", "USSR", 1965)]},
-    104: {"also": [("Joint Institute for Nuclear Research", "USSR", 1964)]},
-    105: {"also": [("Joint Institute for Nuclear Research", "USSR", 1968)]},
-    # Bohrium: discovered at the GSI in Darmstadt in 1981; 1976 is the year of Dubna's claim,
-    # which the working group did not accept.
-    107: {"year": 1981},
-    # Livermorium (2000): made at Dubna's cyclotron by the Joint Institute for Nuclear Research
-    # with the Lawrence Livermore National Laboratory; mendeleev names Livermore and the United
-    # States alone.
-    116: {"location": "Russia",
-          "discoverers": "Joint Institute for Nuclear Research, Lawrence Livermore National Laboratory"},
-}
+# Places whose label is an initialism: their full names, which also tell that English writes
+# "the USSR".
+PLACE_NAMES = {"USSR": ["Union of Soviet Socialist Republics", "Soviet Union"]}
 ELECTRONEGATIVITY_FIX = {
     # Tungsten: 2.36 on the Pauling scale (CRC Handbook of Chemistry and Physics, "Electronegativity"
     # table, after Allred 1961); mendeleev 1.3.0 has 1.7, a value for W(II).
@@ -850,6 +753,13 @@ DISCOVERER_CANON = {
     "U of Calif": "University of California", "U. of Cal at Berkeley": "University of California, Berkeley",
 }
 ORG_WORDS = ("Institute", "Laboratory", "Centre", "Center", "University", "RIKEN", "Research")
+# Country names in the producer / reserve-holder strings (British Geological Survey risk list data).
+PLACE_CANON = {
+    "USA": "United States", "DRC": "Democratic Republic of the Congo", "Austrailia": "Australia",
+    "Kyrgzstan": "Kyrgyzstan", "Republic of Korea": "South Korea", "Great Britain": "Great Britain",
+}
+
+
 def split_discoverers(raw: str) -> list[tuple[str, str]]:
     """-> [(canonical name, source spelling)]"""
     raw = raw.strip()
@@ -863,6 +773,19 @@ def split_discoverers(raw: str) -> list[tuple[str, str]]:
         if not part or part.lower() in ("et al", "et al."):
             continue
         out.append((DISCOVERER_CANON.get(part, part), part))
+    return out
+
+
+def parse_ranked(raw) -> list[tuple[int, str]]:
+    """'1) China  2) Russia  3) Malaysia' -> [(1,'China'),(2,'Russia'),(3,'Malaysia')]; uncertain skipped."""
+    if not raw:
+        return []
+    out = []
+    for m in re.finditer(r"(\d)\)\s*(.*?)(?=\s*\d\)|$)", raw.strip()):
+        rank, name = int(m.group(1)), m.group(2).strip()
+        if not name or "likely" in name.lower() or "unknown" in name.lower() or ":" in name:
+            continue
+        out.append((rank, PLACE_CANON.get(name, name)))
     return out
 
 
@@ -896,7 +819,8 @@ def build_elements() -> KG:
                  ("crystalStructure", "crystal structure"), ("goldschmidtClass", "Goldschmidt class"),
                  ("casNumber", "CAS registry number"), ("radioactivity", "radioactivity"),
                  ("discoveryYear", "year of discovery"), ("discoveredBy", "discovered by"),
-                 ("discoveryLocation", "place of discovery"),
+                 ("discoveryLocation", "place of discovery"), ("largestProducer", "largest producer"),
+                 ("topThreeProducer", "one of the three largest producers"),
                  ("mainOxidationState", "main oxidation state"), ("isotopeOf", "isotope of"),
                  ("halfLife", "half-life"), ("naturalAbundancePercent", "natural abundance in percent"),
                  ("decayMode", "decay mode"), ("pointInTime", "point in time")]:
@@ -962,44 +886,31 @@ def build_elements() -> KG:
             kg.fact(el, "casNumber", s_(r["cas"]))
         if r["is_radioactive"] is not None:
             kg.fact(el, "radioactivity", radioactive if r["is_radioactive"] else not_radioactive)
-        fix = DISCOVERY_FIX.get(z, {})
-        year = fix.get("year", r["discovery_year"])
-        if year is not None:
-            kg.fact(el, "discoveryYear", year_(year))
+        if r["discovery_year"] is not None:
+            kg.fact(el, "discoveryYear", year_(r["discovery_year"]))
         # The discovery year dates the element's discoverer and place facts too (a pointInTime
         # qualifier on each), so a question about who or where has the year of that discovery.
-        credits = [(fix.get("discoverers", r["discoverers"]) or "", fix.get("location", r["discovery_location"]),
-                    year)]
-        for who, where, y in fix.get("also", []):
-            # An independent (or shared) discovery has its own year, also a year of discovery:
-            # "In which year was bromine discovered?" takes Löwig's 1825 as well as Balard's 1826.
-            credits.append((who, where, y))
-            kg.fact(el, "discoveryYear", year_(y))
-        for discoverers, location, y in credits:
-            when = year_(y) if y is not None else None
-            for canon, src in split_discoverers(discoverers):
-                cls = "Organization" if any(w in canon for w in ORG_WORDS) else "Person"
-                who = kg.ent(("discoverer", canon), cls, canon, [src])
-                kg.fact(el, "discoveredBy", who)
+        when = year_(r["discovery_year"]) if r["discovery_year"] is not None else None
+        for canon, src in split_discoverers(r["discoverers"] or ""):
+            cls = "Organization" if any(w in canon for w in ORG_WORDS) else "Person"
+            who = kg.ent(("discoverer", canon), cls, canon, [src])
+            kg.fact(el, "discoveredBy", who)
+            if when:
+                kg.qualify(el, "discoveredBy", who, "pointInTime", when)
+        for place in re.split(r"\s*/\s*", (r["discovery_location"] or "").strip()):
+            if place:
+                where = kg.ent(("place", place), "Place", place, PLACE_NAMES.get(place, []))
+                kg.fact(el, "discoveryLocation", where)
                 if when:
-                    kg.qualify(el, "discoveredBy", who, "pointInTime", when)
-            for place in re.split(r"\s*/\s*", (location or "").strip()):
-                if place:
-                    where = kg.ent(("place", place), "Place", place, PLACE_NAMES.get(place, []))
-                    kg.fact(el, "discoveryLocation", where)
-                    if when:
-                        kg.qualify(el, "discoveryLocation", where, "pointInTime", when)
-        # The British Geological Survey risk list's producers and reserve holders (mendeleev's
-        # top_3_producers, top_3_reserve_holders) are left out: undated and mostly stale, and often
-        # of no named commodity. Against USGS Mineral Commodity Summaries 2024 (2023 production):
-        # helium's producers are the United States, Qatar and Algeria (the list: Russia, not
-        # Qatar), tantalum's largest the DR Congo (list: Brazil), nickel's Indonesia (list:
-        # Russia), manganese's South Africa (list: China), bauxite's Australia and Guinea (list,
-        # for "aluminum": Australia, Brazil, China), palladium's Russia (list: South Africa), and
-        # the rare earths' the United States and Myanmar after China (list, for all sixteen:
-        # Russia and Malaysia); "carbon", "sodium" and "calcium" name no commodity (coal, graphite
-        # or diamond; salt or soda ash; lime or limestone). Reserves: fluorspar's largest are
-        # Mexico's, nickel's Indonesia's (list: South Africa, Australia).
+                    kg.qualify(el, "discoveryLocation", where, "pointInTime", when)
+        for rank, place in parse_ranked(r["top_3_producers"]):
+            p = kg.ent(("place", place), "Place", place, PLACE_NAMES.get(place, []))
+            kg.fact(el, "topThreeProducer", p)
+            if rank == 1:
+                kg.fact(el, "largestProducer", p)
+        # The BGS risk list's reserve holders are left out: undated and stale (fluorspar's largest
+        # reserves are Mexico's, nickel's Indonesia's in USGS Mineral Commodity Summaries 2024; the
+        # list has South Africa and Australia), and "carbon" mixes coal, graphite and diamond.
         for ox in oxid.get(z, []):
             kg.fact(el, "mainOxidationState", int_(ox))
 
@@ -1007,20 +918,7 @@ def build_elements() -> KG:
     for r in q("select isotope_id, mode from isotopedecaymodes where is_allowed_not_observed is null order by id"):
         modes[r["isotope_id"]].append(r["mode"])
     isotopes = q("select * from isotopes order by atomic_number, mass_number, id")
-    for r in isotopes:
-        # A half-life whose uncertainty is as large as the value itself is no measurement:
-        # copernicium-286, seen in a single decay chain (2016), has "30 s +/- 30 s" in mendeleev
-        # 1.3.0, an estimate (30 s is copernicium-285's measured half-life). Such a nuclide counts
-        # as one of unknown half-life (and is then not among its element's longest-lived).
-        if r["half_life"] is not None and (r["half_life_uncertainty"] or 0) >= r["half_life"]:
-            r["half_life"] = None
-        for code in NOT_OBSERVED_MODES.get((r["atomic_number"], r["mass_number"]), ()):
-            modes[r["id"]] = [m for m in modes.get(r["id"], []) if m != code]
-    mass = {}
-    for r in isotopes:
-        mass.setdefault((r["atomic_number"], r["mass_number"]), r["mass"])
-    decay = {r["id"]: decay_modes(modes.get(r["id"], []), beta_plus_possible(mass, r["atomic_number"], r["mass_number"]))
-             for r in isotopes}
+    decay = {r["id"]: decay_modes(modes.get(r["id"], [])) for r in isotopes}
     keep = kept_isotopes(isotopes, decay)
     for r in isotopes:
         if r["id"] not in keep:
@@ -1047,39 +945,13 @@ def build_elements() -> KG:
     return kg
 
 
-def decay_modes(rows: list[str], beta_plus: bool = True) -> list[str]:
-    """Observed mendeleev decay-mode rows of one nuclide (source order) -> decay-mode labels. Where
-    the nuclide has too little energy to emit a positron (`beta_plus` false), NUBASE's B+ (= e+ +
-    EC) is electron capture alone."""
+def decay_modes(rows: list[str]) -> list[str]:
+    """Observed mendeleev decay-mode rows of one nuclide (source order) -> decay-mode labels."""
     out = []
     for m in decay_codes(rows):
         labels = DECAY_MODES.get(m) or (["cluster decay"] if CLUSTER_RE.match(m) else [])
-        if not beta_plus and m in ("B+", "e+", "EC+B+"):
-            labels = ["electron capture"]
         out += [label for label in labels if label not in out]
     return out
-
-
-# Beta-plus decay emits a positron only when the parent's atomic mass exceeds its isobar's one
-# proton lower by more than two electron masses (Q_EC > 2 m_e c^2 = 1,022 keV); below that the
-# nuclide can only capture an electron. NUBASE writes both as "B+", so mendeleev 1.3.0 gave
-# thallium-204 (Q_EC 344 keV; beta-minus 97.1%, electron capture 2.9%) and flerovium-290 a
-# "beta-plus decay". Computed from mendeleev's own atomic masses.
-BETA_PLUS_THRESHOLD_KEV = 1022.0
-KEV_PER_U = 931494.10242  # CODATA 2018
-# Decay rows that were never observed: lutetium-176 decays by beta-minus decay alone, to
-# hafnium-176 (its Q_EC of 109 keV rules out beta-plus decay, and no electron capture to
-# ytterbium-176 has been observed); mendeleev 1.3.0 adds a "B+" row of 0.45%.
-NOT_OBSERVED_MODES = {(71, 176): {"B+"}}
-
-
-def beta_plus_possible(mass: dict, z: int, a: int) -> bool:
-    """Whether nuclide (z, a) has the energy to emit a positron (BETA_PLUS_THRESHOLD_KEV); true
-    when either atomic mass is unknown."""
-    m, d = mass.get((z, a)), mass.get((z - 1, a))
-    if m is None or d is None:
-        return True
-    return (m - d) * KEV_PER_U > BETA_PLUS_THRESHOLD_KEV
 
 
 # Seconds per mendeleev half-life unit (a Julian year of 365.25 days).
@@ -1228,13 +1100,6 @@ FOUNDED_FIX = {
     "Indiana Pacers": 1967,  # ABA
     "Brooklyn Nets": 1967,  # New Jersey Americans, ABA
     "San Antonio Spurs": 1967,  # Dallas Chaparrals, ABA
-    # The newest WNBA franchises were founded (awarded by the league) well before their first
-    # season, which nba_api gives; their infoboxes date them by the award. The Valkyries were
-    # awarded on 5 October 2023 (first season 2025), the Toronto Tempo in May 2024 and the
-    # Portland Fire in September 2024 (first season 2026).
-    "Golden State Valkyries": 2023,
-    "Toronto Tempo": 2024,
-    "Portland Fire": 2024,
 }
 # nba_api's "city" is sometimes the team's state or region, which is not a city: the city the team
 # plays in (its arena's), so that "home city" holds cities only.

