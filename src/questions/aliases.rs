@@ -384,7 +384,10 @@ mod tests {
         assert_eq!(choose_beside("Austria", &alone, &others, &none), None);
         // Two keyboard spellings of a name with umlauts, its own spelling not among them.
         let plain = strings(&["Oesterreich", "Osterreich", "Republic of Austria"]);
-        assert_eq!(choose("Austria", &plain, &none), Some("Republic of Austria"));
+        assert_eq!(
+            choose("Austria", &plain, &none),
+            Some("Republic of Austria")
+        );
         assert!(umlaut_pair("Muenchen", "Munchen") && !umlaut_pair("Israel", "ISRAEL"));
         let belgium = strings(&["Belgie", "België", "Kingdom of Belgium"]);
         assert_eq!(

@@ -210,7 +210,10 @@ fn qualifies_a_plural_name(index: &KgIndex, id: Id, label: &str) -> bool {
     let [.., qualifier, last] = words.as_slice() else {
         return false;
     };
-    if !qualifier.starts_with(char::is_uppercase) || !last.ends_with('s') || label.contains(['(', ',']) {
+    if !qualifier.starts_with(char::is_uppercase)
+        || !last.ends_with('s')
+        || label.contains(['(', ','])
+    {
         return false;
     }
     index
@@ -315,8 +318,14 @@ mod tests {
         assert!(definite(&ix, id("nl")));
         assert!(definite(&ix, id("bq")), "the Caribbean Netherlands");
         assert!(definite(&ix, id("sd")), "the Sudan, by its formal name");
-        assert!(!definite(&ix, id("ss")), "South Sudan: a singular name, qualified, takes none");
-        assert!(!definite(&ix, id("low")), "a lower-case word qualifies no name");
+        assert!(
+            !definite(&ix, id("ss")),
+            "South Sudan: a singular name, qualified, takes none"
+        );
+        assert!(
+            !definite(&ix, id("low")),
+            "a lower-case word qualifies no name"
+        );
     }
 
     #[test]
