@@ -148,29 +148,36 @@ fn the_detector_sees_every_form_of_branching() {
     }
 }
 
-/// Where methods differ is asked of the method (`method::of(task).…`): only the registry
-/// (`src/method/mod.rs`, the one `match` from a task to its method) branches on the task.
-#[test]
-fn only_the_registry_branches_on_the_method() {
+/// Every place in `src/` outside the files `allowed` lets through where `ty` is branched on,
+/// as "file: line".
+fn branches_outside(ty: &str, allowed: &dyn Fn(&Path, &Path) -> bool) -> Vec<String> {
     let src = common::root().join("src");
     let mut files = vec![];
     rust_files(&src, &mut files);
-    let registry = src.join("method/mod.rs");
     let mut offenders = vec![];
-    for f in files.iter().filter(|f| **f != registry) {
-        for line in task_branches(&std::fs::read_to_string(f).unwrap()) {
+    for f in files.iter().filter(|f| !allowed(&src, f)) {
+        for line in branches(&std::fs::read_to_string(f).unwrap(), ty) {
             offenders.push(format!(
                 "{}: {line}",
                 f.strip_prefix(&src).unwrap().display()
             ));
         }
     }
+    offenders
+}
+
+/// Where methods differ is asked of the method (`method::of(task).…`): only the registry
+/// (`src/method/mod.rs`, the one `match` from a task to its method) branches on the task.
+#[test]
+fn only_the_registry_branches_on_the_method() {
+    let offenders = branches_outside("Task", &|src, f| f == src.join("method/mod.rs"));
     assert!(
         offenders.is_empty(),
         "branching on the method outside src/method/mod.rs (ask the Method trait instead):\n{}",
         offenders.join("\n")
     );
     // The registry itself still does (the test would pass vacuously if it could not see it).
+    let registry = common::root().join("src/method/mod.rs");
     assert!(!task_branches(&std::fs::read_to_string(registry).unwrap()).is_empty());
 }
 
@@ -180,22 +187,9 @@ fn only_the_registry_branches_on_the_method() {
 /// method with a checker of its own touches only its folder, its prompt and the registry.
 #[test]
 fn only_the_methods_branch_on_the_gold_answer() {
-    let src = common::root().join("src");
-    let mut files = vec![];
-    rust_files(&src, &mut files);
-    let gold = src.join("core/gold.rs");
-    let mut offenders = vec![];
-    for f in files
-        .iter()
-        .filter(|f| **f != gold && !f.starts_with(src.join("method")))
-    {
-        for line in gold_branches(&std::fs::read_to_string(f).unwrap()) {
-            offenders.push(format!(
-                "{}: {line}",
-                f.strip_prefix(&src).unwrap().display()
-            ));
-        }
-    }
+    let offenders = branches_outside("Gold", &|src, f| {
+        f == src.join("core/gold.rs") || f.starts_with(src.join("method"))
+    });
     assert!(
         offenders.is_empty(),
         "branching on a gold answer's shape outside src/method/ (ask the method, or the \
@@ -203,6 +197,6 @@ fn only_the_methods_branch_on_the_gold_answer() {
         offenders.join("\n")
     );
     // The methods still do (the test would pass vacuously if it could not see them).
-    let mcq = std::fs::read_to_string(src.join("method/mcq/mod.rs")).unwrap();
+    let mcq = std::fs::read_to_string(common::root().join("src/method/mcq/mod.rs")).unwrap();
     assert!(!gold_branches(&mcq).is_empty());
 }
