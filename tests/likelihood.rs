@@ -287,7 +287,7 @@ fn every_closed_answer_reads_as_a_distinct_answer() {
 
 #[test]
 fn bench_llama_measures_both_sides_on_the_same_questions() {
-    let server = common::tool("KGSCOPE_LLAMA_SERVER", "llama-cpp-server");
+    let server = common::tool("KGSCOPE_LLAMA_SERVER", "llama-server");
     let out = common::ok(&[
         "bench",
         "llama",

