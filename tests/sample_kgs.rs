@@ -297,6 +297,66 @@ fn official_languages_are_official_not_national() {
         "countries",
         "?c prop:officialLanguage ?l . ?l rdfs:label \"Swiss German\"@en"
     ));
+    // Languages official only in a region, or national without being official, are not stated
+    // official for the whole country.
+    assert_eq!(langs("India"), ["English", "Hindi"]);
+    assert_eq!(langs("Afghanistan"), ["Dari", "Pashto"]);
+    assert_eq!(langs("Sint_Maarten"), ["Dutch", "English"]);
+    assert_eq!(langs("Peru"), ["Spanish"]);
+    for c in ["Azerbaijan", "Tajikistan", "Turkmenistan", "Uzbekistan"] {
+        assert!(!langs(c).contains(&"Russian".to_string()), "{c}");
+    }
+    // Burundi made English official in 2014.
+    assert_eq!(langs("Burundi"), ["English", "French", "Kirundi"]);
+}
+
+#[test]
+fn zimbabwe_pays_in_zig_and_us_dollars() {
+    let kg = open("countries");
+    let cur = rows(
+        kg.as_ref(),
+        "countries",
+        "SELECT ?l WHERE { ent:Zimbabwe prop:currency ?c . ?c rdfs:label ?l } ORDER BY ?l",
+        &["l"],
+    );
+    assert_eq!(cur, [["United States dollar"], ["Zimbabwe Gold"]]);
+    assert!(ask(
+        kg.as_ref(),
+        "countries",
+        "ent:Zimbabwe_Gold prop:currencyCode \"ZWG\" ; prop:currencySymbol \"ZiG\""
+    ));
+}
+
+#[test]
+fn disputed_or_stateless_places_have_no_sovereignty_status() {
+    let kg = open("countries");
+    for c in ["Antarctica", "Palestine", "Taiwan"] {
+        assert!(
+            !ask(
+                kg.as_ref(),
+                "countries",
+                &format!("ent:{c} prop:sovereigntyStatus ?s")
+            ),
+            "{c}"
+        );
+    }
+    assert!(ask(
+        kg.as_ref(),
+        "countries",
+        "ent:Greenland prop:sovereigntyStatus ent:DependentTerritory"
+    ));
+}
+
+#[test]
+fn france_borders_brazil_and_suriname_through_french_guiana() {
+    let kg = open("countries");
+    for c in ["Brazil", "Suriname"] {
+        assert!(ask(
+            kg.as_ref(),
+            "countries",
+            &format!("ent:France prop:sharesBorderWith ent:{c} . ent:{c} prop:sharesBorderWith ent:France")
+        ));
+    }
 }
 
 #[test]
@@ -624,13 +684,15 @@ fn discoveries_are_dated_by_reified_statements() {
     for prop in ["discoveredBy", "discoveryLocation"] {
         let quals = dated(k, "elements", prop);
         assert!(quals.len() > 50, "{prop}: {}", quals.len());
-        // Each qualifier names an existing fact, and its year is the element's discovery year.
+        // Each qualifier names an existing fact, and its year is no earlier than the element's
+        // discovery year (later where the credit is shared with later work).
         let bad = count(
             k,
             "elements",
             &format!(
                 "SELECT (COUNT(*) AS ?n) WHERE {{ ?st rdf:subject ?s ; rdf:predicate prop:{prop} ; rdf:object ?o ;
-                 prop:pointInTime ?y . FILTER(NOT EXISTS {{ ?s prop:{prop} ?o }} || NOT EXISTS {{ ?s prop:discoveryYear ?y }}) }}"
+                 prop:pointInTime ?y . OPTIONAL {{ ?s prop:discoveryYear ?d }}
+                 FILTER(NOT EXISTS {{ ?s prop:{prop} ?o }} || (BOUND(?d) && STR(?y) < STR(?d))) }}"
             ),
         );
         assert_eq!(bad, 0, "{prop}");
@@ -803,6 +865,96 @@ fn stale_and_predicted_element_facts_are_left_out_and_fixed() {
     ));
     // One vocabulary for radioactivity: no "stable" beside "not radioactive".
     assert!(!ask(k, "elements", "?i prop:radioactivity ent:Stable"));
+    // The producers of the same undated list are left out too.
+    for p in ["largestProducer", "topThreeProducer"] {
+        assert!(!ask(
+            k,
+            "elements",
+            &format!("?e <https://kgscope.dev/kg/elements/prop/{p}> ?x")
+        ));
+    }
+    // A half-life as uncertain as its value (copernicium-286: 30 ± 30 s) is no fact.
+    assert!(!ask(k, "elements", "ent:Copernicium-286 prop:halfLife ?h"));
+    assert!(ask(k, "elements", "ent:Copernicium-285 prop:halfLife ?h"));
+}
+
+#[test]
+fn discoveries_credit_who_the_record_credits() {
+    let kg = open("elements");
+    let k = kg.as_ref();
+    let labels = |s: &str, p: &str| {
+        let mut v: Vec<String> = rows(
+            k,
+            "elements",
+            &format!("SELECT ?l WHERE {{ ent:{s} prop:{p} ?x . ?x rdfs:label ?l }}"),
+            &["l"],
+        )
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
+        v.sort();
+        v
+    };
+    let year = |s: &str| {
+        rows(
+            k,
+            "elements",
+            &format!("SELECT ?y WHERE {{ ent:{s} prop:discoveryYear ?y }}"),
+            &["y"],
+        )
+    };
+    // Ramsay's noble gases were found in London, not Scotland; the state's name counts too.
+    for e in ["Helium", "Argon", "Krypton", "Neon", "Xenon"] {
+        assert!(labels(e, "discoveryLocation").contains(&"England".into()), "{e}");
+    }
+    assert!(!ask(k, "elements", "?e prop:discoveryLocation ent:Scotland"));
+    assert!(ask(k, "elements", "ent:England skos:altLabel \"United Kingdom\"@en"));
+    // Bromine: Löwig (1825) and Balard (1826); no one year.
+    assert_eq!(
+        labels("Bromine", "discoveredBy"),
+        ["Antoine Jérôme Balard", "Carl Jacob Löwig"]
+    );
+    assert!(year("Bromine").is_empty());
+    // Nobelium: JINR Dubna, 1966 (IUPAC/IUPAP Transfermium Working Group).
+    assert_eq!(
+        labels("Nobelium", "discoveredBy"),
+        ["Joint Institute for Nuclear Research"]
+    );
+    assert_eq!(year("Nobelium"), [["1966"]]);
+    // Lawrencium, rutherfordium, dubnium: shared between Berkeley and Dubna.
+    for e in ["Lawrencium", "Rutherfordium", "Dubnium"] {
+        let by = labels(e, "discoveredBy");
+        assert!(by.contains(&"Albert Ghiorso".into()), "{e}: {by:?}");
+        assert!(
+            by.contains(&"Joint Institute for Nuclear Research".into()),
+            "{e}: {by:?}"
+        );
+        assert_eq!(labels(e, "discoveryLocation"), ["USSR", "United States"]);
+    }
+    // Bohrium: GSI, 1981.
+    assert_eq!(year("Bohrium"), [["1981"]]);
+}
+
+#[test]
+fn no_positron_below_its_threshold() {
+    let kg = open("elements");
+    let modes = decay_modes(kg.as_ref());
+    let of = |iso: &str| {
+        modes
+            .iter()
+            .find(|(i, _)| i.ends_with(&format!("/{iso}")))
+            .map(|(_, ls)| {
+                let mut ls = ls.clone();
+                ls.sort();
+                ls
+            })
+            .unwrap_or_else(|| panic!("{iso} not in the KG"))
+    };
+    assert_eq!(of("Lutetium-176"), ["beta-minus decay"]);
+    assert_eq!(
+        of("Thallium-204"),
+        ["beta-minus decay", "electron capture"]
+    );
 }
 
 #[test]
@@ -836,4 +988,55 @@ fn champion_facts_carry_the_championship_year() {
         "nba",
         "?st rdf:subject ent:NBA_championship_2008 ; rdf:object ent:Boston_Celtics ; prop:pointInTime \"2008\"^^xsd:gYear"
     ));
+}
+
+// ---- wikidata-countries
+
+/// Wikidata's model: a country's population in `year` (the statement's point-in-time qualifier).
+fn population(kg: &dyn KnowledgeGraph, country: &str, year: &str) -> Vec<String> {
+    let q = format!(
+        "{PREFIXES}PREFIX wd: <http://www.wikidata.org/entity/>
+PREFIX p: <http://www.wikidata.org/prop/>
+PREFIX ps: <http://www.wikidata.org/prop/statement/>
+PREFIX pq: <http://www.wikidata.org/prop/qualifier/>
+SELECT ?n WHERE {{ wd:{country} p:P1082 ?st . ?st ps:P1082 ?n ; pq:P585 ?t . FILTER(STRSTARTS(STR(?t), \"{year}\")) }}"
+    );
+    kg.select(&q, &["n"])
+        .unwrap_or_else(|e| panic!("{e}\n{q}"))
+        .into_iter()
+        .map(|r| term_str(r[0].as_ref().unwrap()).trim_start_matches('+').to_string())
+        .collect()
+}
+
+#[test]
+fn populations_of_2007_are_the_counts_not_old_projections() {
+    let kg = open("wikidata-countries");
+    let k = kg.as_ref();
+    // INSEE (France with its overseas departments), Statbel, ISTAT, INE.
+    for (qid, n) in [
+        ("Q142", "63601002"),
+        ("Q31", "10584534"),
+        ("Q38", "59131287"),
+        ("Q29", "45200737"),
+    ] {
+        assert_eq!(population(k, qid, "2007"), [n], "{qid}");
+    }
+}
+
+#[test]
+fn countries_with_several_founding_dates_state_none() {
+    let kg = open("wikidata-countries");
+    let q = format!(
+        "{PREFIXES}PREFIX wd: <http://www.wikidata.org/entity/>
+PREFIX wdt: <http://www.wikidata.org/prop/direct/>
+SELECT ?c WHERE {{ ?c wdt:P571 ?t . VALUES ?c {{ wd:Q183 wd:Q39 wd:Q38 }} }}"
+    );
+    let with: Vec<String> = kg
+        .select(&q, &["c"])
+        .unwrap()
+        .into_iter()
+        .map(|r| term_str(r[0].as_ref().unwrap()).to_string())
+        .collect();
+    // Germany (1871, 1949 or 1990?) and Switzerland (1291 or 1848?) have none; Italy keeps 1861.
+    assert_eq!(with, ["http://www.wikidata.org/entity/Q38"]);
 }

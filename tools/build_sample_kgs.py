@@ -489,7 +489,6 @@ NOT_ISO_4217 = {
     "CKD",  # Cook Islands dollar: pegged local coinage of the New Zealand dollar, NZD in ISO 4217
     "KID",  # Kiribati dollar: local coinage of the Australian dollar, AUD in ISO 4217
     "TVD",  # Tuvaluan dollar: local coinage of the Australian dollar, AUD in ISO 4217
-    "ZWB",  # Zimbabwean bond notes: never given an ISO 4217 code (ZWL, then ZWG, are Zimbabwe's)
 }
 CURRENCY_SYMBOL_FIX = {
     # South African rand: "R" (South African Reserve Bank, "Banknotes and coin"); world-countries
@@ -523,6 +522,92 @@ OFFICIAL_LANGUAGE_FIX = {
     # dialects, in place of (Standard) German.
     "CHE": {"deu": "German", "fra": "French", "ita": "Italian", "roh": "Romansh"},
 }
+# Languages world-countries lists as official that are official only in a region of the country,
+# or are national, recognised or widely spoken languages without official status in the country
+# as a whole. A question "X is an official language of Y" would be wrong or at best disputed for
+# them, so they are dropped (the language entity stays where another country keeps it).
+NOT_NATIONALLY_OFFICIAL = {
+    # Afghanistan: Dari and Pashto; Uzbek, Turkmen and others are official only "in areas where the
+    # majority speaks them" (Constitution of 2004, art. 16).
+    "AFG": {"tuk"},
+    # Azerbaijan, Tajikistan, Turkmenistan, Uzbekistan: the state language alone (Constitutions of
+    # Azerbaijan art. 21, Tajikistan art. 2 with Russian "the language of inter-ethnic
+    # communication", Turkmenistan art. 21, Uzbekistan art. 4); Russian has no official status.
+    "AZE": {"rus"}, "TJK": {"rus"}, "TKM": {"rus"}, "UZB": {"rus"},
+    # Argentina: Spanish de facto; Guaraní is official only in Corrientes province (law 5598).
+    "ARG": {"grn"},
+    # Belize: English is the only official language; Kriol and Spanish are widely spoken.
+    "BLZ": {"bjz", "spa"},
+    # Czechia: Czech; Slovak may be used in dealings with the authorities (Administrative Procedure
+    # Code, s. 16) but is not an official language.
+    "CZE": {"slk"},
+    # Guam: English and Chamorro (Guam Code, title 1, § 706); Spanish is not official.
+    "GUM": {"spa"},
+    # Guernsey, Jersey: English and French; Guernésiais and Jèrriais are regional languages.
+    "GGY": {"nfr"}, "JEY": {"nrf"},
+    # Guinea-Bissau: Portuguese; Kriol is the national lingua franca, not official.
+    "GNB": {"pov"},
+    # India: Hindi and English are the Union's official languages (Constitution, art. 343; Official
+    # Languages Act 1963); Tamil is official in Tamil Nadu and Puducherry, and one of the 22
+    # scheduled languages.
+    "IND": {"tam"},
+    # Iraq: Arabic and Kurdish (Constitution of 2005, art. 4); Syriac (Aramaic) and Turkmen are
+    # official only in the administrative units where their speakers live.
+    "IRQ": {"arc"},
+    # Israel: Hebrew is the state's language; Arabic has had "a special status" since the Basic
+    # Law of 2018 (section 4), no longer an official one.
+    "ISR": {"ara"},
+    # Jamaica: English; Jamaican Patois has no official status.
+    "JAM": {"jam"},
+    # Lebanon: Arabic (Constitution, art. 11); French is used, not official.
+    "LBN": {"fra"},
+    # Malawi: English; Chichewa is the national language.
+    "MWI": {"nya"},
+    # Malaysia: Malay (Federal Constitution, art. 152); English is not official.
+    "MYS": {"eng"},
+    # Mauritius: no language is official by the Constitution beyond English in the National
+    # Assembly (art. 49, with French also allowed); Mauritian Creole has no official status.
+    "MUS": {"mfe"},
+    # Norway: Norwegian; Sámi has equal status only in the Sámi administrative area (Sámi Act,
+    # ch. 3).
+    "NOR": {"smi"},
+    # Peru: Spanish; Quechua, Aymara and the other native languages are official "in the zones
+    # where they predominate" (Constitution of 1993, art. 48).
+    "PER": {"aym", "que"},
+    # Republic of the Congo: French; Kituba (Kikongo) and Lingala are national languages
+    # (Constitution of 2015, art. 4).
+    "COG": {"kon", "lin"},
+    # Sint Maarten: Dutch and English (Constitution of Sint Maarten, art. 1); French is not official
+    # there (it is on the French side, Saint Martin).
+    "SXM": {"fra"},
+    # Tokelau: Tokelauan and English; Samoan is read in church, not official.
+    "TKL": {"smo"},
+}
+OFFICIAL_LANGUAGE_ADDED = {
+    # Burundi: Kirundi, French and, since the law of 2014 on the status of languages, English.
+    "BDI": {"eng": "English"},
+}
+CURRENCY_FIX = {
+    # Zimbabwe: the Zimbabwe Gold (ZiG, ISO 4217 ZWG) since April 2024 (Reserve Bank of Zimbabwe,
+    # Monetary Policy Statement, 5 April 2024), beside the US dollar, which stays legal tender;
+    # world-countries still lists the 2009–2019 basket (pula, yuan, euro, pound, rupee, yen, rand)
+    # and the bond notes.
+    "ZWE": {"USD": {"name": "United States dollar", "symbol": "$"},
+            "ZWG": {"name": "Zimbabwe Gold", "symbol": "ZiG"}},
+}
+NO_SOVEREIGNTY_STATUS = {
+    # world-countries flags these as not independent, which a question would turn into "a dependent
+    # territory": Antarctica is no territory of any state (Antarctic Treaty, art. IV), and whether
+    # Palestine and Taiwan are sovereign states is disputed (recognised by some states, not by
+    # others). No sovereignty-status fact is stated for them.
+    "ATA", "PSE", "TWN",
+}
+LAND_BORDER_ADDED = {
+    # France borders Brazil and Suriname through French Guiana, an overseas region and department
+    # of France (Constitution, art. 72-3); world-countries lists the border on French Guiana's
+    # row only.
+    "FRA": {"BRA", "SUR"}, "BRA": {"FRA"}, "SUR": {"FRA"},
+}
 GENERIC_TLDS = {
     # world-countries lists generic internationalised TLDs among a country's country-code TLDs;
     # the IANA root zone database delegates them as generic, not country-code, TLDs.
@@ -543,6 +628,15 @@ def correct_countries(wc: list, cl: dict):
     for x in wc:
         if x["cca3"] in OFFICIAL_LANGUAGE_FIX:
             x["languages"] = dict(OFFICIAL_LANGUAGE_FIX[x["cca3"]])
+        drop = NOT_NATIONALLY_OFFICIAL.get(x["cca3"], set())
+        assert drop <= set(x["languages"]), f"{x['cca3']}: {drop - set(x['languages'])} not listed any more"
+        x["languages"] = {k: v for k, v in x["languages"].items() if k not in drop}
+        x["languages"].update(OFFICIAL_LANGUAGE_ADDED.get(x["cca3"], {}))
+        if x["cca3"] in CURRENCY_FIX:
+            x["currencies"] = dict(CURRENCY_FIX[x["cca3"]])
+        if x["cca3"] in NO_SOVEREIGNTY_STATUS:
+            x["independent"] = None
+        x["borders"] = sorted(set(x["borders"]) | LAND_BORDER_ADDED.get(x["cca3"], set()))
         x["tld"] = [t for t in map(normalise_tld, x.get("tld", [])) if t not in GENERIC_TLDS]
     codes = {str(ph) for c in cl.values() for ph in c.get("phone", [])}
     for x in wc:
@@ -638,7 +732,49 @@ LAST_MEASURED_CONFIGURATION = 103
 SERIES_NAME_FIX = {"Poor metals": "Post-transition metals"}
 # Places whose label is an initialism: their full names, which also tell that English writes
 # "the USSR".
-PLACE_NAMES = {"USSR": ["Union of Soviet Socialist Republics", "Soviet Union"]}
+PLACE_NAMES = {
+    "USSR": ["Union of Soviet Socialist Republics", "Soviet Union"],
+    # England is the place; an answer naming the state it is part of names the same place.
+    "England": ["United Kingdom", "UK", "Great Britain", "Britain"],
+}
+JINR = "Joint Institute for Nuclear Research"
+# Discoveries mendeleev 1.3.0 credits to one side, or places in the wrong country, corrected after
+# IUPAC/IUPAP's Transfermium Working Group (Pure Appl. Chem. 65 (1993) 1757–1814, "Discovery of the
+# transfermium elements") and the discoverers' own papers. Each entry replaces the element's
+# discoverers, places and year; a year of None states none (the credit is shared between years).
+# Each discoverer and place keeps the year of its own work as its point in time.
+DISCOVERY_FIX = {
+    # Helium: Ramsay found it in cleveite in London (University College), Cleve and Langlet in
+    # Uppsala, both in 1895; mendeleev has "Scotland" (Ramsay was a Scot working in London).
+    2: {"who": [("William Ramsay", 1895), ("Nils Langlet", 1895), ("Per Teodor Cleve", 1895)],
+        "where": [("England", 1895), ("Sweden", 1895)], "year": 1895},
+    # Argon: Rayleigh and Ramsay, London, 1894 (Phil. Trans. A 186 (1895) 187); not Scotland.
+    18: {"who": [("Lord Rayleigh", 1894), ("William Ramsay", 1894)], "where": [("England", 1894)],
+         "year": 1894},
+    # Krypton: Ramsay and Travers, University College London, 1898.
+    36: {"who": [("William Ramsay", 1898), ("Morris Travers", 1898)], "where": [("England", 1898)],
+         "year": 1898},
+    # Bromine: Carl Löwig isolated it in Heidelberg in 1825, Balard in Montpellier in 1826 and
+    # published first; both are credited, so no single year is stated.
+    35: {"who": [("Carl Jacob Löwig", 1825), ("Antoine Jérôme Balard", 1826)],
+         "where": [("Germany", 1825), ("France", 1826)], "year": None},
+    # Nobelium: the TWG credits JINR Dubna's work of 1966; the Nobel Institute's 1957 claim (the
+    # name's origin) was not confirmed.
+    102: {"who": [(JINR, 1966)], "where": [("USSR", 1966)], "year": 1966},
+    # Lawrencium: credit shared between Berkeley (1961) and JINR Dubna (1965–1971).
+    103: {"who": [("Albert Ghiorso", 1961), ("Torbjørn Sikkeland", 1961), ("Almon E. Larsh", 1961),
+                  ("Robert M. Latimer", 1961), (JINR, 1965)],
+          "where": [("United States", 1961), ("USSR", 1965)], "year": 1961},
+    # Rutherfordium: credit shared between JINR Dubna (1964) and Berkeley (1969).
+    104: {"who": [(JINR, 1964), ("Albert Ghiorso", 1969)], "where": [("USSR", 1964), ("United States", 1969)],
+          "year": None},
+    # Dubnium: credit shared between JINR Dubna and Berkeley, both 1970.
+    105: {"who": [(JINR, 1970), ("Albert Ghiorso", 1970)], "where": [("USSR", 1970), ("United States", 1970)],
+          "year": 1970},
+    # Bohrium: GSI Darmstadt, 1981 (Münzenberg et al., Z. Phys. A 300 (1981) 107); 1976 is JINR's
+    # unconfirmed claim.
+    107: {"who": [("Heavy Ion Research Laboratory (HIRL)", 1981)], "where": [("Germany", 1981)], "year": 1981},
+}
 ELECTRONEGATIVITY_FIX = {
     # Tungsten: 2.36 on the Pauling scale (CRC Handbook of Chemistry and Physics, "Electronegativity"
     # table, after Allred 1961); mendeleev 1.3.0 has 1.7, a value for W(II).
@@ -753,11 +889,6 @@ DISCOVERER_CANON = {
     "U of Calif": "University of California", "U. of Cal at Berkeley": "University of California, Berkeley",
 }
 ORG_WORDS = ("Institute", "Laboratory", "Centre", "Center", "University", "RIKEN", "Research")
-# Country names in the producer / reserve-holder strings (British Geological Survey risk list data).
-PLACE_CANON = {
-    "USA": "United States", "DRC": "Democratic Republic of the Congo", "Austrailia": "Australia",
-    "Kyrgzstan": "Kyrgyzstan", "Republic of Korea": "South Korea", "Great Britain": "Great Britain",
-}
 
 
 def split_discoverers(raw: str) -> list[tuple[str, str]]:
@@ -773,19 +904,6 @@ def split_discoverers(raw: str) -> list[tuple[str, str]]:
         if not part or part.lower() in ("et al", "et al."):
             continue
         out.append((DISCOVERER_CANON.get(part, part), part))
-    return out
-
-
-def parse_ranked(raw) -> list[tuple[int, str]]:
-    """'1) China  2) Russia  3) Malaysia' -> [(1,'China'),(2,'Russia'),(3,'Malaysia')]; uncertain skipped."""
-    if not raw:
-        return []
-    out = []
-    for m in re.finditer(r"(\d)\)\s*(.*?)(?=\s*\d\)|$)", raw.strip()):
-        rank, name = int(m.group(1)), m.group(2).strip()
-        if not name or "likely" in name.lower() or "unknown" in name.lower() or ":" in name:
-            continue
-        out.append((rank, PLACE_CANON.get(name, name)))
     return out
 
 
@@ -819,8 +937,7 @@ def build_elements() -> KG:
                  ("crystalStructure", "crystal structure"), ("goldschmidtClass", "Goldschmidt class"),
                  ("casNumber", "CAS registry number"), ("radioactivity", "radioactivity"),
                  ("discoveryYear", "year of discovery"), ("discoveredBy", "discovered by"),
-                 ("discoveryLocation", "place of discovery"), ("largestProducer", "largest producer"),
-                 ("topThreeProducer", "one of the three largest producers"),
+                 ("discoveryLocation", "place of discovery"),
                  ("mainOxidationState", "main oxidation state"), ("isotopeOf", "isotope of"),
                  ("halfLife", "half-life"), ("naturalAbundancePercent", "natural abundance in percent"),
                  ("decayMode", "decay mode"), ("pointInTime", "point in time")]:
@@ -886,31 +1003,35 @@ def build_elements() -> KG:
             kg.fact(el, "casNumber", s_(r["cas"]))
         if r["is_radioactive"] is not None:
             kg.fact(el, "radioactivity", radioactive if r["is_radioactive"] else not_radioactive)
-        if r["discovery_year"] is not None:
-            kg.fact(el, "discoveryYear", year_(r["discovery_year"]))
         # The discovery year dates the element's discoverer and place facts too (a pointInTime
         # qualifier on each), so a question about who or where has the year of that discovery.
-        when = year_(r["discovery_year"]) if r["discovery_year"] is not None else None
-        for canon, src in split_discoverers(r["discoverers"] or ""):
+        year = r["discovery_year"]
+        who = [(canon, [src], year) for canon, src in split_discoverers(r["discoverers"] or "")]
+        where = [(p, year) for p in re.split(r"\s*/\s*", (r["discovery_location"] or "").strip()) if p]
+        if z in DISCOVERY_FIX:
+            fix = DISCOVERY_FIX[z]
+            year = fix["year"]
+            who = [(canon, [s for c, s in split_discoverers(r["discoverers"] or "") if c == canon], y)
+                   for canon, y in fix["who"]]
+            where = list(fix["where"])
+        if year is not None:
+            kg.fact(el, "discoveryYear", year_(year))
+        for canon, srcs, y in who:
             cls = "Organization" if any(w in canon for w in ORG_WORDS) else "Person"
-            who = kg.ent(("discoverer", canon), cls, canon, [src])
-            kg.fact(el, "discoveredBy", who)
-            if when:
-                kg.qualify(el, "discoveredBy", who, "pointInTime", when)
-        for place in re.split(r"\s*/\s*", (r["discovery_location"] or "").strip()):
-            if place:
-                where = kg.ent(("place", place), "Place", place, PLACE_NAMES.get(place, []))
-                kg.fact(el, "discoveryLocation", where)
-                if when:
-                    kg.qualify(el, "discoveryLocation", where, "pointInTime", when)
-        for rank, place in parse_ranked(r["top_3_producers"]):
-            p = kg.ent(("place", place), "Place", place, PLACE_NAMES.get(place, []))
-            kg.fact(el, "topThreeProducer", p)
-            if rank == 1:
-                kg.fact(el, "largestProducer", p)
-        # The BGS risk list's reserve holders are left out: undated and stale (fluorspar's largest
-        # reserves are Mexico's, nickel's Indonesia's in USGS Mineral Commodity Summaries 2024; the
-        # list has South Africa and Australia), and "carbon" mixes coal, graphite and diamond.
+            person = kg.ent(("discoverer", canon), cls, canon, srcs)
+            kg.fact(el, "discoveredBy", person)
+            if y is not None:
+                kg.qualify(el, "discoveredBy", person, "pointInTime", year_(y))
+        for place, y in where:
+            at = kg.ent(("place", place), "Place", place, PLACE_NAMES.get(place, []))
+            kg.fact(el, "discoveryLocation", at)
+            if y is not None:
+                kg.qualify(el, "discoveryLocation", at, "pointInTime", year_(y))
+        # The BGS risk list's producers and reserve holders are left out: undated and stale
+        # (fluorspar's largest reserves are Mexico's, nickel's Indonesia's in USGS Mineral
+        # Commodity Summaries 2024; the list has South Africa and Australia; its producers are
+        # those of about 2012, before Indonesia's nickel and the DR Congo's cobalt grew), and
+        # "carbon" mixes coal, graphite and diamond.
         for ox in oxid.get(z, []):
             kg.fact(el, "mainOxidationState", int_(ox))
 
@@ -929,7 +1050,10 @@ def build_elements() -> KG:
         iso = kg.ent(("isotope", r["atomic_number"], a), "Isotope", f"{er['name']}-{a}",
                      [f"{sym}-{a}", f"{str(a).translate(SUPERSCRIPT)}{sym}"])
         kg.fact(iso, "isotopeOf", el)
-        if r["half_life"] is not None and r["half_life_unit"] in HALF_LIFE_UNITS:
+        # A half-life whose uncertainty is as large as the value (copernicium-286: 30 ± 30 s) is
+        # an order of magnitude, not a value to ask about.
+        uncertain = r["half_life_uncertainty"] is not None and as_float(r["half_life_uncertainty"]) >= r["half_life"]
+        if r["half_life"] is not None and r["half_life_unit"] in HALF_LIFE_UNITS and not uncertain:
             kg.fact(iso, "halfLife", s_(f"{dec_(r['half_life']).lex} {HALF_LIFE_UNITS[r['half_life_unit']]}"))
         if r["is_radioactive"]:
             kg.fact(iso, "radioactivity", radioactive)
@@ -939,10 +1063,29 @@ def build_elements() -> KG:
             kg.fact(iso, "naturalAbundancePercent", dec_(r["abundance"]))
         if r["discovery_year"] is not None:
             kg.fact(iso, "discoveryYear", year_(r["discovery_year"]))
-        for label in decay[r["id"]]:
+        for label in DECAY_FIX.get((r["atomic_number"], a), decay[r["id"]]):
             alts = [c for c, ls in DECAY_MODES.items() if ls == [label]] + DECAY_MODE_ALIASES.get(label, [])
             kg.fact(iso, "decayMode", kg.ent(("decay", label), "DecayMode", label, alts))
     return kg
+
+
+# Decay modes that NUBASE's codes overstate for one nuclide. NUBASE's "B+" is beta-plus decay
+# and/or electron capture; a positron needs a decay energy above 2 mₑc² = 1022 keV, so below it the
+# mode is electron capture alone (Q values: AME2020, Chin. Phys. C 45 (2021) 030003).
+DECAY_FIX = {
+    # Thallium-204: beta-minus (97.1%) and electron capture (2.9%); Q_EC = 344 keV, no positron.
+    (81, 204): ["beta-minus decay", "electron capture"],
+    # Lutetium-176: beta-minus to hafnium-176 only; its Q_EC of 106 keV allows no positron, and no
+    # electron-capture branch has been observed.
+    (71, 176): ["beta-minus decay"],
+}
+
+
+def as_float(v) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return float("nan")
 
 
 def decay_modes(rows: list[str]) -> list[str]:

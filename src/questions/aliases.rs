@@ -137,7 +137,8 @@ fn umlaut_pair(a: &str, b: &str) -> bool {
 /// question about another code), not the label's own words or some of them ("Celtics" for
 /// "Boston Celtics"), not the label respelt ([`respells`]: "Curacao" for "Curaçao",
 /// "Comores" for "Comoros"), not a short form of it ([`shortens`]: "Ru-99" for
-/// "Ruthenium-99"), and without parentheses of its own (which would nest inside the
+/// "Ruthenium-99"), not the label's numbers written with a symbol ([`notation_of`]: "Sn-114"
+/// for "Tin-114"), and without parentheses of its own (which would nest inside the
 /// question's). A chemical symbol that is no short form ("Au" for gold) is no code: it names
 /// the element.
 pub fn tells_apart(label: &str, alias: &str) -> bool {
@@ -148,6 +149,21 @@ pub fn tells_apart(label: &str, alias: &str) -> bool {
         && !a.iter().all(|w| l.contains(w))
         && !respells(label, alias)
         && !shortens(label, alias)
+        && !notation_of(label, alias)
+}
+
+/// Whether `alias` is `label`'s notation: its numbers, with one symbol in place of its one
+/// word ("Sn-114" and "¹¹⁴Sn" for "Tin-114", "Au-197" for "Gold-197"). A nuclide's notation
+/// says nothing its name does not; unlike [`shortens`], the symbol need not abbreviate the
+/// English word (Sn is Latin stannum).
+pub fn notation_of(label: &str, alias: &str) -> bool {
+    use unicode_normalization::UnicodeNormalization;
+    let (lw, mut ln) = parts(label);
+    let (aw, mut an) = parts(alias);
+    ln.sort();
+    an.sort();
+    let letters: String = alias.nfkc().filter(|c| c.is_alphabetic()).collect();
+    !ln.is_empty() && ln == an && lw.len() == 1 && aw.len() == 1 && is_symbol(&letters)
 }
 
 /// A chemical element's kind of symbol: a capital and at most one more letter in lower case
@@ -407,5 +423,27 @@ mod tests {
         assert_eq!(choose("Cyprus", &[], &none), None);
         assert!(is_code("CY") && is_code("250") && is_code("fra") && is_code("+33"));
         assert!(!is_code("Suns") && !is_code("76ers") && !is_code("Holland"));
+    }
+
+    #[test]
+    fn a_nuclide_notation_is_no_alias_worth_showing() {
+        for (label, alias) in [
+            ("Tin-114", "Sn-114"),
+            ("Tin-114", "¹¹⁴Sn"),
+            ("Gold-197", "Au-197"),
+            ("Potassium-40", "K-40"),
+        ] {
+            assert!(notation_of(label, alias), "{alias} for {label}");
+            assert!(!tells_apart(label, alias), "{alias} for {label}");
+        }
+        // Other numbers, more words, no symbol, or no numbers at all: not a notation.
+        for (label, alias) in [
+            ("Tin-114", "Sn-115"),
+            ("Apollo 11", "AS-11"),
+            ("Boston Celtics", "BOS"),
+            ("Tin-114", "tin isotope 114"),
+        ] {
+            assert!(!notation_of(label, alias), "{alias} for {label}");
+        }
     }
 }

@@ -76,6 +76,25 @@ pub fn shown(index: &KgIndex, e: Id, asked: Id) -> String {
     }
 }
 
+/// [`shown`] in a slot whose template names the entity's kind right before it ("the subregion
+/// {head}"): a type the name would get is left out when its last word is the template's, so
+/// the kind is not said twice ("the subregion the world subregion Micronesia"); the template's
+/// noun already tells the entity apart.
+pub fn shown_after(index: &KgIndex, e: Id, asked: Id, before: &str) -> String {
+    let label = index.label(e);
+    if !index.shares_name(e) {
+        return label;
+    }
+    let noun = before.split_whitespace().last().map(str::to_lowercase);
+    if let (Some(c), Some(noun)) = (context(index, e, &[asked]), noun) {
+        let kind = c.split_whitespace().last().map(str::to_lowercase);
+        if !c.starts_with(|ch: char| ch.is_ascii_digit()) && kind.as_deref() == Some(noun.as_str()) {
+            return label;
+        }
+    }
+    shown(index, e, asked)
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -117,6 +136,34 @@ pub(crate) mod tests {
         assert_eq!(context(&ix, e("anon"), &[]).as_deref(), Some("person"));
         // The most specific type: fewer cities than places.
         assert_eq!(context(&ix, e("lima"), &[]).as_deref(), Some("city"));
+    }
+
+    #[test]
+    fn a_template_that_names_the_kind_is_not_doubled() {
+        let kg = crate::kg::local::LocalKg::from_turtle(
+            r#"@prefix ex: <http://ex.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+            ex:Sub rdfs:label "world subregion" . ex:Country rdfs:label "country" .
+            ex:micronesia a ex:Sub ; rdfs:label "Micronesia" ; ex:partOf ex:oceania .
+            ex:fsm a ex:Country ; rdfs:label "Micronesia" ; ex:subregion ex:micronesia ."#,
+            "test",
+        )
+        .unwrap();
+        let ix = KgIndex::build(&kg, &|_| {}).unwrap();
+        let e = |l: &str| ix.iri_id(&format!("http://ex.org/{l}")).unwrap();
+        let part_of = e("partOf");
+        assert_eq!(
+            shown(&ix, e("micronesia"), part_of),
+            "the world subregion Micronesia"
+        );
+        assert_eq!(
+            shown_after(&ix, e("micronesia"), part_of, "Which region is the subregion"),
+            "Micronesia"
+        );
+        // Another noun before the slot: the type stays.
+        assert_eq!(
+            shown_after(&ix, e("micronesia"), part_of, "Is"),
+            "the world subregion Micronesia"
+        );
     }
 
     #[test]

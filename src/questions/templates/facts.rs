@@ -43,12 +43,21 @@ pub fn render_fact(
     head: Option<&str>,
 ) -> String {
     let t = template_for(index, set, fact);
+    let text = match form {
+        Form::Statement | Form::Blank => t.statement.clone(),
+        Form::Question => t.question.clone(),
+        Form::YesNo => t.yesno(),
+    };
     let label = index.label(fact[0]);
-    // A name several entities go by gets its context ("Washington (city or area)").
-    let head_label = head.map_or_else(
-        || crate::questions::names::shown(index, fact[0], fact[1]),
-        str::to_string,
-    );
+    // A name several entities go by gets its context ("the city or area Washington"), unless
+    // the template names its kind right before it ("the subregion {head}").
+    let before_head = text.find("{head}").map_or("", |i| &text[..i]);
+    // A head given as that same name with its context (the yes/no asker's) is treated alike.
+    let named = crate::questions::names::shown(index, fact[0], fact[1]);
+    let head_label = match head {
+        Some(h) if h != named => h.to_string(),
+        _ => crate::questions::names::shown_after(index, fact[0], fact[1], before_head),
+    };
     let head = decorate(
         &Value {
             text: &head_label,
@@ -77,11 +86,6 @@ pub fn render_fact(
         Form::Blank if t.tail.time || !tail.contains(tail_label.trim()) => "[MASK]".to_string(),
         Form::Blank => tail.replacen(tail_label.trim(), "[MASK]", 1),
         _ => tail,
-    };
-    let text = match form {
-        Form::Statement | Form::Blank => t.statement.clone(),
-        Form::Question => t.question.clone(),
-        Form::YesNo => t.yesno(),
     };
     let text = fill(&text, &head, &tail);
     match fact_time(index, fact) {
