@@ -386,8 +386,16 @@ fn yesno_questions_follow_kglens() {
         let answers = questions::aliases::Answers::of_relation(&ix, p);
         // A name other entities go by is told apart by its context, not an alias.
         if ix.shares_name(s) {
+            // Its context, or the template's own noun for its kind right before the name.
             let shown = questions::names::shown(&ix, s, p);
-            assert!(q.prompt.contains(&shown), "{}", q.prompt);
+            let kind = questions::names::kind_word(&ix, s, p)
+                .map(|k| format!("{k} {}", ix.label(s)).to_lowercase());
+            let prompt = q.prompt.to_lowercase();
+            assert!(
+                q.prompt.contains(&shown) || kind.is_some_and(|k| prompt.contains(&k)),
+                "{}",
+                q.prompt
+            );
         } else if let Some(alias) =
             questions::aliases::choose(&q.subject_label, &q.subject_aliases, &answers)
         {

@@ -1198,7 +1198,7 @@ fn a_sweep_asks_every_askable_fact_once_batch_by_batch() {
 #[test]
 fn a_sweep_run_resumes_after_kill_9_and_asks_every_fact_once() {
     let model = common::default_model();
-    let relation = "largest producer";
+    let relation = "boiling point in kelvin";
     let listed = common::ok(&[
         "questions",
         "--kg",

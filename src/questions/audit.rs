@@ -209,8 +209,13 @@ pub fn audit(
         }
         if let Some([s, p, o]) = fact_of(q) {
             let shown = super::names::shown(index, s, p);
-            // "The country or territory Tonga ...": the context may open the sentence.
-            if shown != index.label(s) && !q.prompt.to_lowercase().contains(&shown.to_lowercase()) {
+            let prompt = q.prompt.to_lowercase();
+            // "The country or territory Tonga ...": the context may open the sentence; or the
+            // template names the kind right before the name ("the subregion Micronesia").
+            let kind_named = super::names::kind_word(index, s, p).is_some_and(|k| {
+                prompt.contains(&format!("{k} {}", index.label(s).to_lowercase()))
+            });
+            if shown != index.label(s) && !prompt.contains(&shown.to_lowercase()) && !kind_named {
                 a.ambiguous_subjects += 1;
                 a.note("ambiguous subject", &q.prompt);
             }

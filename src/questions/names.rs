@@ -81,18 +81,25 @@ pub fn shown(index: &KgIndex, e: Id, asked: Id) -> String {
 /// the kind is not said twice ("the subregion the world subregion Micronesia"); the template's
 /// noun already tells the entity apart.
 pub fn shown_after(index: &KgIndex, e: Id, asked: Id, before: &str) -> String {
-    let label = index.label(e);
-    if !index.shares_name(e) {
-        return label;
-    }
     let noun = before.split_whitespace().last().map(str::to_lowercase);
-    if let (Some(c), Some(noun)) = (context(index, e, &[asked]), noun) {
-        let kind = c.split_whitespace().last().map(str::to_lowercase);
-        if !c.starts_with(|ch: char| ch.is_ascii_digit()) && kind.as_deref() == Some(noun.as_str()) {
-            return label;
-        }
+    if index.shares_name(e) && noun.is_some() && kind_word(index, e, asked) == noun {
+        return index.label(e);
     }
     shown(index, e, asked)
+}
+
+/// The noun that names a shared name's kind, lower-cased: the last word of the type
+/// [`shown`] would put before it ("subregion" of "world subregion"); `None` for a name that
+/// needs no context or gets a lifespan.
+pub fn kind_word(index: &KgIndex, e: Id, asked: Id) -> Option<String> {
+    if !index.shares_name(e) {
+        return None;
+    }
+    let c = context(index, e, &[asked])?;
+    if c.starts_with(|ch: char| ch.is_ascii_digit()) {
+        return None;
+    }
+    c.split_whitespace().last().map(str::to_lowercase)
 }
 
 #[cfg(test)]
