@@ -350,7 +350,8 @@ fn disputed_or_stateless_places_have_no_sovereignty_status() {
 #[test]
 fn france_borders_brazil_and_suriname_through_french_guiana() {
     let kg = open("countries");
-    for c in ["Brazil", "Suriname"] {
+    // And the Netherlands on Saint Martin.
+    for c in ["Brazil", "Suriname", "Netherlands"] {
         assert!(ask(
             kg.as_ref(),
             "countries",
@@ -1040,4 +1041,25 @@ SELECT ?c WHERE {{ ?c wdt:P571 ?t . VALUES ?c {{ wd:Q183 wd:Q39 wd:Q38 }} }}"
         .collect();
     // Germany (1871, 1949 or 1990?) and Switzerland (1291 or 1848?) have none; Italy keeps 1861.
     assert_eq!(with, ["http://www.wikidata.org/entity/Q38"]);
+}
+
+#[test]
+fn france_lists_its_overseas_borders_in_wikidata_too() {
+    let kg = open("wikidata-countries");
+    let q = format!(
+        "{PREFIXES}PREFIX wd: <http://www.wikidata.org/entity/>
+PREFIX wdt: <http://www.wikidata.org/prop/direct/>
+SELECT ?n WHERE {{ wd:Q142 wdt:P47 ?n }}"
+    );
+    let neighbours: Vec<String> = kg
+        .select(&q, &["n"])
+        .unwrap()
+        .into_iter()
+        .map(|r| term_str(r[0].as_ref().unwrap()).to_string())
+        .collect();
+    // Brazil, Suriname, the Kingdom of the Netherlands (country-coder's item for it).
+    for qid in ["Q155", "Q730", "Q29999"] {
+        let iri = format!("http://www.wikidata.org/entity/{qid}");
+        assert!(neighbours.contains(&iri), "{qid}: {neighbours:?}");
+    }
 }

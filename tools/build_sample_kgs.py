@@ -604,9 +604,10 @@ NO_SOVEREIGNTY_STATUS = {
 }
 LAND_BORDER_ADDED = {
     # France borders Brazil and Suriname through French Guiana, an overseas region and department
-    # of France (Constitution, art. 72-3); world-countries lists the border on French Guiana's
-    # row only.
-    "FRA": {"BRA", "SUR"}, "BRA": {"FRA"}, "SUR": {"FRA"},
+    # of France (Constitution, art. 72-3), and the Netherlands on the island of Saint Martin
+    # (the Franco-Dutch border of the Treaty of Concordia, 1648); world-countries lists these
+    # borders on French Guiana's and Saint Martin's rows only.
+    "FRA": {"BRA", "SUR", "NLD"}, "BRA": {"FRA"}, "SUR": {"FRA"}, "NLD": {"FRA"},
 }
 GENERIC_TLDS = {
     # world-countries lists generic internationalised TLDs among a country's country-code TLDs;

@@ -42,7 +42,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_sample_kgs import OFFICIAL_LANGUAGE_FIX, esc  # noqa: E402  (shared corrections, Turtle escaping)
+from build_sample_kgs import LAND_BORDER_ADDED, OFFICIAL_LANGUAGE_FIX, esc  # noqa: E402  (shared corrections, Turtle escaping)
 
 PINS = {
     ("npm", "@rapideditor/country-coder"): "5.6.1",
@@ -185,7 +185,8 @@ MUL_LABEL = {"Q90", "Q64", "Q2807", "Q1863", "Q586"}
 CURRENCY = {"EUR": "Q4916", "CHF": "Q25344"}
 COUNTRIES = ["FR", "DE", "BE", "LU", "CH", "IT", "ES", "AD", "MC", "AT", "PT", "VA"]
 
-# Corrections to world-countries for this slice (build_sample_kgs.OFFICIAL_LANGUAGE_FIX is applied too).
+# Corrections to world-countries for this slice (build_sample_kgs.OFFICIAL_LANGUAGE_FIX and
+# LAND_BORDER_ADDED are applied too).
 LANGUAGE_FIX = {
     # Austria: German is the official language (Federal Constitutional Law, art. 8); world-countries
     # gives "Austro-Bavarian German" (bar), a dialect group.
@@ -414,6 +415,7 @@ def build(npm_root: Path, site: Path, countries=COUNTRIES) -> str:
         fix = LANGUAGE_FIX.get(x["cca3"]) or OFFICIAL_LANGUAGE_FIX.get(x["cca3"])
         if fix:
             x["languages"] = dict(fix)
+        x["borders"] = sorted(set(x["borders"]) | LAND_BORDER_ADDED.get(x["cca3"], set()))
 
     ents: dict[str, Entity] = {}
 

@@ -136,7 +136,7 @@ pub fn fpqs(
 /// of the template set off by a comma ("In the Goldschmidt classification, {head} is ...")
 /// moves to the end, where a clause after "that" reads naturally; a name keeps its capital.
 pub fn reason_question(statement: &str, template: &str) -> String {
-    let s = statement.trim().trim_end_matches('.').trim();
+    let s = without_full_stop(statement);
     let template = template.trim_start();
     if template.starts_with('{') {
         // The sentence opens with a label: only an article the slot put before it is the
@@ -154,6 +154,23 @@ pub fn reason_question(statement: &str, template: &str) -> String {
         return format!("What is the reason that {rest} {}?", lower_word(phrase));
     }
     format!("What is the reason that {}?", lower_word(s))
+}
+
+/// The sentence without its full stop, unless that stop also ends an abbreviation the
+/// sentence closes on ("Washington, D.C.": the value absorbed the template's stop), which
+/// keeps it before the question mark.
+fn without_full_stop(statement: &str) -> &str {
+    let s = statement.trim();
+    let Some(rest) = s.strip_suffix('.') else {
+        return s;
+    };
+    let last = rest.rsplit(char::is_whitespace).next().unwrap_or("");
+    let abbreviation = last.contains('.') && last.chars().all(|c| c.is_alphabetic() || c == '.');
+    if abbreviation {
+        s
+    } else {
+        rest.trim_end()
+    }
 }
 
 /// Lower-cases the first word when it is an ordinary capitalised word ("In", "The"), not an
@@ -237,6 +254,19 @@ mod tests {
         assert_eq!(
             reason_question("NBA teams play in Ohio.", "NBA teams play in {tail}."),
             "What is the reason that NBA teams play in Ohio?"
+        );
+        // A value that ends in an abbreviation keeps its stop; a number does not.
+        assert_eq!(
+            reason_question(
+                "The home city of the Golden State Valkyries is Washington, D.C.",
+                "The home city of {head} is {tail}."
+            ),
+            "What is the reason that the home city of the Golden State Valkyries is \
+             Washington, D.C.?"
+        );
+        assert_eq!(
+            reason_question("The density of Gold is 19.3.", "The density of {head} is {tail}."),
+            "What is the reason that the density of Gold is 19.3?"
         );
     }
 

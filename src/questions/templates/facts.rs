@@ -22,6 +22,13 @@ pub enum Form {
 
 /// The template for a fact: its relation's, specific to the subject's type where one is.
 pub fn template_for(index: &KgIndex, set: &TemplateSet, fact: &Fact) -> Template {
+    template_by(index, set, fact, true)
+}
+
+/// [`template_for`], the object's type counted or not: a blank hides the object, so its
+/// words must not be chosen by the object's type ("in the province of [MASK]" beside
+/// options that are states).
+fn template_by(index: &KgIndex, set: &TemplateSet, fact: &Fact, by_object: bool) -> Template {
     let types = |e: Id| -> Vec<(String, String)> {
         index
             .types_of(e)
@@ -30,7 +37,8 @@ pub fn template_for(index: &KgIndex, set: &TemplateSet, fact: &Fact) -> Template
             .collect()
     };
     let (p, label) = (term_str(index.term(fact[1])), index.label(fact[1]));
-    set.get_for_ends(p, &label, &types(fact[0]), &types(fact[2]))
+    let tail = if by_object { types(fact[2]) } else { vec![] };
+    set.get_for_ends(p, &label, &types(fact[0]), &tail)
 }
 
 /// The text of `fact` in the given form; `head` replaces the subject's label (e.g. with a
@@ -42,7 +50,7 @@ pub fn render_fact(
     form: Form,
     head: Option<&str>,
 ) -> String {
-    let t = template_for(index, set, fact);
+    let t = template_by(index, set, fact, form != Form::Blank);
     let text = match form {
         Form::Statement | Form::Blank => t.statement.clone(),
         Form::Question => t.question.clone(),
@@ -215,5 +223,29 @@ mod tests {
             say(&[code[0], id("density"), code[2]]),
             "The density of tc is TC."
         );
+    }
+
+    #[test]
+    fn a_blank_is_not_worded_by_the_type_it_hides() {
+        let kg = crate::kg::local::LocalKg::from_turtle(
+            "@prefix ex: <http://example.org/> .\n\
+             ex:toronto ex:in ex:ontario . ex:ontario a ex:Province .\n",
+            "test",
+        )
+        .unwrap();
+        let index = KgIndex::build(&kg, &|_| {}).unwrap();
+        let mut set = TemplateSet::default();
+        set.add_toml(
+            "[[relation]]\nlabel = \"in\"\n\
+             statement = \"{head} is in {tail}.\"\nquestion = \"Where is {head}?\"\n\
+             [[relation]]\nlabel = \"in\"\ntail_type = \"Province\"\n\
+             statement = \"{head} is in the province of {tail}.\"\nquestion = \"Where is {head}?\"\n",
+            "t.toml",
+        )
+        .unwrap();
+        let fact = index.facts()[0];
+        let say = |form| render_fact(&index, &set, &fact, form, None);
+        assert_eq!(say(Form::Statement), "Toronto is in the province of ontario.");
+        assert_eq!(say(Form::Blank), "Toronto is in [MASK].");
     }
 }
