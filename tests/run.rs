@@ -564,7 +564,14 @@ fn luo_formats_run_on_both_backends_and_a_served_judge_is_recorded_and_reported(
 #[test]
 fn kglens_hard_with_a_served_judge_resumes_after_kill_9_to_the_same_posterior() {
     let model = common::default_model();
-    let server = common::llama_server(&model);
+    // One slot and no prompt cache: a served judge that reuses what a slot held answers the
+    // same request differently at another time (seen: "NONE" in the uninterrupted run, "RIGHT"
+    // in the killed one, for one judge prompt), and the posteriors then differ for the judge's
+    // sake, not the resume's.
+    let server = common::llama_server_with(
+        &model,
+        &["-np", "1", "--no-cache-prompt", "--cache-ram", "0"],
+    );
     let judge_url = format!("{}/v1", server.base);
     let base = [
         "--kg",

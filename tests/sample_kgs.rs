@@ -907,10 +907,20 @@ fn discoveries_credit_who_the_record_credits() {
     };
     // Ramsay's noble gases were found in London, not Scotland; the state's name counts too.
     for e in ["Helium", "Argon", "Krypton", "Neon", "Xenon"] {
-        assert!(labels(e, "discoveryLocation").contains(&"England".into()), "{e}");
-        assert!(!labels(e, "discoveryLocation").contains(&"Scotland".into()), "{e}");
+        assert!(
+            labels(e, "discoveryLocation").contains(&"England".into()),
+            "{e}"
+        );
+        assert!(
+            !labels(e, "discoveryLocation").contains(&"Scotland".into()),
+            "{e}"
+        );
     }
-    assert!(ask(k, "elements", "ent:England skos:altLabel \"United Kingdom\"@en"));
+    assert!(ask(
+        k,
+        "elements",
+        "ent:England skos:altLabel \"United Kingdom\"@en"
+    ));
     // Bromine: Löwig (1825) and Balard (1826); no one year.
     assert_eq!(
         labels("Bromine", "discoveredBy"),
@@ -953,10 +963,7 @@ fn no_positron_below_its_threshold() {
             .unwrap_or_else(|| panic!("{iso} not in the KG"))
     };
     assert_eq!(of("Lutetium-176"), ["beta-minus decay"]);
-    assert_eq!(
-        of("Thallium-204"),
-        ["beta-minus decay", "electron capture"]
-    );
+    assert_eq!(of("Thallium-204"), ["beta-minus decay", "electron capture"]);
 }
 
 #[test]
@@ -1006,7 +1013,11 @@ SELECT ?n WHERE {{ wd:{country} p:P1082 ?st . ?st ps:P1082 ?n ; pq:P585 ?t . FIL
     kg.select(&q, &["n"])
         .unwrap_or_else(|e| panic!("{e}\n{q}"))
         .into_iter()
-        .map(|r| term_str(r[0].as_ref().unwrap()).trim_start_matches('+').to_string())
+        .map(|r| {
+            term_str(r[0].as_ref().unwrap())
+                .trim_start_matches('+')
+                .to_string()
+        })
         .collect()
 }
 

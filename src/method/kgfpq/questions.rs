@@ -265,7 +265,10 @@ mod tests {
              Washington, D.C.?"
         );
         assert_eq!(
-            reason_question("The density of Gold is 19.3.", "The density of {head} is {tail}."),
+            reason_question(
+                "The density of Gold is 19.3.",
+                "The density of {head} is {tail}."
+            ),
             "What is the reason that the density of Gold is 19.3?"
         );
     }

@@ -245,7 +245,10 @@ mod tests {
         .unwrap();
         let fact = index.facts()[0];
         let say = |form| render_fact(&index, &set, &fact, form, None);
-        assert_eq!(say(Form::Statement), "Toronto is in the province of ontario.");
+        assert_eq!(
+            say(Form::Statement),
+            "Toronto is in the province of ontario."
+        );
         assert_eq!(say(Form::Blank), "Toronto is in [MASK].");
     }
 }
