@@ -364,12 +364,14 @@ fn find_llama_server() -> Option<PathBuf> {
     let path: Vec<PathBuf> = std::env::var_os("PATH")
         .map(|p| std::env::split_paths(&p).collect())
         .unwrap_or_default();
-    ["llama-server", "llama-cpp-server"].iter().find_map(|name| {
-        path.iter()
-            .chain(std::iter::once(&venv))
-            .map(|d| d.join(name))
-            .find(|p| p.is_file())
-    })
+    ["llama-server", "llama-cpp-server"]
+        .iter()
+        .find_map(|name| {
+            path.iter()
+                .chain(std::iter::once(&venv))
+                .map(|d| d.join(name))
+                .find(|p| p.is_file())
+        })
 }
 
 /// llama.cpp's server on a free loopback port, killed (with the launcher's children) on drop.
