@@ -40,6 +40,21 @@ fn count(kg: &dyn KnowledgeGraph, name: &str, body: &str) -> usize {
     rows(kg, name, body, &["n"])[0][0].parse().unwrap()
 }
 
+/// The labels of `subject`'s objects of `prop` (both local names), sorted.
+fn labels_of(kg: &dyn KnowledgeGraph, name: &str, subject: &str, prop: &str) -> Vec<String> {
+    let mut v: Vec<String> = rows(
+        kg,
+        name,
+        &format!("SELECT ?l WHERE {{ ent:{subject} prop:{prop} ?x . ?x rdfs:label ?l }}"),
+        &["l"],
+    )
+    .into_iter()
+    .map(|r| r[0].clone())
+    .collect();
+    v.sort();
+    v
+}
+
 fn ask(kg: &dyn KnowledgeGraph, name: &str, pattern: &str) -> bool {
     count(
         kg,
@@ -270,19 +285,7 @@ fn top_level_domains_are_country_code_ones_only() {
 fn official_languages_are_official_not_national() {
     let kg = open("countries");
     let k = kg.as_ref();
-    let langs = |c: &str| {
-        let mut v: Vec<String> = rows(
-            k,
-            "countries",
-            &format!("SELECT ?l WHERE {{ ent:{c} prop:officialLanguage ?x . ?x rdfs:label ?l }}"),
-            &["l"],
-        )
-        .into_iter()
-        .map(|r| r[0].clone())
-        .collect();
-        v.sort();
-        v
-    };
+    let langs = |c: &str| labels_of(k, "countries", c, "officialLanguage");
     // Namibia: English only (the source adds eight recognised national languages).
     assert_eq!(langs("Namibia"), ["English"]);
     // DR Congo: French only (Kikongo, Lingala, Tshiluba and Swahili are national languages).
@@ -884,19 +887,7 @@ fn stale_and_predicted_element_facts_are_left_out_and_fixed() {
 fn discoveries_credit_who_the_record_credits() {
     let kg = open("elements");
     let k = kg.as_ref();
-    let labels = |s: &str, p: &str| {
-        let mut v: Vec<String> = rows(
-            k,
-            "elements",
-            &format!("SELECT ?l WHERE {{ ent:{s} prop:{p} ?x . ?x rdfs:label ?l }}"),
-            &["l"],
-        )
-        .into_iter()
-        .map(|r| r[0].clone())
-        .collect();
-        v.sort();
-        v
-    };
+    let labels = |s: &str, p: &str| labels_of(k, "elements", s, p);
     let year = |s: &str| {
         rows(
             k,

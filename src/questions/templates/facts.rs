@@ -61,9 +61,9 @@ pub fn render_fact(
     // the template names its kind right before it ("the subregion {head}").
     let before_head = text.find("{head}").map_or("", |i| &text[..i]);
     // A head given as that same name with its context (the yes/no asker's) is treated alike.
-    let named = crate::questions::names::shown(index, fact[0], fact[1]);
+    let names = crate::questions::names::shown;
     let head_label = match head {
-        Some(h) if h != named => h.to_string(),
+        Some(h) if h != names(index, fact[0], fact[1]) => h.to_string(),
         _ => crate::questions::names::shown_after(index, fact[0], fact[1], before_head),
     };
     let head = decorate(
