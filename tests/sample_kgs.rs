@@ -1065,3 +1065,111 @@ SELECT ?n WHERE {{ wd:Q142 wdt:P47 ?n }}"
         assert!(neighbours.contains(&iri), "{qid}: {neighbours:?}");
     }
 }
+
+#[test]
+fn transcontinental_countries_are_on_both_continents() {
+    let kg = open("countries");
+    let k = kg.as_ref();
+    for (country, continents) in [
+        ("Russia", &["Asia", "Europe"][..]),
+        ("Azerbaijan", &["Asia", "Europe"]),
+        ("Egypt", &["Africa", "Asia"]),
+        ("Timor-Leste", &["Asia", "Oceania"]),
+        ("France", &["Europe"]),
+    ] {
+        assert_eq!(
+            labels_of(k, "countries", country, "continent"),
+            continents,
+            "{country}"
+        );
+    }
+    // Puerto Rico's area is its total area, not its land area (8,870 km²).
+    assert!(ask(
+        k,
+        "countries",
+        "ent:Puerto_Rico prop:areaKm2 ?a . FILTER(?a = 9104)"
+    ));
+}
+
+#[test]
+fn gases_have_no_unconditioned_density_or_crystal_structure() {
+    let kg = open("elements");
+    let k = kg.as_ref();
+    for p in ["densityGPerCm3", "crystalStructure"] {
+        for gas in ["Oxygen", "Nitrogen", "Argon", "Chlorine"] {
+            assert!(
+                !ask(k, "elements", &format!("ent:{gas} prop:{p} ?x")),
+                "{gas} {p}"
+            );
+        }
+        // Liquids and solids keep theirs.
+        for el in ["Mercury", "Bromine", "Iron"] {
+            assert!(ask(k, "elements", &format!("ent:{el} prop:{p} ?x")), "{el} {p}");
+        }
+    }
+}
+
+#[test]
+fn electronegativities_are_allreds_and_single_valued() {
+    let kg = open("elements");
+    let k = kg.as_ref();
+    for (el, en) in [("Gold", "2.54"), ("Mercury", "2"), ("Bismuth", "2.02"), ("Uranium", "1.38")] {
+        assert!(
+            ask(
+                k,
+                "elements",
+                &format!("ent:{el} prop:paulingElectronegativity ?x . FILTER(?x = {en})")
+            ),
+            "{el}"
+        );
+    }
+    // Lead has one per oxidation state; francium's is an estimate.
+    for el in ["Lead", "Francium"] {
+        assert!(!ask(
+            k,
+            "elements",
+            &format!("ent:{el} prop:paulingElectronegativity ?x")
+        ));
+    }
+}
+
+#[test]
+fn decay_modes_are_the_observed_branches() {
+    let kg = open("elements");
+    let k = kg.as_ref();
+    // Technetium-98: beta-minus only (NUBASE's beta-plus "= 0" was looked for, not seen).
+    assert_eq!(
+        labels_of(k, "elements", "Technetium-98", "decayMode"),
+        ["beta-minus decay"]
+    );
+    // Krypton-67: two-proton emission and beta-plus, the main branch.
+    assert_eq!(
+        labels_of(k, "elements", "Krypton-67", "decayMode"),
+        ["beta-plus decay", "electron capture", "two-proton emission"]
+    );
+}
+
+#[test]
+fn a_state_named_by_its_nickname_has_it_as_an_alias() {
+    let kg = open("nba");
+    assert!(ask(
+        kg.as_ref(),
+        "nba",
+        "?s rdfs:label \"California\"@en ; skos:altLabel \"Golden State\"@en"
+    ));
+}
+
+#[test]
+fn expansion_franchises_are_founded_when_awarded() {
+    let kg = open("nba");
+    for (team, year) in [("Golden_State_Valkyries", 2023), ("Toronto_Tempo", 2024)] {
+        assert!(
+            ask(
+                kg.as_ref(),
+                "nba",
+                &format!("ent:{team} prop:founded ?y . FILTER(STR(?y) = \"{year}\")")
+            ),
+            "{team}"
+        );
+    }
+}

@@ -427,14 +427,14 @@ def build_countries(npm_root: Path) -> KG:
             regs = sub_region[x["subregion"]]
             if len(regs) == 1:
                 kg.fact(sub, "partOfRegion", kg.ent(("region", next(iter(regs))), "Region", next(iter(regs))))
-        if clx.get("continent"):
-            cont = kg.ent(("continent", clx["continent"]), "Continent", cl_cont[clx["continent"]])
-            kg.fact(country, "continent", cont)
+        for c in CONTINENTS_FIX.get(cca2, [clx["continent"]] if clx.get("continent") else []):
+            kg.fact(country, "continent", kg.ent(("continent", c), "Continent", cl_cont[c]))
         if x.get("unRegionalGroup"):
             g = kg.ent(("ungroup", x["unRegionalGroup"]), "UNRegionalGroup", x["unRegionalGroup"])
             kg.fact(country, "unRegionalGroup", g)
-        if isinstance(x.get("area"), (int, float)) and x["area"] > 0:
-            kg.fact(country, "areaKm2", dec_(x["area"]))
+        area = AREA_FIX.get(cca2, x.get("area"))
+        if isinstance(area, (int, float)) and area > 0:
+            kg.fact(country, "areaKm2", dec_(area))
         if isinstance(x.get("landlocked"), bool):
             kg.fact(country, "landlockedStatus", st["landlocked"] if x["landlocked"] else st["notlandlocked"])
         if isinstance(x.get("independent"), bool):
@@ -586,6 +586,23 @@ NOT_NATIONALLY_OFFICIAL = {
 OFFICIAL_LANGUAGE_ADDED = {
     # Burundi: Kirundi, French and, since the law of 2014 on the status of languages, English.
     "BDI": {"eng": "English"},
+}
+# countries-list gives each country one continent. Countries that lie on two by the conventional
+# boundaries (the Ural Mountains and River, the Caucasus watershed, the Bosporus and Dardanelles,
+# the Isthmus of Suez, New Guinea), or that one continent holds by geography and the other by
+# common usage (Armenia and Cyprus: Asia, and Europe by their institutions), get both: either is
+# a right answer, and neither is a fair wrong one (Wikipedia, "List of transcontinental countries";
+# countries-list 3.4.1 has Russia in Asia only and Timor-Leste in Oceania only).
+CONTINENTS_FIX = {
+    "RU": ["EU", "AS"], "KZ": ["AS", "EU"], "AZ": ["AS", "EU"], "GE": ["AS", "EU"],
+    "TR": ["AS", "EU"], "EG": ["AF", "AS"], "AM": ["AS", "EU"], "CY": ["EU", "AS"],
+    "ID": ["AS", "OC"], "TL": ["AS", "OC"],
+}
+# world-countries gives some areas as land area only; a country's area is its total area, water
+# included, as the CIA World Factbook and the country's own statistics give it.
+AREA_FIX = {
+    # Puerto Rico: 9,104 km² in all (CIA World Factbook, "Area: total"); 8,870 km² is its land.
+    "PR": 9104,
 }
 CURRENCY_FIX = {
     # Zimbabwe: the Zimbabwe Gold (ZiG, ISO 4217 ZWG) since April 2024 (Reserve Bank of Zimbabwe,
@@ -776,11 +793,19 @@ DISCOVERY_FIX = {
     # unconfirmed claim.
     107: {"who": [("Heavy Ion Research Laboratory (HIRL)", 1981)], "where": [("Germany", 1981)], "year": 1981},
 }
+# mendeleev 1.3.0's one-decimal Pauling values are Pauling's own (The Nature of the Chemical
+# Bond, 1960); the values readers and tables give are Allred's revision (J. Inorg. Nucl. Chem. 17
+# (1961) 215; the CRC Handbook's "Electronegativity" table). Where the two differ by more than
+# rounding, Allred's value is taken; where an element has one per oxidation state and no single
+# one (lead: 1.87 for Pb(II), 2.33 for Pb(IV)) or only an estimate (francium, "> 0.79"), none.
 ELECTRONEGATIVITY_FIX = {
-    # Tungsten: 2.36 on the Pauling scale (CRC Handbook of Chemistry and Physics, "Electronegativity"
-    # table, after Allred 1961); mendeleev 1.3.0 has 1.7, a value for W(II).
+    # Tungsten: 2.36 (Allred); mendeleev has 1.7, a value for W(II).
     74: 2.36,
+    43: 1.9, 71: 1.27, 78: 2.28, 79: 2.54, 80: 2.00, 81: 1.62, 83: 2.02, 92: 1.38, 93: 1.36, 94: 1.28,
+    82: None, 87: None,
 }
+# Room temperature (25 °C) in kelvin: an element that boils below it is a gas.
+ROOM_TEMPERATURE_K = 298.15
 MELTING_POINT_FIX = {
     # Tungsten melts at 3695 K (3422 °C; CRC Handbook of Chemistry and Physics); mendeleev 1.3.0
     # has 3687.15 K.
@@ -981,19 +1006,26 @@ def build_elements() -> KG:
                     kg.ent(("series", r["series_id"]), "ElementCategory", sname.lower(), names))
         if r["atomic_weight"] is not None:
             kg.fact(el, "standardAtomicWeight", dec_(r["atomic_weight"]))
-        if r["density"] is not None and z <= LAST_MEASURED_PHASE_POINTS:
-            kg.fact(el, "densityGPerCm3", dec_(r["density"]))
         rows = phase.get(z, [])
+        # A gas at room temperature has a density only at a stated temperature and pressure
+        # (oxygen: 1.429 g/L at 0 °C, mendeleev's 1.308 at 25 °C) and a crystal structure only
+        # as a solid far below it, often several (oxygen: monoclinic, rhombohedral and cubic
+        # phases at ordinary pressure): neither is one value to ask for without conditions.
+        gas = bool(rows) and all(p["boiling_point"] is not None and p["boiling_point"] < ROOM_TEMPERATURE_K
+                                 for p in rows)
+        if r["density"] is not None and z <= LAST_MEASURED_PHASE_POINTS and not gas:
+            kg.fact(el, "densityGPerCm3", dec_(r["density"]))
         if len(rows) == 1 and not rows[0]["allotrope"] and z <= LAST_MEASURED_PHASE_POINTS:
             if rows[0]["melting_point"] is not None:
                 kg.fact(el, "meltingPointK", dec_(MELTING_POINT_FIX.get(z, rows[0]["melting_point"])))
             if rows[0]["boiling_point"] is not None and not rows[0]["is_sublimation_point"]:
                 kg.fact(el, "boilingPointK", dec_(rows[0]["boiling_point"]))
-        if r["en_pauling"] is not None:
-            kg.fact(el, "paulingElectronegativity", dec_(ELECTRONEGATIVITY_FIX.get(z, r["en_pauling"])))
+        en = ELECTRONEGATIVITY_FIX.get(z, r["en_pauling"])
+        if en is not None:
+            kg.fact(el, "paulingElectronegativity", dec_(en))
         if r["electronic_configuration"] and z <= LAST_MEASURED_CONFIGURATION:
             kg.fact(el, "electronConfiguration", s_(electron_configuration(r["electronic_configuration"])))
-        if r["lattice_structure"] in LATTICE:
+        if r["lattice_structure"] in LATTICE and not gas:
             code = r["lattice_structure"]
             kg.fact(el, "crystalStructure", kg.ent(("lattice", code), "CrystalStructure", LATTICE[code], [code]))
         if r["goldschmidt_class"] and not (r["goldschmidt_class"] == "synthetic" and z <= LAST_NATURAL_ELEMENT):
@@ -1037,8 +1069,11 @@ def build_elements() -> KG:
             kg.fact(el, "mainOxidationState", int_(ox))
 
     modes = collections.defaultdict(list)
-    for r in q("select isotope_id, mode from isotopedecaymodes where is_allowed_not_observed is null order by id"):
-        modes[r["isotope_id"]].append(r["mode"])
+    # A branch NUBASE gives as "= 0" (technetium-98's beta-plus) was looked for and not seen.
+    for r in q("select isotope_id, mode, relation, intensity from isotopedecaymodes"
+               " where is_allowed_not_observed is null order by id"):
+        if not (r["relation"] == "=" and r["intensity"] == 0):
+            modes[r["isotope_id"]].append(r["mode"])
     isotopes = q("select * from isotopes order by atomic_number, mass_number, id")
     decay = {r["id"]: decay_modes(modes.get(r["id"], [])) for r in isotopes}
     keep = kept_isotopes(isotopes, decay)
@@ -1079,6 +1114,10 @@ DECAY_FIX = {
     # Lutetium-176: beta-minus to hafnium-176 only; its Q_EC of 106 keV allows no positron, and no
     # electron-capture branch has been observed.
     (71, 176): ["beta-minus decay"],
+    # Krypton-67: two-proton emission in 37(14)% of decays, beta-plus (with electron capture) in
+    # the rest (Goigoux et al., Phys. Rev. Lett. 117 (2016) 162501; NUBASE2020); mendeleev marks
+    # the beta-plus branch "allowed, not observed".
+    (36, 67): ["beta-plus decay", "electron capture", "two-proton emission"],
 }
 
 
@@ -1190,7 +1229,8 @@ def build_nba() -> KG:
             # The District of Columbia is no state or province but the city's own district:
             # "In which state is Washington, D.C.?" has no answer.
             if t[idx["state"]] != US_FEDERAL_DISTRICT:
-                state = kg.ent(("state", t[idx["state"]]), state_class(t[idx["state"]]), t[idx["state"]])
+                state = kg.ent(("state", t[idx["state"]]), state_class(t[idx["state"]]), t[idx["state"]],
+                               STATE_NICKNAMES.get(t[idx["state"]], []))
                 kg.fact(city, "locatedInState", state)
             founded = FOUNDED_FIX.get(full, t[idx["year_founded"]])
             if founded:
@@ -1223,6 +1263,10 @@ CANADIAN_PROVINCES = {
     "Northwest Territories", "Nunavut", "Yukon",
 }
 US_FEDERAL_DISTRICT = "District of Columbia"
+# A state's official nickname where a team is named by it: "Golden State" (the Warriors, the
+# Valkyries) is California (California Government Code § 420.75, "The Golden State", 1968). As
+# an alias it lets the give-away check see that the name implies a Californian city.
+STATE_NICKNAMES = {"California": ["Golden State"]}
 
 
 def state_class(name: str) -> str:
@@ -1244,6 +1288,11 @@ FOUNDED_FIX = {
     "Indiana Pacers": 1967,  # ABA
     "Brooklyn Nets": 1967,  # New Jersey Americans, ABA
     "San Antonio Spurs": 1967,  # Dallas Chaparrals, ABA
+    # WNBA expansion franchises founded (awarded) a season or more before their first game:
+    # nba_api gives the first season, which readers take as a second, equally right year.
+    "Golden State Valkyries": 2023,  # awarded 5 October 2023, first season 2025
+    "Toronto Tempo": 2024,  # awarded 23 May 2024, first season 2026
+    "Portland Fire": 2024,  # awarded 16 September 2024, first season 2026
 }
 # nba_api's "city" is sometimes the team's state or region, which is not a city: the city the team
 # plays in (its arena's), so that "home city" holds cities only.

@@ -70,6 +70,9 @@ pub struct KgIndex {
     /// Named entities by their label's words (lower-cased, joined by a space), built on first
     /// use ([`Self::named`]).
     by_name: std::sync::OnceLock<HashMap<String, Vec<Id>>>,
+    /// Named entities by the words of their aliases and other labels, codes left out, built on
+    /// first use ([`Self::aliased`]).
+    by_alias: std::sync::OnceLock<HashMap<String, Vec<Id>>>,
     /// The profile the index was built under ([`super::profile`]).
     pub(super) profile: Arc<Profile>,
     /// Popularity counters the KG keeps for its entities (Wikidata's page counters).
@@ -492,6 +495,7 @@ impl KgIndex {
             closed: None,
             shared_names: Default::default(),
             by_name: Default::default(),
+            by_alias: Default::default(),
             profile: Arc::new(Profile::generic()),
             counters,
         }
@@ -687,6 +691,40 @@ impl KgIndex {
                     ids.sort_unstable();
                 }
                 by_name
+            })
+            .get(words)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The named entities with an alias or another label of exactly the words `words` (as
+    /// [`Self::named`]): "golden state" finds California where the KG gives it its nickname.
+    /// Codes (aliases all in capitals: "NBA", "USA") are left out: a code in a name ("2014
+    /// NBA championship") names what the name is about, not something else it implies.
+    pub fn aliased(&self, words: &str) -> &[Id] {
+        self.by_alias
+            .get_or_init(|| {
+                let mut by_alias: HashMap<String, Vec<Id>> = HashMap::new();
+                let names = self.aliases.iter().chain(self.other_labels.iter());
+                for (&x, list) in names {
+                    if !matches!(self.term(x), Term::NamedNode(_)) {
+                        continue;
+                    }
+                    for l in list {
+                        let code = !l.chars().any(char::is_lowercase);
+                        let key = name_key(l);
+                        if code || key.is_empty() {
+                            continue;
+                        }
+                        let ids = by_alias.entry(key).or_default();
+                        if !ids.contains(&x) {
+                            ids.push(x);
+                        }
+                    }
+                }
+                for ids in by_alias.values_mut() {
+                    ids.sort_unstable();
+                }
+                by_alias
             })
             .get(words)
             .map_or(&[], Vec::as_slice)

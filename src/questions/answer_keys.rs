@@ -22,6 +22,23 @@ use crate::core::gold::ValueKind;
 use crate::kg::index::{date_year, Fact, Id};
 use crate::kg::Term;
 
+/// How many objects in all a relation may have for a subject's several to be a checklist
+/// ([`checklist`]).
+const CHECKLIST_OBJECTS: usize = 4;
+
+/// Whether a Wh-question about `fact`'s subject and relation has a key that cannot be closed:
+/// the subject has several objects of a relation that has only a few in the whole KG (France
+/// is "a member of" the United Nations and the European Union, the two organisations the KG
+/// lists). Such a relation is a checklist of what the KG chose to record: "What is France a
+/// member of?" has as many right answers as the world has organisations, where "Is France a
+/// member of the European Union?" has one. A relation with many objects (borders, languages)
+/// lists what the subject has; one with a single object for the subject (a continent) asks
+/// which.
+pub fn checklist(index: &crate::kg::KgIndex, fact: &Fact) -> bool {
+    let [s, p, _] = *fact;
+    index.objects_of(s, p).len() > 1 && index.objects_of_predicate(p).len() <= CHECKLIST_OBJECTS
+}
+
 /// Every object the KG gives `fact`'s subject for its relation, with its aliases, how its
 /// value is read and the names left to the judge.
 pub fn accepted(r: &Renderer<'_>, fact: &Fact) -> Gold {

@@ -86,6 +86,18 @@ pub fn unfair_subject(index: &KgIndex, fact: &Fact, _wrong: Id) -> Option<&'stat
         .then_some("the relation has two values only: the other subject is of the other group")
 }
 
+/// Why `object`, kept as the object of `p` when the subject is replaced by `subject`, is false
+/// for `subject` for another reason than the knowledge asked ([`unfair_object`] against the
+/// subject's own objects): "The Connecticut Sun were founded in 1970" is false by the era of
+/// the WNBA (the Sun's own year is 1999).
+pub fn unfair_kept_object(index: &KgIndex, subject: Id, p: Id, object: Id) -> Option<&'static str> {
+    index
+        .objects_of(subject, p)
+        .into_iter()
+        .filter(|&own| own != object)
+        .find_map(|own| unfair_object(index, &[subject, p, own], object))
+}
+
 /// Facts a two-valued relation needs to be a split of its subjects.
 const MIN_SPLIT: usize = 6;
 
@@ -302,5 +314,10 @@ mod tests {
         assert!(unfair_object(&ix, &celtics, lit("1948")).is_none());
         // Two facts that differ are no split of subjects.
         assert!(!two_valued(&ix, id("landlocked")));
+        // The Celtics' 1946 kept for another subject: unfair for the Sky (a WNBA team, whose
+        // league began later), fair for the Lakers.
+        let first = id("firstSeason");
+        assert!(unfair_kept_object(&ix, id("sky"), first, lit("1946")).is_some());
+        assert!(unfair_kept_object(&ix, id("lakers"), first, lit("1946")).is_none());
     }
 }

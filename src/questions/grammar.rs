@@ -218,7 +218,9 @@ pub fn same_kind(
 /// Whether the subject's name holds the name of another entity that the KG links to the
 /// answer by one fact, either way: "Miami" (a city of Florida) in "Miami Heat" asked for its
 /// state, "Washington" in "Washington Mystics" asked for the District of Columbia. The name
-/// implies the answer through the KG without containing it. Names of one or two letters, and
+/// implies the answer through the KG without containing it; a name may be the other entity's
+/// alias ("Golden State", California's nickname, for a city of California). Names of one or
+/// two letters, and
 /// bare numbers, are not looked up (a year in a name is [`answer_in_subject`]'s); the answer
 /// must be an entity with a proper name.
 fn implied_by_name(
@@ -245,7 +247,11 @@ fn implied_by_name(
             let run = &w[i..j];
             let name = run.join(" ");
             name.chars().filter(|c| c.is_alphabetic()).count() > 2
-                && index.named(&name).iter().any(|&e| linked(e))
+                && index
+                    .named(&name)
+                    .iter()
+                    .chain(index.aliased(&name))
+                    .any(|&e| linked(e))
         })
     })
 }

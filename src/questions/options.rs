@@ -22,6 +22,7 @@ use crate::verify::short_answer::{contains_words, normalise};
 /// but the table they came from.
 pub const RELATIVE: f64 = 0.02;
 
+
 /// Why an option cannot stand beside the answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flaw {
@@ -91,11 +92,13 @@ pub fn same(a: &str, b: &str) -> bool {
 }
 
 /// A quantity a reader takes as measured, not counted: a number with decimals or one
-/// followed by words (a unit: "61 seconds"). Integers alone (years, atomic numbers, codes)
-/// are exact, and differ by one.
+/// followed by words (a unit: "61 seconds"), or a surveyed count ([`numbers::Figure::surveyed`]:
+/// a population, an area, where sources and dates differ by more than a percent, so
+/// Portugal's 10,642,836 is no wrong figure for Belgium's 10,584,534). Smaller integers (years,
+/// atomic numbers, codes) are exact, and differ by one.
 fn measured(text: &str) -> bool {
     let t = text.trim();
-    numbers::parse(t).is_some_and(|_| t.contains('.'))
+    numbers::parse(t).is_some_and(|n| t.contains('.') || n.surveyed())
         || t.split_once(' ').is_some_and(|(n, rest)| {
             numbers::parse(n).is_some() && rest.chars().all(|c| c.is_alphabetic() || c == ' ')
         })
@@ -314,6 +317,13 @@ mod tests {
         assert_eq!(f("Iron", &["1811.15"], &["1802.15"]), Some(Flaw::TooClose));
         assert_eq!(f("Iron", &["1811.15"], &["1941.15"]), None);
         assert_eq!(f("Hafnium", &["72"], &["71"]), None);
+        assert_eq!(f("Brazil", &["2007"], &["2008"]), None, "years are exact");
+        assert_eq!(
+            f("Belgium", &["10584534"], &["10642836"]),
+            Some(Flaw::TooClose),
+            "a population within a percent of another"
+        );
+        assert_eq!(f("Belgium", &["10584534"], &["11584534"]), None);
         assert_eq!(f("Lanthanum", &["1.1"], &["1.12"]), Some(Flaw::TooClose));
         assert_eq!(f("Polonium", &["209"], &["208.98"]), Some(Flaw::TooClose));
         assert_eq!(f("Calcium", &["1"], &["1.25"]), None);

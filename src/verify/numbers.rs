@@ -24,6 +24,23 @@ impl Figure {
     }
 }
 
+/// Whole numbers from here on count or measure something that changes or is surveyed
+/// (people, square kilometres), not an identifier or a year: sources and dates differ on
+/// them by more than their last digit.
+pub const LARGE_COUNT: f64 = 10_000.0;
+
+/// How far, relative to its size, a figure for a [`LARGE_COUNT`] may lie from the KG's and
+/// still be the same figure from another source or date (Belgium's 2007 population is
+/// 10,584,534 in Statbel's count of 1 January and 10,392,226 in the CIA's estimate of July).
+pub const SURVEY_SPREAD: f64 = 0.02;
+
+impl Figure {
+    /// Whether this is a [`LARGE_COUNT`] written as a whole number.
+    pub fn surveyed(&self) -> bool {
+        self.step >= 1.0 && self.value.abs() >= LARGE_COUNT
+    }
+}
+
 /// What a unit measures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dimension {
@@ -276,7 +293,8 @@ fn numbers_in(text: &str) -> Vec<(Figure, usize, usize, Option<&'static Unit>)> 
 /// Whether `answer` states the quantity `gold` (a number as the KG writes it, in the unit
 /// `gold_unit` names, if any): some number in it, converted from the unit written after it
 /// to the KG's, agrees with the gold to the precision of both. A number with no unit is taken
-/// to be in the KG's unit; one in a unit of another dimension never matches.
+/// to be in the KG's unit; one in a unit of another dimension never matches. A surveyed count
+/// ([`Figure::surveyed`]) is stated by any figure within [`SURVEY_SPREAD`] of it.
 pub fn states(answer: &str, gold: &str, gold_unit: Option<&str>) -> bool {
     let Some(g) = parse(gold.trim()) else {
         return false;
@@ -295,6 +313,7 @@ pub fn states(answer: &str, gold: &str, gold_unit: Option<&str>) -> bool {
             _ => w,
         };
         w.agrees(&g)
+            || (g.surveyed() && (w.value - g.value).abs() <= SURVEY_SPREAD * g.value.abs())
     })
 }
 
@@ -420,6 +439,17 @@ mod tests {
         // A gold written coarser than the answer: 209 stands for 208.5–209.5.
         assert!(states("208.98", "209", None));
         assert!(states("1.12", "1.1", None), "1.12 rounds to 1.1");
+    }
+
+    #[test]
+    fn surveyed_counts_take_another_sources_figure() {
+        // Belgium, 2007: Statbel's 1 January count and the CIA's July estimate.
+        assert!(states("10,392,226", "10584534", None));
+        assert!(states("about 10.4 million people", "10584534", None));
+        assert!(!states("9,900,000", "10584534", None));
+        // Years and small counts stay exact.
+        assert!(!states("2008", "2007", None));
+        assert!(!states("9,110", "9104", None));
     }
 
     #[test]

@@ -42,6 +42,10 @@ impl Method for Saq {
         // Every answer is a short free text.
         true
     }
+    fn unmade(&self) -> &'static str {
+        "subjects were not asked: they have several of the few objects the KG gives the \
+         relation, a checklist no short answer key can close (\"What is France a member of?\")"
+    }
     fn scoring(&self) -> Scoring {
         Scoring::Outcomes
     }

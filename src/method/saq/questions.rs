@@ -4,6 +4,7 @@
 
 use rand::Rng;
 
+use crate::questions::answer_keys;
 use crate::questions::context::{context_of, context_tag};
 use crate::questions::wrong_objects::WrongObjects;
 use crate::questions::{GenerateOptions, Question, Renderer, Task};
@@ -15,12 +16,19 @@ pub fn generate(
     candidates: &[usize],
     opts: &GenerateOptions,
 ) -> (Vec<Question>, usize) {
-    // Every object of (subject, relation) is a right answer: one question per pair.
-    let firsts: Vec<usize> = candidates
+    // Every object of (subject, relation) is a right answer: one question per pair, except
+    // where the KG's objects are a checklist no answer key can close.
+    let pairs: Vec<usize> = candidates
         .iter()
         .copied()
         .filter(|&i| crate::questions::first_of_pair(r.index, i))
         .collect();
+    let firsts: Vec<usize> = pairs
+        .iter()
+        .copied()
+        .filter(|&i| !answer_keys::checklist(r.index, &r.index.facts()[i]))
+        .collect();
+    let unmade = pairs.len() - firsts.len();
     let picked =
         crate::questions::draw_facts(r.index, &firsts, opts.limit, opts.sampling, opts.seed);
     let mut wrong = WrongObjects::drawn(r.index, opts.negatives_from);
@@ -45,5 +53,5 @@ pub fn generate(
         q.positive_id = q.id.clone();
         out.push(q);
     }
-    (out, 0)
+    (out, unmade)
 }
