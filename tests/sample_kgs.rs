@@ -1173,3 +1173,20 @@ fn expansion_franchises_are_founded_when_awarded() {
         );
     }
 }
+
+#[test]
+fn franchises_from_other_leagues_state_their_first_season_in_this_one() {
+    let kg = open("nba");
+    let k = kg.as_ref();
+    assert!(ask(
+        k,
+        "nba",
+        "ent:San_Antonio_Spurs prop:founded ?f ; prop:firstSeasonInLeague ?y . FILTER(STR(?f) = \"1967\" && STR(?y) = \"1976\")"
+    ));
+    // Every team has one, mostly its founding year.
+    assert!(ask(
+        k,
+        "nba",
+        "ent:Boston_Celtics prop:founded ?f ; prop:firstSeasonInLeague ?f"
+    ));
+}

@@ -603,6 +603,12 @@ CONTINENTS_FIX = {
 AREA_FIX = {
     # Puerto Rico: 9,104 km² in all (CIA World Factbook, "Area: total"); 8,870 km² is its land.
     "PR": 9104,
+    # France: 643,801 km² with its overseas regions (CIA World Factbook, "Area: total"), the
+    # France whose borders include Brazil's and Suriname's; 551,695 km² is metropolitan France.
+    "FR": 643801,
+    # China: 9,596,961 km² (UN Demographic Yearbook; CIA 9,596,960); world-countries' 9,706,961
+    # is no published figure.
+    "CN": 9596961,
 }
 CURRENCY_FIX = {
     # Zimbabwe: the Zimbabwe Gold (ZiG, ISO 4217 ZWG) since April 2024 (Reserve Bank of Zimbabwe,
@@ -806,6 +812,11 @@ ELECTRONEGATIVITY_FIX = {
 }
 # Room temperature (25 °C) in kelvin: an element that boils below it is a gas.
 ROOM_TEMPERATURE_K = 298.15
+BOILING_POINT_FIX = {
+    # Indium boils at 2072 °C = 2345.15 K (CRC Handbook of Chemistry and Physics); mendeleev
+    # 1.3.0 has 2300.15 K (2027 °C, the digits swapped).
+    49: 2345.15,
+}
 MELTING_POINT_FIX = {
     # Tungsten melts at 3695 K (3422 °C; CRC Handbook of Chemistry and Physics); mendeleev 1.3.0
     # has 3687.15 K.
@@ -1019,7 +1030,7 @@ def build_elements() -> KG:
             if rows[0]["melting_point"] is not None:
                 kg.fact(el, "meltingPointK", dec_(MELTING_POINT_FIX.get(z, rows[0]["melting_point"])))
             if rows[0]["boiling_point"] is not None and not rows[0]["is_sublimation_point"]:
-                kg.fact(el, "boilingPointK", dec_(rows[0]["boiling_point"]))
+                kg.fact(el, "boilingPointK", dec_(BOILING_POINT_FIX.get(z, rows[0]["boiling_point"])))
         en = ELECTRONEGATIVITY_FIX.get(z, r["en_pauling"])
         if en is not None:
             kg.fact(el, "paulingElectronegativity", dec_(en))
@@ -1202,9 +1213,13 @@ def build_nba() -> KG:
         kg.cls(c, l)
     # Left out as mostly unaskable (issue 39): a team's home state (its city's name gives it away),
     # a player's active/inactive status (true only as of the snapshot: "currently" has no date), and
-    # the first season in the league (it ignores the years a franchise spent in the NBL or the ABA;
-    # the franchise's founding year takes its place).
+    # the first season in the league as every team's start (it ignores the years a franchise spent
+    # in the NBL or the ABA; the franchise's founding year takes its place). The first season in
+    # its current league is stated under that name beside the founding: it differs for the
+    # franchises that came from the NBL or the ABA and the expansion teams awarded a season or
+    # more before their first, and it dates when a team could first win its league's title.
     for p, l in [("league", "league"), ("homeCity", "home city"), ("founded", "year founded"),
+                 ("firstSeasonInLeague", "first season in its current league"),
                  ("teamAbbreviation", "team abbreviation"), ("champion", "champion franchise"),
                  ("championshipYear", "championship year"), ("locatedInState", "located in state or province"),
                  ("pointInTime", "point in time")]:
@@ -1235,6 +1250,10 @@ def build_nba() -> KG:
             founded = FOUNDED_FIX.get(full, t[idx["year_founded"]])
             if founded:
                 kg.fact(team, "founded", year_(founded))
+            # nba_api's year_founded is the first season in the current league: stated for every
+            # team, so that a claim about it is never false only because the KG left it out.
+            if t[idx["year_founded"]]:
+                kg.fact(team, "firstSeasonInLeague", year_(t[idx["year_founded"]]))
             for y in sorted(t[idx["championship_year"]] or []):
                 ch = kg.ent(("champ", lg, y), "Championship", f"{y} {lg} championship",
                             [f"{y} {lg} Finals"], slug_hint=f"{lg} championship {y}")

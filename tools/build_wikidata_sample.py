@@ -42,7 +42,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_sample_kgs import LAND_BORDER_ADDED, OFFICIAL_LANGUAGE_FIX, esc  # noqa: E402  (shared corrections, Turtle escaping)
+from build_sample_kgs import AREA_FIX, LAND_BORDER_ADDED, OFFICIAL_LANGUAGE_FIX, esc  # noqa: E402  (shared corrections, Turtle escaping)
 
 PINS = {
     ("npm", "@rapideditor/country-coder"): "5.6.1",
@@ -222,8 +222,12 @@ NATIVE_LABEL_FIX = {
 # (item, property, value item or None, date, precision, qualifier property)
 # Germany and Switzerland have none: each has several dates a reader may take for its founding
 # (Germany 1871, 1949 or 1990; Switzerland 1291 or 1848), so a question would have no one answer.
-INCEPTION = {"IT": ("1861-03-17", 11), "BE": ("1830-10-04", 11),
-             "Q4916": ("1999-01-01", 11), "Q25344": ("1850", 9)}
+# The euro states none: it began as book money on 1 January 1999 and as notes and coins on
+# 1 January 2002, two dates a reader may each mean (as Germany's and Switzerland's founding).
+INCEPTION = {"IT": ("1861-03-17", 11), "BE": ("1830-10-04", 11), "Q25344": ("1850", 9)}
+# English names the continent Q828 with the article, "the Americas": the alias says so, as "The
+# Netherlands" does for its country, and questions write "the continent of the Americas".
+CONTINENT_ALIASES = {"Q828": ["the Americas"]}
 # Membership of the European Union (EEC from 1958) and of the United Nations, with the start time.
 EU_SINCE = {"BE": "1958-01-01", "FR": "1958-01-01", "DE": "1958-01-01", "IT": "1958-01-01", "LU": "1958-01-01",
             "ES": "1986-01-01", "PT": "1986-01-01", "AT": "1995-01-01"}
@@ -492,7 +496,7 @@ def build(npm_root: Path, site: Path, countries=COUNTRIES) -> str:
             # The latest value is preferred, as on Wikidata; older ones stay with their point in time.
             e.add("P1082", Quantity(pop, "Q199"), rank="Preferred" if i == len(pops) - 1 else "Normal",
                   quals=[("P585", Time(str(year), 9))], refs=[src("gapminder")])
-        e.add("P2046", Quantity(x["area"], "Q712226"), refs=[wc_ref])
+        e.add("P2046", Quantity(AREA_FIX.get(x["cca2"], x["area"]), "Q712226"), refs=[wc_ref])
         if cc in INCEPTION:
             d, prec = INCEPTION[cc]
             e.add("P571", Time(d, prec))
@@ -588,14 +592,17 @@ def build(npm_root: Path, site: Path, countries=COUNTRIES) -> str:
         e.descs["en"] = ITEMS[qid][1]
         e.add("P31", "Q8142")
         e.add("P498", code)
-        d, prec = INCEPTION[qid]
-        e.add("P571", Time(d, prec))
+        if qid in INCEPTION:
+            d, prec = INCEPTION[qid]
+            e.add("P571", Time(d, prec))
         e.sitelinks.append(("en", ITEMS[qid][0].capitalize() if qid == "Q4916" else ITEMS[qid][0]))
 
     for qid in sorted(set(region_qid.values()) & {s.value for e in ents.values() for s in e.statements
                                                   if s.pid == "P30"}):
         e = ent(qid)
         e.label("en", next(k for k, v in region_qid.items() if v == qid))
+        for a in CONTINENT_ALIASES.get(qid, []):
+            e.alias("en", a)
         e.descs["en"] = "continent"
         e.add("P31", "Q5107")
 

@@ -175,7 +175,7 @@ fn is_symbol(alias: &str) -> bool {
 
 /// Text without its accents (letters decomposed, combining marks dropped): "Curaçao" →
 /// "Curacao".
-fn folded(s: &str) -> String {
+pub(crate) fn folded(s: &str) -> String {
     use unicode_normalization::{char::is_combining_mark, UnicodeNormalization};
     s.nfd().filter(|c| !is_combining_mark(*c)).collect()
 }

@@ -22,21 +22,23 @@ use crate::core::gold::ValueKind;
 use crate::kg::index::{date_year, Fact, Id};
 use crate::kg::Term;
 
-/// How many objects in all a relation may have for a subject's several to be a checklist
-/// ([`checklist`]).
+/// How many objects in all a relation may have to be a checklist ([`checklist`]).
 const CHECKLIST_OBJECTS: usize = 4;
 
-/// Whether a Wh-question about `fact`'s subject and relation has a key that cannot be closed:
-/// the subject has several objects of a relation that has only a few in the whole KG (France
-/// is "a member of" the United Nations and the European Union, the two organisations the KG
-/// lists). Such a relation is a checklist of what the KG chose to record: "What is France a
-/// member of?" has as many right answers as the world has organisations, where "Is France a
-/// member of the European Union?" has one. A relation with many objects (borders, languages)
-/// lists what the subject has; one with a single object for the subject (a continent) asks
-/// which.
-pub fn checklist(index: &crate::kg::KgIndex, fact: &Fact) -> bool {
-    let [s, p, _] = *fact;
-    index.objects_of(s, p).len() > 1 && index.objects_of_predicate(p).len() <= CHECKLIST_OBJECTS
+/// Whether relation `p` is a checklist, whose Wh-question has a key no KG can close: a
+/// relation with only a few objects in the whole KG, of which a subject may have several
+/// (France is "a member of" the United Nations and the European Union, the two organisations
+/// the KG lists; Monaco of the first). It records what the KG chose to list: "What is Monaco a
+/// member of?" has as many right answers as the world has organisations, where "Is Monaco a
+/// member of the United Nations?" has one. A relation with many objects (borders, languages)
+/// lists what each subject has; one of a single object per subject (a continent, a league)
+/// asks which.
+pub fn checklist(index: &crate::kg::KgIndex, p: Id) -> bool {
+    index.objects_of_predicate(p).len() <= CHECKLIST_OBJECTS
+        && index
+            .facts_of_predicate(p)
+            .windows(2)
+            .any(|w| index.facts()[w[0]][0] == index.facts()[w[1]][0])
 }
 
 /// Every object the KG gives `fact`'s subject for its relation, with its aliases, how its

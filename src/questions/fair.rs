@@ -13,6 +13,10 @@
 //! - **Another era**: the wrong object began after the subject's year (a franchise whose first
 //!   season or founding is later than the championship it is offered as the winner of), or a
 //!   wrong date lies more than [`ERA_SPAN`] years from the true one.
+//! - **Too close to tell**: a wrong number that is the true one after rounding or within the
+//!   spread of its sources ([`super::options::too_close`]: Belgium's 2007 population offered
+//!   for Portugal's, half a percent off), or so far from it that its order of magnitude rules
+//!   it out ([`implausible_number`]: an area of 6 km² for Bolivia).
 
 use crate::kg::index::{Fact, Id, KgIndex};
 
@@ -38,6 +42,13 @@ pub fn unfair_object(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'static
         if (truth - other).abs() > ERA_SPAN {
             return Some("the wrong year is of another era than the true one");
         }
+    }
+    let (truth, other) = (index.label(o), index.label(wrong));
+    if super::options::too_close(&truth, &other) {
+        return Some("the wrong number is the true one after rounding, or within its spread");
+    }
+    if implausible_number(&truth, &other) {
+        return Some("the wrong number is an order of magnitude off the true one");
     }
     None
 }
@@ -96,6 +107,31 @@ pub fn unfair_kept_object(index: &KgIndex, subject: Id, p: Id, object: Id) -> Op
         .into_iter()
         .filter(|&own| own != object)
         .find_map(|own| unfair_object(index, &[subject, p, own], object))
+}
+
+/// Whether relations `p` and `q` give the same object to most subjects that have both (a
+/// franchise's founding year and its first season in its league; a country's capital and its
+/// seat of government): one put for the other makes a claim that is false only by the KG's
+/// fine distinction, or not at all for the many subjects where the two agree.
+pub fn near_synonyms(index: &KgIndex, p: Id, q: Id) -> bool {
+    let (mut both, mut same) = (0usize, 0usize);
+    let mut last = None;
+    for &i in index.facts_of_predicate(p) {
+        let s = index.facts()[i][0];
+        if last == Some(s) {
+            continue;
+        }
+        last = Some(s);
+        let theirs = index.objects_of(s, q);
+        if theirs.is_empty() {
+            continue;
+        }
+        both += 1;
+        if index.objects_of(s, p).iter().any(|o| theirs.contains(o)) {
+            same += 1;
+        }
+    }
+    both > 0 && 2 * same > both
 }
 
 /// Facts a two-valued relation needs to be a split of its subjects.
@@ -182,7 +218,9 @@ const START_WORDS: [&str; 9] = [
 ];
 
 /// The year entity `e` began, from a fact whose relation's name says so (founded, inception,
-/// first season, date of birth), the earliest when several do.
+/// first season, date of birth), the latest when several do: a franchise founded in another
+/// league (the Spurs, 1967, in the ABA) began in its current one later (1976), and a title of
+/// that league from before then is none it could have won.
 pub fn start_year(index: &KgIndex, e: Id) -> Option<i32> {
     index
         .facts_from(e)
@@ -198,7 +236,7 @@ pub fn start_year(index: &KgIndex, e: Id) -> Option<i32> {
             START_WORDS.iter().any(|w| name.contains(w))
         })
         .filter_map(|f| year_value(index, f[2]))
-        .min()
+        .max()
 }
 
 /// A plain number literal that reads as a year (1000–2999).
@@ -243,12 +281,14 @@ mod tests {
             ex:p2 rdfs:label "Player Two" ; ex:league ex:wnba .
             ex:p3 ex:league ex:nba . ex:p4 ex:league ex:nba . ex:p5 ex:league ex:wnba . ex:p6 ex:league ex:wnba .
             ex:lakers rdfs:label "Lakers" ; ex:teamLeague ex:nba ; ex:firstSeason "1948"^^xsd:gYear .
-            ex:celtics rdfs:label "Celtics" ; ex:teamLeague ex:nba ; ex:firstSeason "1946"^^xsd:gYear .
-            ex:heat rdfs:label "Heat" ; ex:teamLeague ex:nba ; ex:firstSeason "1988"^^xsd:gYear .
+            ex:celtics rdfs:label "Celtics" ; ex:teamLeague ex:nba ; ex:firstSeason "1946"^^xsd:gYear ; ex:founded "1946"^^xsd:gYear .
+            ex:heat rdfs:label "Heat" ; ex:teamLeague ex:nba ; ex:firstSeason "1988"^^xsd:gYear ; ex:founded "1988"^^xsd:gYear .
             ex:sky rdfs:label "Sky" ; ex:teamLeague ex:wnba ; ex:firstSeason "2006"^^xsd:gYear .
             ex:aces rdfs:label "Aces" ; ex:teamLeague ex:wnba ; ex:firstSeason "2008"^^xsd:gYear .
             ex:c1985 rdfs:label "1985 NBA championship" ; ex:teamLeague ex:nba ; ex:champion ex:lakers .
             ex:c2010 rdfs:label "2010 NBA championship" ; ex:teamLeague ex:nba ; ex:champion ex:lakers .
+            ex:spurs rdfs:label "Spurs" ; ex:teamLeague ex:nba ; ex:founded "1967"^^xsd:gYear ; ex:firstSeason "1976"^^xsd:gYear .
+            ex:c1971 rdfs:label "1971 NBA championship" ; ex:teamLeague ex:nba ; ex:champion ex:lakers .
             ex:at ex:landlocked ex:yes . ex:fr ex:landlocked ex:no .
             ex:ad rdfs:label "Andorra" ; ex:capital ex:alv . ex:alv rdfs:label "Andorra la Vella" .
             ex:pt rdfs:label "Portugal" ; ex:capital ex:lis . ex:lis rdfs:label "Lisbon" .
@@ -286,6 +326,9 @@ mod tests {
         assert!(unfair_object(&ix, &won, id("heat")).is_some());
         assert!(unfair_object(&ix, &won, id("celtics")).is_none());
         assert!(unfair_object(&ix, &fact("c2010", "champion", "lakers"), id("heat")).is_none());
+        // Founded in 1967 in another league, first in this one in 1976: no 1971 champion.
+        assert!(unfair_object(&ix, &fact("c1971", "champion", "lakers"), id("spurs")).is_some());
+        assert!(unfair_object(&ix, &fact("c2010", "champion", "lakers"), id("spurs")).is_none());
         // A year before the league's first team.
         let lit = |y: &str| {
             ix.id(&crate::kg::Term::Literal(
@@ -312,6 +355,9 @@ mod tests {
         let celtics = [id("celtics"), id("firstSeason"), lit("1946")];
         assert!(unfair_object(&ix, &celtics, lit("2006")).is_some());
         assert!(unfair_object(&ix, &celtics, lit("1948")).is_none());
+        // Founding and first season: the same year for most teams.
+        assert!(near_synonyms(&ix, id("founded"), id("firstSeason")));
+        assert!(!near_synonyms(&ix, id("teamLeague"), id("firstSeason")));
         // Two facts that differ are no split of subjects.
         assert!(!two_valued(&ix, id("landlocked")));
         // The Celtics' 1946 kept for another subject: unfair for the Sky (a WNBA team, whose

@@ -65,6 +65,8 @@ pub struct Corrupter<'a> {
     sigs: Signatures,
     /// Subjects by lower-cased label: the only facts whose words can equal a negative's.
     by_label: HashMap<String, Vec<Id>>,
+    /// Pairs of relations found to be near-synonyms or not ([`super::fair::near_synonyms`]).
+    synonyms: std::cell::RefCell<HashMap<(Id, Id), bool>>,
 }
 
 impl<'a> Corrupter<'a> {
@@ -86,6 +88,7 @@ impl<'a> Corrupter<'a> {
             from,
             sigs: Signatures::build(index),
             by_label,
+            synonyms: Default::default(),
         }
     }
 
@@ -151,6 +154,17 @@ impl<'a> Corrupter<'a> {
                 && super::fair::unfair_kept_object(ix, f[0], f[1], f[2]).is_none()
         } else if f[2] != fact[2] && f[1] == fact[1] {
             super::fair::unfair_object(ix, fact, f[2]).is_none()
+        } else if f[1] != fact[1] {
+            // A relation swapped for one that states the same value for most subjects (a
+            // franchise's founding and its first season) makes a claim the world does not
+            // tell from the true one.
+            let key = (fact[1].min(f[1]), fact[1].max(f[1]));
+            let near = *self
+                .synonyms
+                .borrow_mut()
+                .entry(key)
+                .or_insert_with(|| super::fair::near_synonyms(ix, key.0, key.1));
+            !near
         } else {
             true
         }

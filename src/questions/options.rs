@@ -131,6 +131,12 @@ pub fn too_close(answer: &str, option: &str) -> bool {
 /// number of the name's words that a word of the option shares a stem with ("Angolan" for
 /// Angola, "Norwegian" for Norway), or, for numbers, is ("1947" for the 1947 championship).
 pub fn match_score(subject: &str, option: &str) -> usize {
+    // Letters are matched without their accents: "REU" is read off "Réunion".
+    let (subject, option) = (
+        super::aliases::folded(subject),
+        super::aliases::folded(option),
+    );
+    let (subject, option) = (subject.as_str(), option.as_str());
     let subject_words = words(subject);
     let code = option
         .trim()
@@ -286,6 +292,7 @@ mod tests {
             "Iran's code fits Iraq as well"
         );
         assert_eq!(match_score("Iraq", "BA"), 0);
+        assert_eq!(match_score("Réunion", "REU"), CODE_MATCH, "accents aside");
         assert_eq!(match_score("Saint Kitts and Nevis", ".kn"), CODE_MATCH);
         assert_eq!(match_score("Neodymium", "Nd"), CODE_MATCH);
         assert_eq!(match_score("Oxygen", "O"), CODE_MATCH);

@@ -32,10 +32,22 @@ pub fn kg_name(source: &str) -> String {
 /// stars, the accepted answers with their aliases, a premise and its truth, or the facts.
 pub fn gold_line(q: &Question) -> String {
     let accepted = |a: &crate::questions::Accepted| {
-        if a.aliases.is_empty() {
-            a.label.clone()
+        // A surveyed count is read as stated by any figure within the spread of its sources:
+        // the reader of the set sees the key as wide as it is.
+        let surveyed = matches!(a.value, crate::core::gold::ValueKind::Quantity { .. })
+            && crate::verify::numbers::parse(&a.label).is_some_and(|f| f.surveyed());
+        let spread = if surveyed {
+            format!(
+                " (or any figure within {:.0}%)",
+                100.0 * crate::verify::numbers::SURVEY_SPREAD
+            )
         } else {
-            format!("{} (aliases: {})", a.label, a.aliases.join(", "))
+            String::new()
+        };
+        if a.aliases.is_empty() {
+            format!("{}{spread}", a.label)
+        } else {
+            format!("{}{spread} (aliases: {})", a.label, a.aliases.join(", "))
         }
     };
     let gold = &q.gold;

@@ -60,7 +60,7 @@ pub fn question(
     let wh = difficulty == Difficulty::Hard
         && rng.random_bool(0.5)
         && r.index.objects_of(fact[0], fact[1]).len() < WH_MAX_OBJECTS
-        && !crate::questions::answer_keys::checklist(r.index, fact)
+        && !asker.checklist(fact[1])
         && asker.first_wh(fact);
     let mut q = if wh {
         let mut q = r.base(fact, Task::Kglens);

@@ -23,10 +23,16 @@ pub fn generate(
         .copied()
         .filter(|&i| crate::questions::first_of_pair(r.index, i))
         .collect();
+    let mut checklists = std::collections::HashMap::new();
     let firsts: Vec<usize> = pairs
         .iter()
         .copied()
-        .filter(|&i| !answer_keys::checklist(r.index, &r.index.facts()[i]))
+        .filter(|&i| {
+            let p = r.index.facts()[i][1];
+            !*checklists
+                .entry(p)
+                .or_insert_with(|| answer_keys::checklist(r.index, p))
+        })
         .collect();
     let unmade = pairs.len() - firsts.len();
     let picked =

@@ -50,6 +50,8 @@ pub struct Asker<'r, 'a> {
     /// The (subject, relation) pairs a Wh-question was asked about (KGLens HARD): every object
     /// of the pair answers it, so a second edge of the pair is asked as a yes/no question.
     asked_wh: std::collections::HashSet<(Id, Id)>,
+    /// Relations found to be checklists ([`crate::questions::answer_keys::checklist`]) or not.
+    checklists: HashMap<Id, bool>,
 }
 
 impl<'r, 'a> Asker<'r, 'a> {
@@ -65,6 +67,7 @@ impl<'r, 'a> Asker<'r, 'a> {
             wrong: WrongObjects::drawn(r.index, from),
             asked_no: Default::default(),
             asked_wh: Default::default(),
+            checklists: HashMap::new(),
         }
     }
 
@@ -117,6 +120,16 @@ impl<'r, 'a> Asker<'r, 'a> {
 
     /// Whether a Wh-question about `fact`'s subject and relation is still to be asked; marks it
     /// asked.
+    /// Whether relation `p` is a checklist, which no Wh-question asks about
+    /// ([`crate::questions::answer_keys::checklist`]).
+    pub fn checklist(&mut self, p: Id) -> bool {
+        let index = self.r.index;
+        *self
+            .checklists
+            .entry(p)
+            .or_insert_with(|| crate::questions::answer_keys::checklist(index, p))
+    }
+
     pub fn first_wh(&mut self, fact: &Fact) -> bool {
         self.asked_wh.insert((fact[0], fact[1]))
     }
