@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use common::*;
 use kgscope::kg::{self, info, KgIndex, KnowledgeGraph, Term};
-use kgscope::questions::{self, GenerateOptions, Gold, Question, Task, TemplateSet};
+use kgscope::questions::{self, Corruption, GenerateOptions, Gold, Question, Task, TemplateSet};
 use oxigraph::model::{Literal, NamedNode};
 
 fn index(kg: &dyn KnowledgeGraph) -> KgIndex {
@@ -204,11 +204,13 @@ fn ten_thousand_statements_are_deterministic_and_negatives_are_false() {
     }
     // Facts that read alike ("Fr" and "Fr." as a symbol) are asked once.
     assert!((4_990..=5_000).contains(&(qs.len() - negatives)));
+    // Head and tail are replaced; the relation is only swapped for one that is no
+    // near-synonym, which the countries have none of (an IOC code is the ISO alpha-3 code
+    // for most countries).
     let positions: HashSet<_> = qs.iter().filter_map(|q| q.negative).collect();
-    assert_eq!(
-        positions.len(),
-        3,
-        "head, relation and tail are all replaced sometimes"
+    assert!(
+        positions.contains(&Corruption::Head) && positions.contains(&Corruption::Tail),
+        "head and tail are both replaced sometimes: {positions:?}"
     );
 }
 

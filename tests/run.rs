@@ -291,7 +291,7 @@ fn run_entity_asks_about_that_entity_only_and_resume_asks_the_same_questions() {
 }
 
 /// A run smaller than its limit says so and why, on the terminal and in its manifest: most of
-/// nba's home cities are named by their teams ("Boston Celtics" → Boston).
+/// nba's team abbreviations are spelt by their teams' names ("Atlanta Dream" → ATL).
 #[test]
 fn a_run_short_of_its_limit_says_which_facts_were_skipped() {
     common::default_model();
@@ -301,7 +301,7 @@ fn a_run_short_of_its_limit_says_which_facts_were_skipped() {
         "--kg",
         "sample:nba",
         "--relation",
-        "home city",
+        "team abbreviation",
         "--limit",
         "20",
         "--runs-dir",

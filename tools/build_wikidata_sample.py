@@ -42,7 +42,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_sample_kgs import AREA_FIX, LAND_BORDER_ADDED, OFFICIAL_LANGUAGE_FIX, esc  # noqa: E402  (shared corrections, Turtle escaping)
+from build_sample_kgs import AREA_FIX, CONTINENTS_FIX, LAND_BORDER_ADDED, OFFICIAL_LANGUAGE_FIX, esc  # noqa: E402  (shared corrections, Turtle escaping)
 
 PINS = {
     ("npm", "@rapideditor/country-coder"): "5.6.1",
@@ -225,6 +225,20 @@ NATIVE_LABEL_FIX = {
 # The euro states none: it began as book money on 1 January 1999 and as notes and coins on
 # 1 January 2002, two dates a reader may each mean (as Germany's and Switzerland's founding).
 INCEPTION = {"IT": ("1861-03-17", 11), "BE": ("1830-10-04", 11), "Q25344": ("1850", 9)}
+# countries-list's continent codes -> the country-coder regions Wikidata's P30 takes here.
+CONTINENT_REGION = {"EU": "Europe", "AF": "Africa", "AS": "Asia", "OC": "Oceania", "NA": "Americas",
+                    "SA": "Americas"}
+
+
+def regions_of(cc, region):
+    """A country's continents: its region, then those of CONTINENTS_FIX (a transcontinental one)."""
+    out = [region]
+    for c in CONTINENTS_FIX.get(cc, []):
+        if CONTINENT_REGION[c] not in out:
+            out.append(CONTINENT_REGION[c])
+    return out
+
+
 # English names the continent Q828 with the article, "the Americas": the alias says so, as "The
 # Netherlands" does for its country, and questions write "the continent of the Americas".
 CONTINENT_ALIASES = {"Q828": ["the Americas"]}
@@ -465,7 +479,8 @@ def build(npm_root: Path, site: Path, countries=COUNTRIES) -> str:
             e.add("P31", "Q6256", rank="Normal")
         if x["landlocked"]:
             e.add("P31", "Q123480", rank="Normal", refs=[wc_ref])
-        e.add("P30", region_qid[x["region"]], refs=[cc_ref])
+        for region in regions_of(cc, x["region"]):
+            e.add("P30", region_qid[region], refs=[cc_ref])
         if cc == "DE":
             # The Federal Republic's capital: Berlin since reunification, Bonn 1949-1990. The current
             # value is preferred, so the truthy wdt:P36 is Berlin alone (as on Wikidata).

@@ -33,12 +33,57 @@ const CHECKLIST_OBJECTS: usize = 4;
 /// member of the United Nations?" has one. A relation with many objects (borders, languages)
 /// lists what each subject has; one of a single object per subject (a continent, a league)
 /// asks which.
+///
+/// A relation of two named values that split the subjects ([`super::fair::two_valued`]: a
+/// player's league, the NBA or the WNBA) is one too: "In which league has George Karl played?"
+/// has the ABA for an answer as well, which a KG of two leagues does not know.
 pub fn checklist(index: &crate::kg::KgIndex, p: Id) -> bool {
-    index.objects_of_predicate(p).len() <= CHECKLIST_OBJECTS
+    (index.objects_of_predicate(p).len() <= CHECKLIST_OBJECTS
         && index
             .facts_of_predicate(p)
             .windows(2)
-            .any(|w| index.facts()[w[0]][0] == index.facts()[w[1]][0])
+            .any(|w| index.facts()[w[0]][0] == index.facts()[w[1]][0]))
+        || super::fair::two_valued(index, p)
+}
+
+/// Whether `o` is a generic value of relation `p`: a text several subjects share (a currency
+/// symbol of three currencies or more; a demonym two places share where most have their own).
+/// "Fr" for the Djiboutian franc, "₨" for the Pakistani rupee, "Channel Islander" for Jersey
+/// are right but not what a reader writes for that one subject ("Fdj", "Rs", "Jerseyman"),
+/// which the KG does not hold: a Wh-question would mark the usual answer wrong. Entities are
+/// never generic: a shared language or currency is the thing itself.
+///
+/// A number or a code of digits ("+1", "+44") is shared by design, not generic: it is each
+/// holder's own answer (the North American Numbering Plan's members all dial +1).
+pub fn generic_value(index: &crate::kg::KgIndex, p: Id, o: Id) -> bool {
+    let Term::Literal(l) = index.term(o) else {
+        return false;
+    };
+    if l
+        .value()
+        .chars()
+        .all(|c| c.is_ascii_digit() || "+-. ".contains(c))
+    {
+        return false;
+    }
+    let sharing = index
+        .facts_to(o)
+        .iter()
+        .filter(|&&i| index.facts()[i as usize][1] == p)
+        .count();
+    let facts = index.facts_of_predicate(p).len();
+    let own = 4 * index.objects_of_predicate(p).len() >= 3 * facts;
+    sharing >= 3 || (sharing == 2 && own)
+}
+
+/// Whether every answer to the Wh-question about `fact`'s subject and relation is a generic
+/// value ([`generic_value`]).
+pub fn generic_key(index: &crate::kg::KgIndex, fact: &Fact) -> bool {
+    let [s, p, _] = *fact;
+    index
+        .objects_of(s, p)
+        .into_iter()
+        .all(|o| generic_value(index, p, o))
 }
 
 /// Every object the KG gives `fact`'s subject for its relation, with its aliases, how its

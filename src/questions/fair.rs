@@ -12,7 +12,8 @@
 //!   are the WNBA's), or a year before the group's first (a WNBA team founded in 1966).
 //! - **Another era**: the wrong object began after the subject's year (a franchise whose first
 //!   season or founding is later than the championship it is offered as the winner of), or a
-//!   wrong date lies more than [`ERA_SPAN`] years from the true one.
+//!   wrong date lies more than [`ERA_SPAN`] years from the true one, or the wrong object's own
+//!   dated facts of the relation all come later than that (the USSR for a discovery of 1794).
 //! - **Too close to tell**: a wrong number that is the true one after rounding or within the
 //!   spread of its sources ([`super::options::too_close`]: Belgium's 2007 population offered
 //!   for Portugal's, half a percent off), or so far from it that its order of magnitude rules
@@ -42,6 +43,9 @@ pub fn unfair_object(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'static
         if (truth - other).abs() > ERA_SPAN {
             return Some("the wrong year is of another era than the true one");
         }
+    }
+    if later_era(index, fact, wrong) {
+        return Some("the wrong object's own facts of the relation all date from a later era");
     }
     let (truth, other) = (index.label(o), index.label(wrong));
     if super::options::too_close(&truth, &other) {
@@ -260,6 +264,25 @@ fn year_of_subject(index: &KgIndex, s: Id) -> Option<i32> {
 }
 
 /// Whether `wrong` began after the year `s` is about.
+/// Whether the fact is dated (a qualifier year: an element's discovery in 1794) and every
+/// dated fact of its relation that has `wrong` as object is more than [`ERA_SPAN`] years later:
+/// "discovered in the USSR" (whose discoveries date from 1955 on) for yttrium is ruled out by
+/// the era, as "discovered by Glenn Seaborg" would be.
+fn later_era(index: &KgIndex, fact: &Fact, wrong: Id) -> bool {
+    let [_, p, _] = *fact;
+    let Some(year) = index.qualifier_year(fact) else {
+        return false;
+    };
+    index
+        .facts_to(wrong)
+        .iter()
+        .map(|&i| index.facts()[i as usize])
+        .filter(|f| f[1] == p)
+        .filter_map(|f| index.qualifier_year(&f))
+        .min()
+        .is_some_and(|first| first - year > ERA_SPAN)
+}
+
 fn later_than(index: &KgIndex, wrong: Id, s: Id) -> bool {
     match (start_year(index, wrong), year_of_subject(index, s)) {
         (Some(began), Some(year)) => began > year,

@@ -260,9 +260,9 @@ pub fn select_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Selection
             "no fact matches the given --relation / entity filters".into()
         } else {
             format!(
-                "all {} facts that match the filters name their answer (its label or an alias) \
-                 in their subject's label (like \"Carbon-14\" isotope of \"Carbon\"), so none \
-                 makes a question",
+                "all {} facts that match the filters state or imply their answer in their \
+                 subject's name (like \"Carbon-14\" isotope of \"Carbon\", or \"Utah Jazz\" \
+                 based in a city of Utah), so none makes a question",
                 filtered.len()
             )
         }));

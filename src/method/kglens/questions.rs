@@ -61,6 +61,7 @@ pub fn question(
         && rng.random_bool(0.5)
         && r.index.objects_of(fact[0], fact[1]).len() < WH_MAX_OBJECTS
         && !asker.checklist(fact[1])
+        && !crate::questions::answer_keys::generic_key(r.index, fact)
         && asker.first_wh(fact);
     let mut q = if wh {
         let mut q = r.base(fact, Task::Kglens);

@@ -43,8 +43,9 @@ impl Method for Saq {
         true
     }
     fn unmade(&self) -> &'static str {
-        "subjects were not asked: they have several of the few objects the KG gives the \
-         relation, a checklist no short answer key can close (\"What is France a member of?\")"
+        "subjects were not asked: the relation is a checklist no short answer key can close \
+         (\"What is France a member of?\"), or the subject's answer is a value many share \
+         (\"Fr\" for the Djiboutian franc), not the one a reader writes"
     }
     fn scoring(&self) -> Scoring {
         Scoring::Outcomes

@@ -17,7 +17,8 @@ pub fn generate(
     opts: &GenerateOptions,
 ) -> (Vec<Question>, usize) {
     // Every object of (subject, relation) is a right answer: one question per pair, except
-    // where the KG's objects are a checklist no answer key can close.
+    // where the KG's objects are a checklist no answer key can close, or generic values the
+    // subject's usual answer is not.
     let pairs: Vec<usize> = candidates
         .iter()
         .copied()
@@ -28,10 +29,11 @@ pub fn generate(
         .iter()
         .copied()
         .filter(|&i| {
-            let p = r.index.facts()[i][1];
+            let fact = r.index.facts()[i];
             !*checklists
-                .entry(p)
-                .or_insert_with(|| answer_keys::checklist(r.index, p))
+                .entry(fact[1])
+                .or_insert_with(|| answer_keys::checklist(r.index, fact[1]))
+                && !answer_keys::generic_key(r.index, &fact)
         })
         .collect();
     let unmade = pairs.len() - firsts.len();

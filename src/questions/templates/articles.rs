@@ -10,7 +10,7 @@
 //!    or a place: a form of state ("Republic", "Kingdom", "Federation", "Union", ...) or a plural
 //!    of places ("States", "Islands", "Emirates", "Lands", ...), as its last word ("the Central
 //!    African Republic", "the Cayman Islands") or before "of" ("the Republic of the Congo", "the
-//!    Federated States of Micronesia"); and a few nouns only before "of" ("the Isle of Man",
+//!    Federated States of Micronesia"); and a few nouns only before "of" or "for" ("the Isle of Man",
 //!    "the State of Palestine", "the District of Columbia"), where alone they are part of a
 //!    bare name ("Vatican City", "Golden State"). In a coordinated name ("Heard Island and
 //!    McDonald Islands") the first complete name decides, as English does ("Heard Island and
@@ -165,7 +165,8 @@ const INSTITUTION_HEADS: [&str; 17] = [
     "war",
 ];
 
-/// Nouns that take "the" only before "of": alone they end bare names ("Vatican City").
+/// Nouns that take "the" only before "of" or "for" ("the Joint Institute for Nuclear
+/// Research"): alone they end bare names ("Vatican City").
 const OF_NOUNS: [&str; 14] = [
     "City",
     "Institute",
@@ -287,7 +288,8 @@ fn by_rule(label: &str) -> bool {
     words.iter().enumerate().any(|(i, w)| {
         let next = words.get(i + 1).copied();
         let last = next.is_none();
-        let before_of = next == Some("of");
+        // "for" qualifies a head noun as "of" does: "the Joint Institute for Nuclear Research".
+        let before_of = matches!(next, Some("of" | "for"));
         (HEAD_NOUNS.contains(w) && (last || before_of)) || (OF_NOUNS.contains(w) && before_of)
     })
 }
@@ -364,6 +366,7 @@ mod tests {
             "United States dollar",
             "West African CFA franc",
             "City of Brussels",
+            "Joint Institute for Nuclear Research",
             "National Basketball Association",
             "Korean War",
         ] {
