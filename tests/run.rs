@@ -422,8 +422,11 @@ fn a_real_llama_server_streams_tokens_and_outcomes_are_recorded() {
     ]);
     let id = summary["run_id"].as_str().unwrap();
     let recs = results(&runs.path().join(id));
-    assert_eq!(recs.len(), 40);
-    assert_eq!(ids(&recs).into_iter().collect::<HashSet<_>>().len(), 40);
+    // 20 facts and a negative each, less the negatives no fair replacement makes.
+    let asked = summary["answered"].as_u64().unwrap() as usize;
+    assert!((36..=40).contains(&asked), "{summary}");
+    assert_eq!(recs.len(), asked);
+    assert_eq!(ids(&recs).into_iter().collect::<HashSet<_>>().len(), asked);
     let tokens: u64 = recs
         .iter()
         .map(|r| r["attempts"][0]["completion_tokens"].as_u64().unwrap())

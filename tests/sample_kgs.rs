@@ -1192,3 +1192,31 @@ fn franchises_from_other_leagues_state_their_first_season_in_this_one() {
         "ent:Boston_Celtics prop:founded ?f ; prop:firstSeasonInLeague ?f"
     ));
 }
+
+#[test]
+fn integral_parts_credits_and_conventions_follow_their_sources() {
+    let countries = open("countries");
+    let c = countries.as_ref();
+    // An overseas department is part of France, no dependent territory.
+    assert!(!ask(c, "countries", "ent:French_Guiana prop:sovereigntyStatus ?s"));
+    // An adjective demonym has its noun beside it.
+    assert!(ask(c, "countries", "ent:Spain prop:demonym \"Spaniard\""));
+    // France's area is counted two standard ways: none is stated.
+    assert!(!ask(c, "countries", "ent:France prop:areaKm2 ?a"));
+    let elements = open("elements");
+    let e = elements.as_ref();
+    assert_eq!(
+        labels_of(e, "elements", "Vanadium", "discoveredBy"),
+        ["Andrés Manuel del Río", "Nils Gabriel Sefström"]
+    );
+    assert_eq!(
+        labels_of(e, "elements", "Bohrium", "discoveredBy"),
+        ["GSI Helmholtz Centre for Heavy Ion Research"]
+    );
+    // Samarium (Sm-147) and potassium (K-40) are radioactive as found, not by convention.
+    for el in ["Samarium", "Potassium"] {
+        assert!(!ask(e, "elements", &format!("ent:{el} prop:radioactivity ?r")), "{el}");
+    }
+    assert!(ask(e, "elements", "ent:Iron prop:radioactivity ?r"));
+    assert!(ask(e, "elements", "ent:Uranium prop:radioactivity ?r"));
+}

@@ -1760,14 +1760,14 @@ fn a_default_model_run_keeps_the_aggregates_up_to_date() {
 }
 
 /// The run dialog counts its scope's facts before the run starts, and says which are skipped
-/// and why: nba's teams mostly name their home cities.
+/// and why: nba's teams mostly spell their abbreviations ("Atlanta Dream", ATL).
 #[test]
 fn the_run_dialog_says_which_facts_make_no_question() {
     let index = Arc::new(load_index("sample:nba").unwrap());
     let mut app = App::new(Theme::default(), "sample:nba", Some(index));
     app.can_run = true;
-    search(&mut app, "home city");
-    assert_eq!(app.selected_entry().unwrap().label, "home city");
+    search(&mut app, "team abbreviation");
+    assert_eq!(app.selected_entry().unwrap().label, "team abbreviation");
     key(&mut app, KeyCode::Char('r'));
     let dialog = render(&app, 120, 30);
     let p = app.explore.dialog.as_ref().unwrap().facts.clone().unwrap();

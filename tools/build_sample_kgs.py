@@ -624,9 +624,9 @@ CONTINENTS_FIX = {
 AREA_FIX = {
     # Puerto Rico: 9,104 km² in all (CIA World Factbook, "Area: total"); 8,870 km² is its land.
     "PR": 9104,
-    # France: 643,801 km² with its overseas regions (CIA World Factbook, "Area: total"), the
-    # France whose borders include Brazil's and Suriname's; 551,695 km² is metropolitan France.
-    "FR": 643801,
+    # France: none. 643,801 km² with its overseas regions (CIA World Factbook) and 551,695 km²
+    # for metropolitan France are both standard, and readers take either for "the area".
+    "FR": None,
     # China: 9,596,961 km² (UN Demographic Yearbook; CIA 9,596,960); world-countries' 9,706,961
     # is no published figure.
     "CN": 9596961,
@@ -652,6 +652,11 @@ NO_SOVEREIGNTY_STATUS = {
     # Palestine and Taiwan are sovereign states is disputed (recognised by some states, not by
     # others). No sovereignty-status fact is stated for them.
     "ATA", "PSE", "TWN",
+    # France's overseas departments and regions (French Guiana, Guadeloupe, Martinique, Réunion,
+    # Mayotte) and the Caribbean Netherlands (special municipalities) are integral parts of their
+    # states, not dependent territories (French Constitution, art. 72-3 and 73; Dutch
+    # Constitution, art. 132a).
+    "GUF", "GLP", "MTQ", "REU", "MYT", "BES",
 }
 LAND_BORDER_ADDED = {
     # France borders Brazil and Suriname through French Guiana, an overseas region and department
@@ -743,7 +748,20 @@ def demonyms(x: dict) -> list[str]:
     dem = x.get("demonyms", {}).get("eng", {})
     name = x["name"]["common"].casefold()
     # A demonym equal to the country name is a placeholder in the data, not a demonym.
-    return [dem[k] for k in ("m", "f") if dem.get(k) and dem[k].casefold() != name]
+    out = [dem[k] for k in ("m", "f") if dem.get(k) and dem[k].casefold() != name]
+    # Where the demonym is an adjective English does not use as a noun for a person ("Spanish",
+    # "Danish"), the noun is one too: "the Spanish" are the Spaniards.
+    return out + [n for d in out for n in DEMONYM_NOUNS.get(d, []) if n not in out]
+
+
+# Adjective demonyms and the nouns English names one person by (Oxford English Dictionary).
+DEMONYM_NOUNS = {
+    "Spanish": ["Spaniard"], "British": ["Briton"], "Danish": ["Dane"], "Finnish": ["Finn"],
+    "Polish": ["Pole"], "Swedish": ["Swede"], "Turkish": ["Turk"], "Scottish": ["Scot"],
+    "Irish": ["Irishman", "Irishwoman"], "Dutch": ["Dutchman", "Dutchwoman"],
+    "French": ["Frenchman", "Frenchwoman"], "English": ["Englishman", "Englishwoman"],
+    "Welsh": ["Welshman", "Welshwoman"], "Manx": ["Manxman", "Manxwoman"],
+}
 
 
 def normalise_tld(tld: str) -> str:
@@ -833,7 +851,12 @@ DISCOVERY_FIX = {
           "year": 1970},
     # Bohrium: GSI Darmstadt, 1981 (Münzenberg et al., Z. Phys. A 300 (1981) 107); 1976 is JINR's
     # unconfirmed claim.
-    107: {"who": [("Heavy Ion Research Laboratory (HIRL)", 1981)], "where": [("Germany", 1981)], "year": 1981},
+    107: {"who": [("GSI Helmholtz Centre for Heavy Ion Research", 1981)], "where": [("Germany", 1981)],
+          "year": 1981},
+    # Vanadium: del Río found it in Mexico in 1801 (and withdrew his claim), Sefström
+    # rediscovered it in Sweden in 1830; both are credited.
+    23: {"who": [("Andrés Manuel del Río", 1801), ("Nils Gabriel Sefström", 1830)],
+         "where": [("Mexico", 1801), ("Sweden", 1830)], "year": None},
 }
 # mendeleev 1.3.0's one-decimal Pauling values are Pauling's own (The Nature of the Chemical
 # Bond, 1960); the values readers and tables give are Allred's revision (J. Inorg. Nucl. Chem. 17
@@ -846,6 +869,8 @@ ELECTRONEGATIVITY_FIX = {
     43: 1.9, 71: 1.27, 78: 2.28, 79: 2.54, 80: 2.00, 81: 1.62, 83: 2.02, 92: 1.38, 93: 1.36, 94: 1.28,
     82: None, 87: None,
 }
+# A natural isotope decaying faster than this makes its element measurably radioactive as found.
+WEAK_RADIOACTIVITY_YEARS = 1e12
 # Room temperature (25 °C) in kelvin: an element that boils below it is a gas.
 ROOM_TEMPERATURE_K = 298.15
 BOILING_POINT_FIX = {
@@ -926,6 +951,8 @@ CLUSTER_RE = re.compile(r"^\d+[A-Z][a-z]?$")  # e.g. 14C, 24Ne: cluster decay
 # Discoverer strings in mendeleev are free text with abbreviations and misspellings. Whole strings
 # that cannot be split on commas/semicolons/slashes are mapped first; then each part is mapped to a
 # canonical name (the source spelling is kept as an skos:altLabel). Unmapped parts are used as-is.
+# Source spellings that no one used for the discoverer: mapped, but kept from its aliases.
+NOT_A_NAME = {"Heavy Ion Research Laboratory (HIRL)", "Soviet Nuclear Research"}
 DISCOVERER_WHOLE = {
     "Pierre and Marie Curie": ["Pierre Curie", "Marie Curie"],
     "Fausto and Juan José de Elhuyar": ["Fausto Elhuyar", "Juan José Elhuyar"],
@@ -959,6 +986,8 @@ DISCOVERER_CANON = {
     "A. Ghiorso": "Albert Ghiorso", "S.G.Tompson": "Stanley G. Thompson", "K.Street Jr.": "Kenneth Street Jr.",
     "T.Sikkeland": "Torbjørn Sikkeland", "A.E.Larsh": "Almon E. Larsh", "R.M.Latimer": "Robert M. Latimer",
     "Argonne": "Argonne National Laboratory", "Los Alamos": "Los Alamos National Laboratory",
+    # GSI Darmstadt under its name since 2008 ("HIRL" is no name it went by).
+    "Heavy Ion Research Laboratory (HIRL)": "GSI Helmholtz Centre for Heavy Ion Research",
     # The Dubna team's name in mendeleev's seaborgium entry: the Joint Institute's laboratory.
     "Soviet Nuclear Research": "Joint Institute for Nuclear Research",
     "Hans Christian Oersted": "Hans Christian Ørsted",
@@ -1033,6 +1062,13 @@ def build_elements() -> KG:
     for r in q("select * from oxidationstates where category = 'main' order by oxidation_state"):
         oxid[r["atomic_number"]].append(r["oxidation_state"])
 
+    # Elements with a naturally occurring isotope whose half-life is below WEAK_RADIOACTIVITY_YEARS.
+    weakly_radioactive = set()
+    for r in q("select atomic_number, half_life, half_life_unit from isotopes"
+               " where abundance > 0 and is_radioactive = 1 and half_life is not null"):
+        seconds = as_float(r["half_life"]) * UNIT_SECONDS.get(r["half_life_unit"], float("nan"))
+        if seconds < WEAK_RADIOACTIVITY_YEARS * UNIT_SECONDS["year"]:
+            weakly_radioactive.add(r["atomic_number"])
     elems = {}
     for r in q("select * from elements order by atomic_number"):
         z = r["atomic_number"]
@@ -1086,7 +1122,10 @@ def build_elements() -> KG:
                     kg.ent(("goldschmidt", raw), "GoldschmidtClass", GOLDSCHMIDT.get(raw, raw), [raw]))
         if r["cas"]:
             kg.fact(el, "casNumber", s_(r["cas"]))
-        if r["is_radioactive"] is not None:
+        # An element with stable isotopes and a natural one that decays within a trillion years
+        # (potassium-40, samarium-147, rhenium-187) is not radioactive by the usual convention and
+        # measurably radioactive as found: either answer is defensible, so none is stated.
+        if r["is_radioactive"] is not None and (r["is_radioactive"] or z not in weakly_radioactive):
             kg.fact(el, "radioactivity", radioactive if r["is_radioactive"] else not_radioactive)
         # The discovery year dates the element's discoverer and place facts too (a pointInTime
         # qualifier on each), so a question about who or where has the year of that discovery.
@@ -1103,7 +1142,7 @@ def build_elements() -> KG:
             kg.fact(el, "discoveryYear", year_(year))
         for canon, srcs, y in who:
             cls = "Organization" if any(w in canon for w in ORG_WORDS) else "Person"
-            person = kg.ent(("discoverer", canon), cls, canon, srcs)
+            person = kg.ent(("discoverer", canon), cls, canon, [x for x in srcs if x not in NOT_A_NAME])
             kg.fact(el, "discoveredBy", person)
             if y is not None:
                 kg.qualify(el, "discoveredBy", person, "pointInTime", year_(y))

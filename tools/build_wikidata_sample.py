@@ -511,7 +511,9 @@ def build(npm_root: Path, site: Path, countries=COUNTRIES) -> str:
             # The latest value is preferred, as on Wikidata; older ones stay with their point in time.
             e.add("P1082", Quantity(pop, "Q199"), rank="Preferred" if i == len(pops) - 1 else "Normal",
                   quals=[("P585", Time(str(year), 9))], refs=[src("gapminder")])
-        e.add("P2046", Quantity(AREA_FIX.get(x["cca2"], x["area"]), "Q712226"), refs=[wc_ref])
+        area = AREA_FIX.get(x["cca2"], x["area"])
+        if area is not None:  # None: no one standard figure (France's)
+            e.add("P2046", Quantity(area, "Q712226"), refs=[wc_ref])
         if cc in INCEPTION:
             d, prec = INCEPTION[cc]
             e.add("P571", Time(d, prec))

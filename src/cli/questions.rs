@@ -410,6 +410,7 @@ pub fn audit(a: AuditArgs) -> anyhow::Result<ExitCode> {
             ("option named like an object of the subject", o.stated),
             ("number within rounding/tolerance", o.too_close),
             ("options matched to the subject's name", o.matched),
+            ("number written to another precision", o.other_form),
             ("not four distinct options", o.malformed),
         ] {
             println!("    {what:<44} {n} of {}", o.questions);

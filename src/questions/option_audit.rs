@@ -28,6 +28,8 @@ pub struct OptionAudit {
     /// Options that match the subject's name unequally by their letters: the answer found by
     /// matching a code or a demonym to the name, or a distractor that names the subject.
     pub matched: usize,
+    /// A number written to another precision than the answer (a whole number among decimals).
+    pub other_form: usize,
     /// Not four distinct options with the right one among them.
     pub malformed: usize,
     /// Questions with more than one right option: overlapping, tied or stated distractors,
@@ -138,6 +140,7 @@ pub fn audit(
         count(Flaw::Tied, &mut a.tied);
         count(Flaw::TooClose, &mut a.too_close);
         count(Flaw::Matched, &mut a.matched);
+        count(Flaw::Form, &mut a.other_form);
         if stated {
             a.stated += 1;
             note(

@@ -34,6 +34,9 @@ pub enum Flaw {
     TooClose,
     /// It matches the subject's name better or worse than the answer does.
     Matched,
+    /// As a number, it is written to another kind of precision than the answer: a whole
+    /// number among decimals (radium's atomic weight 226 beside 28.085 and 58.6934).
+    Form,
 }
 
 impl Flaw {
@@ -43,6 +46,7 @@ impl Flaw {
             Flaw::Tied => "option the KG ties to the answer",
             Flaw::TooClose => "option within rounding or tolerance of the answer",
             Flaw::Matched => "option matched to the subject's name by its letters",
+            Flaw::Form => "number written to another precision than the answer",
         }
     }
 }
@@ -125,6 +129,14 @@ pub fn too_close(answer: &str, option: &str) -> bool {
     numbers::too_close(answer, option, relative)
 }
 
+/// Whether `answer` and `option` are both bare numbers, one whole and one with decimals: the
+/// odd one out is found by its form ("226" among atomic weights written to the hundredth).
+fn other_form(answer: &str, option: &str) -> bool {
+    let bare = |t: &str| numbers::parse(t.trim()).is_some() && !t.trim().contains(' ');
+    let (a, o) = (answer.trim(), option.trim());
+    bare(a) && bare(o) && !digit_code(a) && !digit_code(o) && a.contains('.') != o.contains('.')
+}
+
 /// How an option's text matches a subject's name, by letters alone: a code whose letters
 /// follow one another in the name from the start of one of its words ("IQ", "IRQ" for Iraq,
 /// ".kn" for Saint Kitts and Nevis, "Nd" for neodymium) counts [`CODE_MATCH`]; otherwise the
@@ -148,10 +160,11 @@ pub fn match_score(subject: &str, option: &str) -> usize {
         && code.chars().all(char::is_alphabetic)
         && !option.trim().contains(' ');
     if is_code {
-        return if subject_words
-            .iter()
-            .enumerate()
-            .any(|(i, _)| follows_from(&code, &subject_words[i..].concat()))
+        // A code begins at a word that names something: "AU" or "AD" spelt from the "and" of
+        // "Wallis and Futuna" match it no better than any code does.
+        return if subject_words.iter().enumerate().any(|(i, w)| {
+            !FUNCTION_WORDS.contains(&w.as_str()) && follows_from(&code, &subject_words[i..].concat())
+        })
         {
             CODE_MATCH
         } else {
@@ -234,6 +247,9 @@ pub fn text_flaw(subject: &str, answer_names: &[String], option_names: &[String]
     if too_close(answer, option) {
         return Some(Flaw::TooClose);
     }
+    if other_form(answer, option) {
+        return Some(Flaw::Form);
+    }
     if match_score(subject, option) != match_score(subject, answer) {
         return Some(Flaw::Matched);
     }
@@ -293,6 +309,8 @@ mod tests {
         );
         assert_eq!(match_score("Iraq", "BA"), 0);
         assert_eq!(match_score("Réunion", "REU"), CODE_MATCH, "accents aside");
+        assert_eq!(match_score("Wallis and Futuna", "WF"), CODE_MATCH);
+        assert_eq!(match_score("Wallis and Futuna", "AD"), 0, "not from its \"and\"");
         assert_eq!(match_score("Saint Kitts and Nevis", ".kn"), CODE_MATCH);
         assert_eq!(match_score("Neodymium", "Nd"), CODE_MATCH);
         assert_eq!(match_score("Oxygen", "O"), CODE_MATCH);
@@ -333,7 +351,9 @@ mod tests {
         assert_eq!(f("Belgium", &["10584534"], &["11584534"]), None);
         assert_eq!(f("Lanthanum", &["1.1"], &["1.12"]), Some(Flaw::TooClose));
         assert_eq!(f("Polonium", &["209"], &["208.98"]), Some(Flaw::TooClose));
-        assert_eq!(f("Calcium", &["1"], &["1.25"]), None);
+        assert_eq!(f("Calcium", &["1"], &["1.25"]), Some(Flaw::Form));
+        assert_eq!(f("Radium", &["226"], &["28.085"]), Some(Flaw::Form));
+        assert_eq!(f("Radium", &["226"], &["209"]), None);
         assert_eq!(
             f("South Korea", &["+82"], &["+81"]),
             None,
