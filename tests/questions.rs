@@ -218,10 +218,9 @@ fn a_hundred_question_balanced_run_covers_every_askable_relation() {
             .iter()
             .map(|r| r.predicate)
             .filter(|&p| {
-                index
-                    .facts_of_predicate(p)
-                    .iter()
-                    .all(|&i| grammar::names_answer(&index, index.facts()[i][0], index.facts()[i][2]))
+                index.facts_of_predicate(p).iter().all(|&i| {
+                    grammar::names_answer(&index, index.facts()[i][0], index.facts()[i][2])
+                })
             })
             .collect();
         for r in index.relations() {

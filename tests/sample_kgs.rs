@@ -1076,7 +1076,10 @@ fn transcontinental_countries_are_on_both_continents() {
         ("Egypt", &["Africa", "Asia"]),
         ("Timor-Leste", &["Asia", "Oceania"]),
         // Through its overseas regions (Réunion, Guadeloupe, French Guiana).
-        ("France", &["Africa", "Europe", "North America", "South America"]),
+        (
+            "France",
+            &["Africa", "Europe", "North America", "South America"],
+        ),
         ("Germany", &["Europe"]),
     ] {
         assert_eq!(
@@ -1106,7 +1109,10 @@ fn gases_have_no_unconditioned_density_or_crystal_structure() {
         }
         // Liquids and solids keep theirs.
         for el in ["Mercury", "Bromine", "Iron"] {
-            assert!(ask(k, "elements", &format!("ent:{el} prop:{p} ?x")), "{el} {p}");
+            assert!(
+                ask(k, "elements", &format!("ent:{el} prop:{p} ?x")),
+                "{el} {p}"
+            );
         }
     }
 }
@@ -1115,7 +1121,12 @@ fn gases_have_no_unconditioned_density_or_crystal_structure() {
 fn electronegativities_are_allreds_and_single_valued() {
     let kg = open("elements");
     let k = kg.as_ref();
-    for (el, en) in [("Gold", "2.54"), ("Mercury", "2"), ("Bismuth", "2.02"), ("Uranium", "1.38")] {
+    for (el, en) in [
+        ("Gold", "2.54"),
+        ("Mercury", "2"),
+        ("Bismuth", "2.02"),
+        ("Uranium", "1.38"),
+    ] {
         assert!(
             ask(
                 k,
@@ -1198,7 +1209,11 @@ fn integral_parts_credits_and_conventions_follow_their_sources() {
     let countries = open("countries");
     let c = countries.as_ref();
     // An overseas department is part of France, no dependent territory.
-    assert!(!ask(c, "countries", "ent:French_Guiana prop:sovereigntyStatus ?s"));
+    assert!(!ask(
+        c,
+        "countries",
+        "ent:French_Guiana prop:sovereigntyStatus ?s"
+    ));
     // An adjective demonym has its noun beside it.
     assert!(ask(c, "countries", "ent:Spain prop:demonym \"Spaniard\""));
     // France's area is counted two standard ways: none is stated.
@@ -1215,7 +1230,10 @@ fn integral_parts_credits_and_conventions_follow_their_sources() {
     );
     // Samarium (Sm-147) and potassium (K-40) are radioactive as found, not by convention.
     for el in ["Samarium", "Potassium"] {
-        assert!(!ask(e, "elements", &format!("ent:{el} prop:radioactivity ?r")), "{el}");
+        assert!(
+            !ask(e, "elements", &format!("ent:{el} prop:radioactivity ?r")),
+            "{el}"
+        );
     }
     assert!(ask(e, "elements", "ent:Iron prop:radioactivity ?r"));
     assert!(ask(e, "elements", "ent:Uranium prop:radioactivity ?r"));

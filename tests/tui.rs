@@ -343,7 +343,7 @@ fn every_screen_draws_the_fixed_run() {
     assert!(explore.contains("capital → Paris"), "{explore}");
     assert!(explore.contains("degree"), "{explore}");
     key(&mut app, KeyCode::Char('h'));
-    let two_hops = render(&app, 100, 60);
+    let two_hops = render(&app, 100, 90);
     assert!(two_hops.contains("via Paris"), "{two_hops}");
     key(&mut app, KeyCode::Char('h'));
 

@@ -59,8 +59,7 @@ pub fn generic_value(index: &crate::kg::KgIndex, p: Id, o: Id) -> bool {
     let Term::Literal(l) = index.term(o) else {
         return false;
     };
-    if l
-        .value()
+    if l.value()
         .chars()
         .all(|c| c.is_ascii_digit() || "+-. ".contains(c))
     {

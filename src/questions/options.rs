@@ -22,7 +22,6 @@ use crate::verify::short_answer::{contains_words, normalise};
 /// but the table they came from.
 pub const RELATIVE: f64 = 0.02;
 
-
 /// Why an option cannot stand beside the answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flaw {
@@ -163,9 +162,9 @@ pub fn match_score(subject: &str, option: &str) -> usize {
         // A code begins at a word that names something: "AU" or "AD" spelt from the "and" of
         // "Wallis and Futuna" match it no better than any code does.
         return if subject_words.iter().enumerate().any(|(i, w)| {
-            !FUNCTION_WORDS.contains(&w.as_str()) && follows_from(&code, &subject_words[i..].concat())
-        })
-        {
+            !FUNCTION_WORDS.contains(&w.as_str())
+                && follows_from(&code, &subject_words[i..].concat())
+        }) {
             CODE_MATCH
         } else {
             0
@@ -310,7 +309,11 @@ mod tests {
         assert_eq!(match_score("Iraq", "BA"), 0);
         assert_eq!(match_score("Réunion", "REU"), CODE_MATCH, "accents aside");
         assert_eq!(match_score("Wallis and Futuna", "WF"), CODE_MATCH);
-        assert_eq!(match_score("Wallis and Futuna", "AD"), 0, "not from its \"and\"");
+        assert_eq!(
+            match_score("Wallis and Futuna", "AD"),
+            0,
+            "not from its \"and\""
+        );
         assert_eq!(match_score("Saint Kitts and Nevis", ".kn"), CODE_MATCH);
         assert_eq!(match_score("Neodymium", "Nd"), CODE_MATCH);
         assert_eq!(match_score("Oxygen", "O"), CODE_MATCH);

@@ -312,8 +312,7 @@ pub fn states(answer: &str, gold: &str, gold_unit: Option<&str>) -> bool {
             (Some(u), _) if u.dimension != Dimension::Share || home.is_some() => return false,
             _ => w,
         };
-        w.agrees(&g)
-            || (g.surveyed() && (w.value - g.value).abs() <= SURVEY_SPREAD * g.value.abs())
+        w.agrees(&g) || (g.surveyed() && (w.value - g.value).abs() <= SURVEY_SPREAD * g.value.abs())
     })
 }
 
