@@ -159,6 +159,34 @@ mod tests {
     use crate::questions::TemplateSet;
 
     #[test]
+    fn checklists_and_generic_values_are_found() {
+        let kg = LocalKg::from_turtle(
+            r#"@prefix ex: <http://ex.org/> .
+            ex:fr ex:memberOf ex:un, ex:eu . ex:mc ex:memberOf ex:un . ex:de ex:memberOf ex:un, ex:eu .
+            ex:fr ex:border ex:de, ex:es . ex:de ex:border ex:fr, ex:pl . ex:es ex:border ex:fr, ex:pt .
+            ex:pl ex:border ex:de . ex:pt ex:border ex:es .
+            ex:dj ex:symbol "Fr" . ex:bi ex:symbol "Fr" . ex:km ex:symbol "Fr" . ex:eur ex:symbol "€" .
+            ex:us ex:code "+1" . ex:ca ex:code "+1" . ex:jm ex:code "+1" ."#,
+            "test",
+        )
+        .unwrap();
+        let ix = KgIndex::build(&kg, &|_| {}).unwrap();
+        let id = |l: &str| ix.iri_id(&format!("http://ex.org/{l}")).unwrap();
+        assert!(
+            checklist(&ix, id("memberOf")),
+            "two organisations, several each"
+        );
+        assert!(!checklist(&ix, id("border")), "many objects");
+        let fact = |s: &str, p: &str| [id(s), id(p), ix.objects_of(id(s), id(p))[0]];
+        assert!(generic_key(&ix, &fact("dj", "symbol")));
+        assert!(!generic_key(&ix, &fact("eur", "symbol")));
+        assert!(
+            !generic_key(&ix, &fact("us", "code")),
+            "a code of digits is its own"
+        );
+    }
+
+    #[test]
     fn keys_read_quantities_years_places_and_codes() {
         let kg = LocalKg::from_turtle(
             r#"@prefix ex: <http://ex.org/> .
