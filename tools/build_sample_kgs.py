@@ -1066,8 +1066,7 @@ def build_elements() -> KG:
     weakly_radioactive = set()
     for r in q("select atomic_number, half_life, half_life_unit from isotopes"
                " where abundance > 0 and is_radioactive = 1 and half_life is not null"):
-        seconds = as_float(r["half_life"]) * UNIT_SECONDS.get(r["half_life_unit"], float("nan"))
-        if seconds < WEAK_RADIOACTIVITY_YEARS * UNIT_SECONDS["year"]:
+        if half_life_seconds(r) < WEAK_RADIOACTIVITY_YEARS * UNIT_SECONDS["year"]:
             weakly_radioactive.add(r["atomic_number"])
     elems = {}
     for r in q("select * from elements order by atomic_number"):
@@ -1234,6 +1233,11 @@ def decay_modes(rows: list[str]) -> list[str]:
 
 
 # Seconds per mendeleev half-life unit (a Julian year of 365.25 days).
+def half_life_seconds(r) -> float:
+    """An isotope row's half-life in seconds; NaN when it has none in a known unit."""
+    return as_float(r["half_life"]) * UNIT_SECONDS.get(r["half_life_unit"], float("nan"))
+
+
 UNIT_SECONDS = {
     "ysec": 1e-24, "zsec": 1e-21, "asec": 1e-18, "psec": 1e-12, "nsec": 1e-9, "usec": 1e-6, "msec": 1e-3,
     "sec": 1.0, "minute": 60.0, "hour": 3600.0, "day": 86400.0, "year": 31557600.0,
@@ -1255,7 +1259,7 @@ def kept_isotopes(rows: list[dict], decay: dict) -> set:
 
     def longest_first(isos):
         timed = [r for r in isos if r["half_life"] is not None and r["half_life_unit"] in UNIT_SECONDS]
-        return sorted(timed, key=lambda r: (-r["half_life"] * UNIT_SECONDS[r["half_life_unit"]],
+        return sorted(timed, key=lambda r: (-half_life_seconds(r),
                                             r["atomic_number"], r["mass_number"]))
 
     by_z = collections.defaultdict(list)

@@ -676,22 +676,7 @@ impl KgIndex {
     /// the city Miami. Built on first use from every label the index holds.
     pub fn named(&self, words: &str) -> &[Id] {
         self.by_name
-            .get_or_init(|| {
-                let mut by_name: HashMap<String, Vec<Id>> = HashMap::new();
-                for (&x, l) in &self.labels {
-                    if !matches!(self.term(x), Term::NamedNode(_)) {
-                        continue;
-                    }
-                    let key = name_key(l);
-                    if !key.is_empty() {
-                        by_name.entry(key).or_default().push(x);
-                    }
-                }
-                for ids in by_name.values_mut() {
-                    ids.sort_unstable();
-                }
-                by_name
-            })
+            .get_or_init(|| self.by_words(self.labels.iter().map(|(&x, l)| (x, l.as_str()))))
             .get(words)
             .map_or(&[], Vec::as_slice)
     }
@@ -703,31 +688,32 @@ impl KgIndex {
     pub fn aliased(&self, words: &str) -> &[Id] {
         self.by_alias
             .get_or_init(|| {
-                let mut by_alias: HashMap<String, Vec<Id>> = HashMap::new();
                 let names = self.aliases.iter().chain(self.other_labels.iter());
-                for (&x, list) in names {
-                    if !matches!(self.term(x), Term::NamedNode(_)) {
-                        continue;
-                    }
-                    for l in list {
-                        let code = !l.chars().any(char::is_lowercase);
-                        let key = name_key(l);
-                        if code || key.is_empty() {
-                            continue;
-                        }
-                        let ids = by_alias.entry(key).or_default();
-                        if !ids.contains(&x) {
-                            ids.push(x);
-                        }
-                    }
-                }
-                for ids in by_alias.values_mut() {
-                    ids.sort_unstable();
-                }
-                by_alias
+                self.by_words(
+                    names
+                        .flat_map(|(&x, list)| list.iter().map(move |l| (x, l.as_str())))
+                        .filter(|(_, l)| l.chars().any(char::is_lowercase)),
+                )
             })
             .get(words)
             .map_or(&[], Vec::as_slice)
+    }
+
+    /// Named entities by the words of the given names ([`name_key`]), each list sorted and
+    /// without repeats.
+    fn by_words<'a>(&self, names: impl Iterator<Item = (Id, &'a str)>) -> HashMap<String, Vec<Id>> {
+        let mut by: HashMap<String, Vec<Id>> = HashMap::new();
+        for (x, l) in names {
+            let key = name_key(l);
+            if !key.is_empty() && matches!(self.term(x), Term::NamedNode(_)) {
+                by.entry(key).or_default().push(x);
+            }
+        }
+        for ids in by.values_mut() {
+            ids.sort_unstable();
+            ids.dedup();
+        }
+        by
     }
 
     /// The profile the index was built under.

@@ -47,12 +47,16 @@ pub fn unfair_object(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'static
     if later_era(index, fact, wrong) {
         return Some("the wrong object's own facts of the relation all date from a later era");
     }
-    let (truth, other) = (index.label(o), index.label(wrong));
-    if super::options::too_close(&truth, &other) {
-        return Some("the wrong number is the true one after rounding, or within its spread");
-    }
-    if implausible_number(&truth, &other) {
-        return Some("the wrong number is an order of magnitude off the true one");
+    // Only values can be numbers: entities are not labelled and parsed on this hot path.
+    let literal = |x: Id| matches!(index.term(x), crate::kg::Term::Literal(_));
+    if literal(o) && literal(wrong) {
+        let (truth, other) = (index.label(o), index.label(wrong));
+        if super::options::too_close(&truth, &other) {
+            return Some("the wrong number is the true one after rounding, or within its spread");
+        }
+        if implausible_number(&truth, &other) {
+            return Some("the wrong number is an order of magnitude off the true one");
+        }
     }
     None
 }
@@ -95,22 +99,19 @@ fn date_value(index: &KgIndex, t: Id) -> Option<i32> {
 }
 
 /// Whether replacing `fact`'s subject by `wrong` makes an unfair negative: the relation has two
-/// values only (the other subject is of the other group).
-pub fn unfair_subject(index: &KgIndex, fact: &Fact, _wrong: Id) -> Option<&'static str> {
-    two_valued(index, fact[1])
-        .then_some("the relation has two values only: the other subject is of the other group")
-}
-
-/// Why `object`, kept as the object of `p` when the subject is replaced by `subject`, is false
-/// for `subject` for another reason than the knowledge asked ([`unfair_object`] against the
-/// subject's own objects): "The Connecticut Sun were founded in 1970" is false by the era of
-/// the WNBA (the Sun's own year is 1999).
-pub fn unfair_kept_object(index: &KgIndex, subject: Id, p: Id, object: Id) -> Option<&'static str> {
+/// values only (the other subject is of the other group), or the kept object is an unfair wrong
+/// object for `wrong` ([`unfair_object`] against its own objects: "The Connecticut Sun were
+/// founded in 1970" is false by the era of the WNBA, the Sun's own year being 1999).
+pub fn unfair_subject(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'static str> {
+    let [_, p, object] = *fact;
+    if two_valued(index, p) {
+        return Some("the relation has two values only: the other subject is of the other group");
+    }
     index
-        .objects_of(subject, p)
+        .objects_of(wrong, p)
         .into_iter()
         .filter(|&own| own != object)
-        .find_map(|own| unfair_object(index, &[subject, p, own], object))
+        .find_map(|own| unfair_object(index, &[wrong, p, own], object))
 }
 
 /// Whether relations `p` and `q` give the same object to most subjects that have both (a
@@ -263,7 +264,6 @@ fn year_of_subject(index: &KgIndex, s: Id) -> Option<i32> {
     })
 }
 
-/// Whether `wrong` began after the year `s` is about.
 /// Whether the fact is dated (a qualifier year: an element's discovery in 1794) and every
 /// dated fact of its relation that has `wrong` as object is more than [`ERA_SPAN`] years later:
 /// "discovered in the USSR" (whose discoveries date from 1955 on) for yttrium is ruled out by
@@ -283,6 +283,7 @@ fn later_era(index: &KgIndex, fact: &Fact, wrong: Id) -> bool {
         .is_some_and(|first| first - year > ERA_SPAN)
 }
 
+/// Whether `wrong` began after the year `s` is about.
 fn later_than(index: &KgIndex, wrong: Id, s: Id) -> bool {
     match (start_year(index, wrong), year_of_subject(index, s)) {
         (Some(began), Some(year)) => began > year,
@@ -385,8 +386,8 @@ mod tests {
         assert!(!two_valued(&ix, id("landlocked")));
         // The Celtics' 1946 kept for another subject: unfair for the Sky (a WNBA team, whose
         // league began later), fair for the Lakers.
-        let first = id("firstSeason");
-        assert!(unfair_kept_object(&ix, id("sky"), first, lit("1946")).is_some());
-        assert!(unfair_kept_object(&ix, id("lakers"), first, lit("1946")).is_none());
+        let celtics_first = [id("celtics"), id("firstSeason"), lit("1946")];
+        assert!(unfair_subject(&ix, &celtics_first, id("sky")).is_some());
+        assert!(unfair_subject(&ix, &celtics_first, id("lakers")).is_none());
     }
 }

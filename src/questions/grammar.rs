@@ -220,9 +220,8 @@ pub fn same_kind(
 /// state, "Washington" in "Washington Mystics" asked for the District of Columbia. The name
 /// implies the answer through the KG without containing it; a name may be the other entity's
 /// alias ("Golden State", California's nickname, for a city of California). Names of one or
-/// two letters, and
-/// bare numbers, are not looked up (a year in a name is [`answer_in_subject`]'s); the answer
-/// must be an entity with a proper name.
+/// two letters, and bare numbers, are not looked up (a year in a name is
+/// [`answer_in_subject`]'s); the answer must be an entity with a proper name.
 fn implied_by_name(
     index: &crate::kg::KgIndex,
     subject: crate::kg::index::Id,

@@ -151,7 +151,6 @@ impl<'a> Corrupter<'a> {
             let subjects = self.sigs.of(f[1]).map_or(0, |s| s.subjects.len());
             super::fair::unfair_subject(ix, fact, f[0]).is_none()
                 && (subjects < MANY_SUBJECTS || answers_elsewhere())
-                && super::fair::unfair_kept_object(ix, f[0], f[1], f[2]).is_none()
         } else if f[2] != fact[2] && f[1] == fact[1] {
             super::fair::unfair_object(ix, fact, f[2]).is_none()
         } else if f[1] != fact[1] {

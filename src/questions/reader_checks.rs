@@ -91,7 +91,6 @@ impl<'a> ReaderChecks<'a> {
                 }
                 (Some(super::Corruption::Head), _) => {
                     fair::unfair_subject(ix, &[s, p, o], s).is_some()
-                        || fair::unfair_kept_object(ix, s, p, o).is_some()
                 }
                 _ => false,
             } || self.unfair_option(q, [s, p, o], term);
