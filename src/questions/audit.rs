@@ -215,6 +215,10 @@ pub fn audit(
             let kind_named = super::names::kind_word(index, s, p).is_some_and(|k| {
                 prompt.contains(&format!("{k} {}", index.label(s).to_lowercase()))
             });
+            // Charlotte, North Carolina and Charlotte, Tennessee: two answers to one question.
+            if super::names::namesake_differs(index, s, p) {
+                why.push("is about a name another entity with another answer goes by");
+            }
             if shown != index.label(s) && !prompt.contains(&shown.to_lowercase()) && !kind_named {
                 a.ambiguous_subjects += 1;
                 a.note("ambiguous subject", &q.prompt);

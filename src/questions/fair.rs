@@ -19,11 +19,32 @@
 //!   for Portugal's, half a percent off), or so far from it that its order of magnitude rules
 //!   it out ([`implausible_number`]: an area of 6 km² for Bolivia).
 
+use super::names::namesakes;
 use crate::kg::index::{Fact, Id, KgIndex};
 
 /// Why `wrong` would be rejected for a reason other than the asked knowledge, as the wrong
 /// object of `fact` ([s, p, o]); `None` when it is a fair wrong object.
 pub fn unfair_object(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'static str> {
+    // A wrong object another entity goes by is read as either: it must be fair as both ("the
+    // Portland Fire" offered as a 2006 champion is the team of 2026 as much as that of 2000).
+    let [s, p, _] = *fact;
+    // "Is Charlotte in Tennessee?": true of Charlotte, Tennessee, however little known.
+    if namesake_holds(index, s, p, wrong) {
+        return Some("another entity that goes by the subject's name holds the wrong object");
+    }
+    for x in namesakes(index, wrong, p) {
+        if index.contains(&[s, p, x]) {
+            return Some("another entity that goes by the wrong object's name is the true one");
+        }
+        if let Some(why) = unfair_object_itself(index, fact, x) {
+            return Some(why);
+        }
+    }
+    unfair_object_itself(index, fact, wrong)
+}
+
+/// [`unfair_object`] for `wrong` itself, not its namesakes.
+fn unfair_object_itself(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'static str> {
     let [s, p, o] = *fact;
     if two_valued(index, p) {
         return Some("the relation has two values only: the other one is decided by what splits its subjects");
@@ -107,11 +128,20 @@ pub fn unfair_subject(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'stati
     if two_valued(index, p) {
         return Some("the relation has two values only: the other subject is of the other group");
     }
+    if namesake_holds(index, wrong, p, object) {
+        return Some("another entity that goes by the wrong subject's name holds the fact");
+    }
     index
         .objects_of(wrong, p)
         .into_iter()
         .filter(|&own| own != object)
         .find_map(|own| unfair_object(index, &[wrong, p, own], object))
+}
+
+/// Whether an entity named as `s` is ([`super::names::namesakes`]) holds `[_, p, o]`:
+/// "Charlotte is in Tennessee", put for Memphis, is true of Charlotte, Tennessee.
+fn namesake_holds(index: &KgIndex, s: Id, p: Id, o: Id) -> bool {
+    namesakes(index, s, p).any(|x| index.contains(&[x, p, o]))
 }
 
 /// Whether relations `p` and `q` give the same object to most subjects that have both (a
@@ -389,5 +419,23 @@ mod tests {
         let celtics_first = [id("celtics"), id("firstSeason"), lit("1946")];
         assert!(unfair_subject(&ix, &celtics_first, id("sky")).is_some());
         assert!(unfair_subject(&ix, &celtics_first, id("lakers")).is_none());
+    }
+
+    #[test]
+    fn a_wrong_name_true_of_a_namesake_is_unfair() {
+        let ix = crate::questions::names::tests::namesakes_kg();
+        let e = |local: &str| ix.iri_id(&format!("http://ex.org/{local}")).unwrap();
+        // "Charlotte is in Tennessee", put for Memphis: true of Charlotte, Tennessee.
+        let memphis_tn = [e("memphis"), e("in"), e("tn")];
+        assert!(unfair_subject(&ix, &memphis_tn, e("charlotte")).is_some());
+        // "Is Charlotte in Tennessee?", the wrong object of Charlotte, North Carolina.
+        let charlotte_nc = [e("charlotte"), e("in"), e("nc")];
+        assert!(unfair_object(&ix, &charlotte_nc, e("tn")).is_some());
+        // Read as either team, a wrong object is judged as both: the Portland Fire offered as
+        // the Grizzlies' home is fine; offered where one of them is right, it is not.
+        let grizzlies_home = [e("grizzlies"), e("home"), e("memphis")];
+        assert!(unfair_object(&ix, &grizzlies_home, e("charlotte")).is_none());
+        let fire_home = [e("oldFire"), e("home"), e("portland")];
+        assert!(unfair_subject(&ix, &fire_home, e("grizzlies")).is_none());
     }
 }

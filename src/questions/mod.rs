@@ -253,6 +253,16 @@ pub fn select_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Selection
         let f = &index.facts()[i];
         !gives_away(index, f[0], f[2])
     });
+    // A subject whose name another one goes by, with another answer, is two questions in one
+    // ("Is Charlotte in Tennessee?"). Typed negatives keep their old question sets.
+    let (askable, namesakes): (Vec<usize>, Vec<usize>) = if opts.negatives_from == NegativesFrom::Typed {
+        (askable, Vec::new())
+    } else {
+        askable.into_iter().partition(|&i| {
+            let f = &index.facts()[i];
+            !names::namesake_differs(index, f[0], f[1])
+        })
+    };
     if askable.is_empty() {
         return Err(KgError::NotFound(if index.facts().is_empty() {
             "the KG has no facts to ask about (only labels, types or nothing at all)".into()
@@ -262,18 +272,18 @@ pub fn select_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Selection
             format!(
                 "all {} facts that match the filters state or imply their answer in their \
                  subject's name (like \"Carbon-14\" isotope of \"Carbon\", or \"Utah Jazz\" \
-                 based in a city of Utah), so none makes a question",
+                 based in a city of Utah), or are about a name that another entity with another \
+                 answer goes by, so none makes a question",
                 filtered.len()
             )
         }));
     }
-    let skipped = named
-        .first()
-        .map(|&i| {
+    let skip = |facts: &[usize], why: &str| {
+        facts.first().map(|&i| {
             let f = &index.facts()[i];
             Skipped {
-                facts: named.len(),
-                why: "whose subject's name states or implies the answer".into(),
+                facts: facts.len(),
+                why: why.into(),
                 example: Some(format!(
                     "\"{}\" → {}",
                     crate::sanitize::line(&index.label(f[0])),
@@ -281,8 +291,17 @@ pub fn select_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Selection
                 )),
             }
         })
-        .into_iter()
-        .collect();
+    };
+    let skipped = [
+        skip(&named, "whose subject's name states or implies the answer"),
+        skip(
+            &namesakes,
+            "whose subject's name another entity with another answer goes by",
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     Ok(Selection {
         facts: askable,
         matching: filtered.len(),

@@ -67,7 +67,18 @@ pub fn shown(index: &KgIndex, e: Id, asked: Id) -> String {
     if !index.shares_name(e) {
         return label;
     }
-    match context(index, e, &[asked]) {
+    let own = context(index, e, &[asked]);
+    // A context every other bearer of the name has too tells nothing apart ("the city or area
+    // Toronto" beside Toronto, Ohio, another city): the name is written alone.
+    let key = crate::kg::index::name_key(&label);
+    let others = index.named(&key).iter().chain(index.aliased(&key)).copied();
+    if others
+        .filter(|&x| x != e)
+        .all(|x| context(index, x, &[asked]) == own)
+    {
+        return label;
+    }
+    match own {
         Some(c) if c.starts_with(|ch: char| ch.is_ascii_digit()) => format!("{label} ({c})"),
         // A type before the name, as English tells things apart ("the landlocked country
         // Luxembourg"): a type in parentheses reads like a label's disambiguator.
@@ -100,6 +111,51 @@ pub fn kind_word(index: &KgIndex, e: Id, asked: Id) -> Option<String> {
         return None;
     }
     c.split_whitespace().last().map(str::to_lowercase)
+}
+
+/// Whether another entity goes by `s`'s label, is named the same way in a question about `p`
+/// ([`shown`]: a type or a lifespan would tell them apart), is about as well known ([`standing`]:
+/// at least half as) and has other objects under `p`: "When was the Portland Fire founded?"
+/// asks about the team of 2024 and the one of 1999 at once, and has two answers, whichever the
+/// KG keys. A far lesser namesake does not make the question about it: "In which state is
+/// Charlotte?" means Charlotte, North Carolina, not the town in Tennessee. (Where the namesake
+/// makes a false claim true, "Is Charlotte in Tennessee?", the claim is unfair whatever its
+/// standing: [`crate::questions::fair`].)
+pub fn namesake_differs(index: &KgIndex, s: Id, p: Id) -> bool {
+    let sorted = |mut v: Vec<Id>| {
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let own = sorted(index.objects_of(s, p));
+    let known = standing(index, s);
+    namesakes(index, s, p).any(|x| {
+        let theirs = sorted(index.objects_of(x, p));
+        !theirs.is_empty() && theirs != own && 2 * standing(index, x) > known
+    })
+}
+
+/// How well known an entity is, as far as the KG tells: its sitelinks where the KG counts them
+/// (Wikidata), else the facts about it and those that point to it.
+fn standing(index: &KgIndex, e: Id) -> u64 {
+    index
+        .counters(e)
+        .and_then(|c| c.sitelinks)
+        .unwrap_or_else(|| (index.facts_from(e).len() + index.facts_to(e).len()) as u64)
+}
+
+/// The other entities with `e`'s label that a question about `p` names just as it names `e`
+/// ([`shown`]): nothing in the question tells them apart.
+pub fn namesakes(index: &KgIndex, e: Id, p: Id) -> impl Iterator<Item = Id> + '_ {
+    let same = index.shares_name(e).then(|| {
+        let named_as = shown(index, e, p);
+        index
+            .named(&crate::kg::index::name_key(&index.label(e)))
+            .iter()
+            .copied()
+            .filter(move |&x| x != e && shown(index, x, p) == named_as)
+    });
+    same.into_iter().flatten()
 }
 
 #[cfg(test)]
@@ -204,5 +260,49 @@ pub(crate) mod tests {
         assert!(ix.shares_name(e("us")));
         assert_eq!(shown(&ix, e("us"), p), "United States");
         assert!(!ix.shares_name(e("dc")));
+        // Told apart by their types, the two Washingtons are no namesakes to each other.
+        assert!(!namesake_differs(&ix, e("wc"), p));
+    }
+
+    /// Two Charlottes in two states, one Memphis, two teams named alike: the sample KG's
+    /// namesakes in small.
+    pub(crate) fn namesakes_kg() -> KgIndex {
+        let kg = crate::kg::local::LocalKg::from_turtle(
+            r#"@prefix ex: <http://ex.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+            ex:City rdfs:label "city" . ex:State rdfs:label "state" . ex:Team rdfs:label "team" .
+            ex:nc a ex:State ; rdfs:label "North Carolina" . ex:tn a ex:State ; rdfs:label "Tennessee" . ex:vt a ex:State ; rdfs:label "Vermont" .
+            ex:charlotte a ex:City ; rdfs:label "Charlotte" ; ex:in ex:nc .
+            ex:charlotteTn a ex:City ; rdfs:label "Charlotte" ; ex:in ex:tn .
+            ex:memphis a ex:City ; rdfs:label "Memphis" ; ex:in ex:tn .
+            ex:fire a ex:Team ; rdfs:label "Portland Fire" ; ex:founded 2024 ; ex:home ex:portland .
+            ex:oldFire a ex:Team ; rdfs:label "Portland Fire" ; ex:founded 1999 ; ex:home ex:portland .
+            ex:grizzlies a ex:Team ; rdfs:label "Memphis Grizzlies" ; ex:founded 1995 ; ex:home ex:memphis .
+            ex:hornets a ex:Team ; rdfs:label "Charlotte Hornets" ; ex:home ex:charlotte .
+            ex:village a ex:City ; rdfs:label "Charlotte" ; ex:in ex:vt .
+            ex:portland a ex:City ; rdfs:label "Portland" ."#,
+            "test",
+        )
+        .unwrap();
+        KgIndex::build(&kg, &|_| {}).unwrap()
+    }
+
+    #[test]
+    fn a_name_two_entities_go_by_with_two_answers_is_not_asked() {
+        let ix = namesakes_kg();
+        let e = |local: &str| ix.iri_id(&format!("http://ex.org/{local}")).unwrap();
+        let (located, founded, home) = (e("in"), e("founded"), e("home"));
+        // The city of the Hornets is better known than two towns of its name: it is asked
+        // about; each town is not, the city being as well known as it.
+        assert!(!namesake_differs(&ix, e("charlotte"), located));
+        assert!(namesake_differs(&ix, e("charlotteTn"), located));
+        assert!(!namesake_differs(&ix, e("memphis"), located));
+        assert!(namesake_differs(&ix, e("fire"), founded));
+        // Where the two agree, the question has one answer.
+        assert!(!namesake_differs(&ix, e("fire"), home));
+        assert_eq!(
+            namesakes(&ix, e("charlotte"), located).collect::<Vec<_>>(),
+            vec![e("charlotteTn"), e("village")]
+        );
+        assert_eq!(namesakes(&ix, e("memphis"), located).count(), 0);
     }
 }

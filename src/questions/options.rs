@@ -161,10 +161,19 @@ pub fn match_score(subject: &str, option: &str) -> usize {
     if is_code {
         // A code begins at a word that names something: "AU" or "AD" spelt from the "and" of
         // "Wallis and Futuna" match it no better than any code does.
-        return if subject_words.iter().enumerate().any(|(i, w)| {
-            !FUNCTION_WORDS.contains(&w.as_str())
-                && follows_from(&code, &subject_words[i..].concat())
-        }) {
+        // A code that holds the name's initials ("KSA", the Kingdom of Saudi Arabia's, holds
+        // "SA") is read off the name as well.
+        let initials: String = subject_words
+            .iter()
+            .filter(|w| !FUNCTION_WORDS.contains(&w.as_str()))
+            .filter_map(|w| w.chars().next())
+            .collect();
+        let holds_initials = initials.chars().count() >= 2 && code.contains(&initials);
+        return if holds_initials
+            || subject_words.iter().enumerate().any(|(i, w)| {
+                !FUNCTION_WORDS.contains(&w.as_str())
+                    && follows_from(&code, &subject_words[i..].concat())
+            }) {
             CODE_MATCH
         } else {
             0
@@ -315,6 +324,13 @@ mod tests {
             "not from its \"and\""
         );
         assert_eq!(match_score("Saint Kitts and Nevis", ".kn"), CODE_MATCH);
+        assert_eq!(
+            match_score("Saudi Arabia", "KSA"),
+            CODE_MATCH,
+            "the initials inside a code"
+        );
+        assert_eq!(match_score("South Africa", "RSA"), CODE_MATCH);
+        assert_eq!(match_score("Saudi Arabia", "PER"), 0);
         assert_eq!(match_score("Neodymium", "Nd"), CODE_MATCH);
         assert_eq!(match_score("Oxygen", "O"), CODE_MATCH);
         assert_eq!(match_score("Oxygen", "Lu"), 0);

@@ -32,18 +32,17 @@ pub fn kg_name(source: &str) -> String {
 /// stars, the accepted answers with their aliases, a premise and its truth, or the facts.
 pub fn gold_line(q: &Question) -> String {
     let accepted = |a: &crate::questions::Accepted| {
-        // A surveyed count is read as stated by any figure within the spread of its sources:
-        // the reader of the set sees the key as wide as it is.
-        let surveyed = matches!(a.value, crate::core::gold::ValueKind::Quantity { .. })
-            && crate::verify::numbers::parse(&a.label).is_some_and(|f| f.surveyed());
-        let spread = if surveyed {
-            format!(
-                " (or any figure within {:.0}%)",
-                100.0 * crate::verify::numbers::SURVEY_SPREAD
-            )
-        } else {
-            String::new()
-        };
+        // A surveyed count, a temperature or a density is read as stated by any figure within
+        // the spread of its sources: the reader of the set sees the key as wide as it is.
+        let spread = match &a.value {
+            crate::core::gold::ValueKind::Quantity { unit } => {
+                crate::verify::numbers::spread(&a.label, unit.as_deref())
+            }
+            _ => None,
+        }
+        .map_or(String::new(), |s| {
+            format!(" (or any figure within {}%)", (1000.0 * s).round() / 10.0)
+        });
         if a.aliases.is_empty() {
             format!("{}{spread}", a.label)
         } else {

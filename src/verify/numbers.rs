@@ -34,6 +34,24 @@ pub const LARGE_COUNT: f64 = 10_000.0;
 /// 10,584,534 in Statbel's count of 1 January and 10,392,226 in the CIA's estimate of July).
 pub const SURVEY_SPREAD: f64 = 0.02;
 
+/// How far, relative to its size, a measured temperature or density may lie from the KG's and
+/// still be the same measurement from another table: zinc's density is 7.134 g/cm³ in the CRC
+/// Handbook and 7.14 in most others, indium's boiling point 2345 K or 2353 K. Far below the
+/// [`crate::questions::options::RELATIVE`] that keeps a wrong option away from the right one.
+pub const MEASURED_SPREAD: f64 = 0.005;
+
+/// The spread within which a figure states `gold` (in `unit`, if any) though it does not agree
+/// with it to the last digit: [`SURVEY_SPREAD`] for a surveyed count, [`MEASURED_SPREAD`] for a
+/// temperature or a density; `None` for the rest (years, atomic weights, codes: exact).
+pub fn spread(gold: &str, unit: Option<&str>) -> Option<f64> {
+    let g = parse(gold.trim())?;
+    if g.surveyed() {
+        return Some(SURVEY_SPREAD);
+    }
+    let dimension = unit.and_then(|u| unit_at(&u.to_lowercase()).map(|(u, _)| u.dimension));
+    matches!(dimension, Some(Dimension::Temperature | Dimension::Density)).then_some(MEASURED_SPREAD)
+}
+
 impl Figure {
     /// Whether this is a [`LARGE_COUNT`] written as a whole number.
     pub fn surveyed(&self) -> bool {
@@ -293,12 +311,13 @@ fn numbers_in(text: &str) -> Vec<(Figure, usize, usize, Option<&'static Unit>)> 
 /// Whether `answer` states the quantity `gold` (a number as the KG writes it, in the unit
 /// `gold_unit` names, if any): some number in it, converted from the unit written after it
 /// to the KG's, agrees with the gold to the precision of both. A number with no unit is taken
-/// to be in the KG's unit; one in a unit of another dimension never matches. A surveyed count
-/// ([`Figure::surveyed`]) is stated by any figure within [`SURVEY_SPREAD`] of it.
+/// to be in the KG's unit; one in a unit of another dimension never matches. A figure within
+/// the gold's [`spread`] states it too (a surveyed count, a measured temperature or density).
 pub fn states(answer: &str, gold: &str, gold_unit: Option<&str>) -> bool {
     let Some(g) = parse(gold.trim()) else {
         return false;
     };
+    let spread = spread(gold, gold_unit).unwrap_or(0.0);
     let home = gold_unit.and_then(|u| unit_at(&u.to_lowercase()).map(|(u, _)| u));
     numbers_in(answer).into_iter().any(|(w, _, _, unit)| {
         let w = match (unit, home) {
@@ -312,7 +331,7 @@ pub fn states(answer: &str, gold: &str, gold_unit: Option<&str>) -> bool {
             (Some(u), _) if u.dimension != Dimension::Share || home.is_some() => return false,
             _ => w,
         };
-        w.agrees(&g) || (g.surveyed() && (w.value - g.value).abs() <= SURVEY_SPREAD * g.value.abs())
+        w.agrees(&g) || (w.value - g.value).abs() <= spread * g.value.abs()
     })
 }
 
@@ -429,15 +448,32 @@ mod tests {
             "1749°C",
             "1749 degrees Celsius",
             "3180 °F",
+            // Another table's measurement, within MEASURED_SPREAD.
+            "2030 K",
+            "1755 °C",
         ] {
             assert!(states(right, "2022.15", Some("kelvin")), "{right}");
         }
-        for wrong in ["2023 K", "2022 °C", "1750 °C", "2022 km²", "3190 °F", "20"] {
+        for wrong in ["2040 K", "2022 °C", "1770 °C", "2022 km²", "3220 °F", "20"] {
             assert!(!states(wrong, "2022.15", Some("kelvin")), "{wrong}");
         }
         // A gold written coarser than the answer: 209 stands for 208.5–209.5.
         assert!(states("208.98", "209", None));
         assert!(states("1.12", "1.1", None), "1.12 rounds to 1.1");
+    }
+
+    #[test]
+    fn densities_take_another_tables_figure_atomic_weights_do_not() {
+        // Zinc: 7.134 g/cm³ in the CRC Handbook, 7.14 in most tables.
+        let unit = Some("g/cm³");
+        assert!(states("7.14 g/cm³", "7.134", unit));
+        assert!(states("about 7.13", "7.134", unit));
+        assert!(!states("7.2 g/cm³", "7.134", unit));
+        assert_eq!(spread("7.134", unit), Some(MEASURED_SPREAD));
+        // Nickel's atomic weight is exact to its digits: cobalt's 58.933 is another element's.
+        assert!(!states("58.93", "58.6934", None));
+        assert_eq!(spread("58.6934", None), None);
+        assert_eq!(spread("10584534", None), Some(SURVEY_SPREAD));
     }
 
     #[test]

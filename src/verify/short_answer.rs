@@ -297,11 +297,13 @@ mod tests {
             assert_eq!(r.verdict, Verdict::True, "{right}: {}", r.rule);
             assert!(r.confident, "{right}");
         }
-        for wrong in ["2023 K", "2022 °C", "1802.15"] {
+        for wrong in ["2043 K", "2022 °C", "1802.15"] {
             assert_eq!(read(wrong, &kelvin).verdict, Verdict::False, "{wrong}");
         }
-        // The digits of 2022.15 read as words are no match for "2022.9".
-        assert_eq!(read("2022.9 K", &kelvin).verdict, Verdict::False);
+        // Another table's measurement, within the spread of the sources.
+        assert_eq!(read("2023 K", &kelvin).verdict, Verdict::True);
+        // The digits of 2022.15 read as words are no match for "2022 °F".
+        assert_eq!(read("2022 °F", &kelvin).verdict, Verdict::False);
 
         let code = [acc("+1809", &[])];
         for right in ["+1809", "1809", "+1 809", "+1-809"] {

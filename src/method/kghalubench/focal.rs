@@ -10,7 +10,8 @@
 //!   websites, identifiers or codes (the paper's "non-textual, trivial and irrelevant"), judged
 //!   by the relation's IRI and label ([`is_excluded`], extensible with the user's words);
 //!   nor relations whose answer the entity's name states or implies
-//!   ([`crate::questions::grammar::names_answer`]), nor dated measurements (a population as of
+//!   ([`crate::questions::grammar::names_answer`]) or that a namesake answers otherwise
+//!   ([`crate::questions::names::namesake_differs`]), nor dated measurements (a population as of
 //!   a year: the list of facts cannot say when).
 //! - **Popularity** from the KG's own statistics ([`super::difficulty::Popularity`]): linked
 //!   entities, statements, and external identifiers (the facts of the relations excluded as
@@ -180,7 +181,12 @@ pub fn candidates(index: &KgIndex, extra_excluded: &[String]) -> Vec<Focal> {
                 // its date: the list of facts has no room for one.
                 let dated = crate::kg::index::changes_over_time(index, f[2])
                     && index.qualifier_year(f).is_some();
-                if names_answer(index, e, f[2]) || dated {
+                // A name another entity goes by, with another answer, makes the fact two
+                // (the Portland Fire of 2024 and of 1999): not asked either.
+                if names_answer(index, e, f[2])
+                    || dated
+                    || crate::questions::names::namesake_differs(index, e, f[1])
+                {
                     given_away.insert(f[1]);
                 }
             }
