@@ -767,7 +767,9 @@ fn team_facts_are_not_drowned_by_players() {
         "nba",
         "SELECT (COUNT(*) AS ?n) WHERE { ?t a cls:Championship }",
     );
-    assert_eq!((teams, titles), (45, 100));
+    // The current 45 and the Portland Fire of 2000–2002, the one former team with a current
+    // team's name.
+    assert_eq!((teams, titles), (46, 100));
 }
 
 #[test]
@@ -792,7 +794,35 @@ fn teams_have_founding_years_cities_and_no_home_state() {
         "SELECT ?t ?y WHERE { ?t prop:founded ?y }",
         &["t", "y"],
     );
-    assert_eq!(founded.len(), 45);
+    assert_eq!(founded.len(), 46);
+    // Two teams named the Portland Fire, of 1999 and of 2024; the Chicago Sky, awarded in
+    // 2005, first played in 2006.
+    let fire = rows(
+        k,
+        "nba",
+        "SELECT ?y WHERE { ?t rdfs:label \"Portland Fire\"@en ; prop:founded ?y } ORDER BY ?y",
+        &["y"],
+    );
+    assert_eq!(fire.len(), 2, "{fire:?}");
+    assert!(ask(
+        k,
+        "nba",
+        "ent:Chicago_Sky prop:founded \"2005\"^^xsd:gYear ; prop:firstSeasonInLeague \"2006\"^^xsd:gYear"
+    ));
+    // Places that share a team city's name elsewhere are in the KG with their states
+    // (GeoNames): Charlotte, Tennessee beside Charlotte, North Carolina.
+    let charlottes = rows(
+        k,
+        "nba",
+        "SELECT ?s WHERE { ?c rdfs:label \"Charlotte\"@en ; prop:locatedInState ?st . ?st rdfs:label ?s } ORDER BY ?s",
+        &["s"],
+    );
+    assert!(
+        charlottes.len() > 2
+            && charlottes.iter().any(|s| s[0] == "North Carolina")
+            && charlottes.iter().any(|s| s[0] == "Tennessee"),
+        "{charlottes:?}"
+    );
     // Founding years of the franchises that came from the NBL and the ABA, and of expansion
     // teams awarded a season or more before their first (not nba_api's first season).
     for (team, year) in [
@@ -1078,10 +1108,11 @@ fn transcontinental_countries_are_on_both_continents() {
         ("Azerbaijan", &["Asia", "Europe"]),
         ("Egypt", &["Africa", "Asia"]),
         ("Timor-Leste", &["Asia", "Oceania"]),
-        // Through its overseas regions (Réunion, Guadeloupe, French Guiana).
+        // Through its overseas regions (Réunion, Guadeloupe, French Guiana) and its Pacific
+        // collectivities (New Caledonia, French Polynesia).
         (
             "France",
-            &["Africa", "Europe", "North America", "South America"],
+            &["Africa", "Europe", "North America", "Oceania", "South America"],
         ),
         ("Germany", &["Europe"]),
     ] {

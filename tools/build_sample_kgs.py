@@ -857,9 +857,10 @@ DISCOVERY_FIX = {
     # Rutherfordium: credit shared between JINR Dubna (1964) and Berkeley (1969).
     104: {"who": [(JINR, 1964), ("Albert Ghiorso", 1969)], "where": [("USSR", 1964), ("United States", 1969)],
           "year": None},
-    # Dubnium: credit shared between JINR Dubna and Berkeley, both 1970.
-    105: {"who": [(JINR, 1970), ("Albert Ghiorso", 1970)], "where": [("USSR", 1970), ("United States", 1970)],
-          "year": 1970},
+    # Dubnium: credit shared between JINR Dubna (1968, confirmed 1970) and Berkeley (1970); the
+    # TWG shares it, and either year is given: none is stated.
+    105: {"who": [(JINR, 1968), ("Albert Ghiorso", 1970)], "where": [("USSR", 1968), ("United States", 1970)],
+          "year": None},
     # Bohrium: GSI Darmstadt, 1981 (Münzenberg et al., Z. Phys. A 300 (1981) 107); 1976 is JINR's
     # unconfirmed claim.
     107: {"who": [("GSI Helmholtz Centre for Heavy Ion Research", 1981)], "where": [("Germany", 1981)],

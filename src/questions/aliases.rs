@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use super::grammar::words;
+use super::grammar::{folded, words};
 use crate::kg::index::{Id, KgIndex};
 
 /// The candidate answers of one relation, for asking whether an alias contains one.
@@ -173,12 +173,6 @@ fn is_symbol(alias: &str) -> bool {
     c.next().is_some_and(char::is_uppercase) && c.clone().count() <= 1 && c.all(char::is_lowercase)
 }
 
-/// Text without its accents (letters decomposed, combining marks dropped): "Curaçao" →
-/// "Curacao".
-pub(crate) fn folded(s: &str) -> String {
-    use unicode_normalization::{char::is_combining_mark, UnicodeNormalization};
-    s.nfd().filter(|c| !is_combining_mark(*c)).collect()
-}
 
 /// Whether `a` and `b` are one name spelt two ways: the same letters without their accents
 /// ("Curaçao", "Curacao"), with umlauts and ligatures written out as a keyboard without them

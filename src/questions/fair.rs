@@ -131,6 +131,11 @@ pub fn unfair_subject(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'stati
     if namesake_holds(index, wrong, p, object) {
         return Some("another entity that goes by the wrong subject's name holds the fact");
     }
+    // A lesser namesake (Portland, Maine) is read as the better-known one (Portland, Oregon):
+    // the claim would be about another entity than the KG's.
+    if super::names::namesake_differs(index, wrong, p) {
+        return Some("the wrong subject's name is another entity's as much or more");
+    }
     index
         .objects_of(wrong, p)
         .into_iter()
@@ -225,10 +230,11 @@ fn year_value(index: &KgIndex, t: Id) -> Option<i32> {
     crate::kg::index::date_year(index.term(t)).or_else(|| year_literal(index, t))
 }
 
-/// How far apart, as a ratio, a number and a distractor for it may be: beyond a factor of ten
-/// (a boiling point of 77 K offered for a metal that boils at 2973 K) the option is ruled out
-/// by the order of magnitude alone.
-pub const PLAUSIBLE_RATIO: f64 = 10.0;
+/// How far apart, as a ratio, a number and a distractor for it may be: beyond a factor of five
+/// (a boiling point of 77 K offered for a metal that boils at 2973 K, a melting point of 53 K
+/// for polonium's 527 K, below room temperature for a metal) the option is ruled out by its
+/// size alone.
+pub const PLAUSIBLE_RATIO: f64 = 5.0;
 
 /// Whether `option` is a number too far from the number `answer` to be a real choice
 /// ([`PLAUSIBLE_RATIO`]); anything that is not a pair of positive numbers passes.

@@ -88,9 +88,17 @@ pub fn names_answer(
     object: crate::kg::index::Id,
 ) -> bool {
     let (subject_label, object_label) = (index.label(subject), index.label(object));
+    // The answer's other names count too: "Brasília" shares its stem with "Brasil", Brazil's
+    // own name, not with "Brazil".
+    let stems = || {
+        std::iter::once(object_label.as_str())
+            .chain(index.aliases_of(object).iter().map(String::as_str))
+            .chain(index.other_labels_of(object).iter().map(String::as_str))
+            .any(|name| shares_stem(&subject_label, name))
+    };
     names_answer_literally(index, subject, object)
         || abbreviates(&subject_label, &object_label)
-        || (shares_stem(&subject_label, &object_label) && !same_kind(index, subject, object))
+        || (!same_kind(index, subject, object) && stems())
         || implied_by_name(index, subject, object)
 }
 
@@ -196,7 +204,11 @@ pub fn shares_stem(subject_label: &str, object_label: &str) -> bool {
             .filter(|w| !GENERIC.contains(&w.as_str()))
             .collect()
     };
-    let (s, o) = (proper(subject_label), proper(object_label));
+    // Letters are compared without their accents: "Brasília" and "Brasil".
+    let (s, o) = (
+        proper(&folded(subject_label)),
+        proper(&folded(object_label)),
+    );
     s.iter().any(|a| {
         o.iter()
             .any(|b| a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count() >= STEM)
@@ -258,6 +270,13 @@ fn implied_by_name(
 /// Whether `needle` occurs as a contiguous run of `hay`.
 pub fn contains_words(hay: &[String], needle: &[String]) -> bool {
     !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Text without its accents (letters decomposed, combining marks dropped): "Curaçao" →
+/// "Curacao".
+pub(crate) fn folded(s: &str) -> String {
+    use unicode_normalization::{char::is_combining_mark, UnicodeNormalization};
+    s.nfd().filter(|c| !is_combining_mark(*c)).collect()
 }
 
 #[cfg(test)]

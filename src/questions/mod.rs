@@ -407,18 +407,26 @@ impl Renderer<'_> {
 
     /// The options' names for `fact`'s object and its distractors: their labels, except that
     /// points in time are written as the blank ([`Self::blank`]) masks them, with their
-    /// preposition ("on 23 May 1949", "in 1871"), not as the KG's "1949-05-23".
-    pub fn options(&self, fact: &Fact, objects: &[Id]) -> Vec<String> {
-        let time = templates::template_for(self.index, self.templates, fact)
-            .tail
-            .time;
+    /// preposition ("on 23 May 1949", "in 1871"), not as the KG's "1949-05-23". Options for a
+    /// blank (`in_blank`) carry the article their name takes where the template puts none
+    /// before the slot: the blank stands for the bare name, and "Neptunium was discovered in
+    /// the United States." is the sentence a reader fills in.
+    pub fn options(&self, fact: &Fact, objects: &[Id], in_blank: bool) -> Vec<String> {
+        let tail = templates::template_for(self.index, self.templates, fact).tail;
         objects
             .iter()
             .map(|&o| {
                 let label = self.index.label(o);
-                time.then(|| templates::slots::time_words(label.trim()))
-                    .flatten()
-                    .unwrap_or(label)
+                if tail.time {
+                    if let Some(when) = templates::slots::time_words(label.trim()) {
+                        return when;
+                    }
+                }
+                if in_blank && tail.article.is_none() && templates::articles::definite(self.index, o)
+                {
+                    return format!("the {label}");
+                }
+                label
             })
             .collect()
     }

@@ -120,7 +120,7 @@ pub fn kind_word(index: &KgIndex, e: Id, asked: Id) -> Option<String> {
 /// KG keys. A far lesser namesake does not make the question about it: "In which state is
 /// Charlotte?" means Charlotte, North Carolina, not the town in Tennessee. (Where the namesake
 /// makes a false claim true, "Is Charlotte in Tennessee?", the claim is unfair whatever its
-/// standing: [`crate::questions::fair`].)
+/// standing: the fairness rules of wrong objects see to it.)
 pub fn namesake_differs(index: &KgIndex, s: Id, p: Id) -> bool {
     let sorted = |mut v: Vec<Id>| {
         v.sort_unstable();

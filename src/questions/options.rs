@@ -144,8 +144,8 @@ fn other_form(answer: &str, option: &str) -> bool {
 pub fn match_score(subject: &str, option: &str) -> usize {
     // Letters are matched without their accents: "REU" is read off "Réunion".
     let (subject, option) = (
-        super::aliases::folded(subject),
-        super::aliases::folded(option),
+        super::grammar::folded(subject),
+        super::grammar::folded(option),
     );
     let (subject, option) = (subject.as_str(), option.as_str());
     let subject_words = words(subject);

@@ -37,7 +37,7 @@ pub const SURVEY_SPREAD: f64 = 0.02;
 /// How far, relative to its size, a measured temperature or density may lie from the KG's and
 /// still be the same measurement from another table: zinc's density is 7.134 g/cm³ in the CRC
 /// Handbook and 7.14 in most others, indium's boiling point 2345 K or 2353 K. Far below the
-/// [`crate::questions::options::RELATIVE`] that keeps a wrong option away from the right one.
+/// 2% that multiple choice keeps a wrong option away from the right one.
 pub const MEASURED_SPREAD: f64 = 0.005;
 
 /// The spread within which a figure states `gold` (in `unit`, if any) though it does not agree

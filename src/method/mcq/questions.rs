@@ -79,7 +79,7 @@ pub fn generate(
             McqFormat::WhQuestion => r.question(&fact),
         };
         q.gold = Gold::Choice {
-            options: r.options(&fact, &options),
+            options: r.options(&fact, &options, format == McqFormat::FillInTheBlank),
             correct,
         };
         q.positive_id = q.id.clone();

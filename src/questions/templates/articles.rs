@@ -145,8 +145,14 @@ const LOWER_HEADS: [&str; 88] = [
 
 /// Nouns that, ending a name of two words or more in any case, make it one English writes
 /// with "the": "the National Basketball Association", "the Korean War", "the Nobel Prize".
-const INSTITUTION_HEADS: [&str; 17] = [
+const INSTITUTION_HEADS: [&str; 22] = [
     "association",
+    // Research places: "the Oak Ridge National Laboratory", "the Kennedy Space Center".
+    "laboratory",
+    "laboratories",
+    "centre",
+    "center",
+    "observatory",
     "conference",
     "committee",
     "party",
@@ -167,9 +173,14 @@ const INSTITUTION_HEADS: [&str; 17] = [
 
 /// Nouns that take "the" only before "of" or "for" ("the Joint Institute for Nuclear
 /// Research"): alone they end bare names ("Vatican City").
-const OF_NOUNS: [&str; 14] = [
+const OF_NOUNS: [&str; 18] = [
     "City",
     "Institute",
+    // "the GSI Helmholtz Centre for Heavy Ion Research", "the University of California".
+    "Centre",
+    "Center",
+    "University",
+    "Academy",
     "Isle",
     "State",
     "District",
@@ -367,6 +378,9 @@ mod tests {
             "West African CFA franc",
             "City of Brussels",
             "Joint Institute for Nuclear Research",
+            "GSI Helmholtz Centre for Heavy Ion Research",
+            "University of California, Berkeley",
+            "Oak Ridge National Laboratory",
             "National Basketball Association",
             "Korean War",
         ] {
