@@ -237,12 +237,10 @@ fn year_value(index: &KgIndex, t: Id) -> Option<i32> {
 pub const PLAUSIBLE_RATIO: f64 = 5.0;
 
 /// Whether `option` is a number too far from the number `answer` to be a real choice
-/// ([`PLAUSIBLE_RATIO`]); anything that is not a pair of positive numbers passes.
+/// ([`PLAUSIBLE_RATIO`]), bare or with the same unit ("0.44 square kilometres" for
+/// Switzerland's 41284); anything that is not a pair of positive numbers passes.
 pub fn implausible_number(answer: &str, option: &str) -> bool {
-    let (Ok(a), Ok(o)) = (answer.trim().parse::<f64>(), option.trim().parse::<f64>()) else {
-        return false;
-    };
-    a > 0.0 && o > 0.0 && a.max(o) / a.min(o) > PLAUSIBLE_RATIO
+    crate::verify::numbers::ratio(answer, option).is_some_and(|r| r > PLAUSIBLE_RATIO)
 }
 
 /// Words in a relation's name that mark when its subject began.
@@ -367,6 +365,16 @@ mod tests {
         assert!(!implausible_number("1900.15", "577.15"));
         assert!(!implausible_number("1946", "2025"));
         assert!(!implausible_number("Paris", "Bern"));
+        // Polonium melts at 527.15 K: 53.48 K is below room temperature, for a metal.
+        assert!(implausible_number("527.15", "53.48"));
+        assert!(implausible_number(
+            "41284 square kilometres",
+            "0.44 square kilometres"
+        ));
+        assert!(!implausible_number(
+            "41284 square kilometres",
+            "83871 square kilometres"
+        ));
     }
 
     #[test]

@@ -394,6 +394,15 @@ pub fn too_close(answer: &str, option: &str, relative: f64) -> bool {
     diff < a.step.min(o.step) / 2.0 || diff <= relative * scale
 }
 
+/// How many times the larger of two positive numbers written with the same words around
+/// them ("0.44 square kilometres", "41284 square kilometres") is the smaller; `None` for
+/// anything else.
+pub fn ratio(a: &str, b: &str) -> Option<f64> {
+    let ((x, x_rest), (y, y_rest)) = (leading(a)?, leading(b)?);
+    (x_rest == y_rest && x.value > 0.0 && y.value > 0.0)
+        .then(|| x.value.max(y.value) / x.value.min(y.value))
+}
+
 /// A text that is a number and then only words ("61 seconds"): the number and the words.
 fn leading(text: &str) -> Option<(Figure, String)> {
     let all = numbers_in(text);
