@@ -272,13 +272,14 @@ impl Backend for ScriptedWriter {
                 .unwrap_or_default()
                 .to_string()
         };
-        let (s, p, o) = (field("Subject: "), field("Relation: "), field("Object: "));
+        let (s, o) = (field("Subject: "), field("Object: "));
         let mut n = self.calls.lock().unwrap();
         *n += 1;
+        // The relation's name stays out: it may hold the true object's ("landlocked").
         let text = if *n % 2 == 1 {
-            format!("Why is {o} the {p} of {s}?")
+            format!("Why is {o} said of {s}?")
         } else {
-            format!("Why is {o} the {p}?")
+            format!("Why is {o} said?")
         };
         common::answer_stream(text)
     }

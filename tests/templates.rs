@@ -181,6 +181,16 @@ fn yesno_aliases_never_contain_a_candidate_answer() {
             if !q.prompt.contains(" (also known as ") {
                 continue;
             }
+            // A date question names its subject alone: another name may be of another time's
+            // entity ("Italy (also known as Italian Republic)" was founded in 1946).
+            let subject = ix.iri_id(&q.subject).unwrap();
+            assert!(
+                ix.objects_of(subject, p)
+                    .iter()
+                    .all(|&o| kgscope::kg::index::date_year(ix.term(o)).is_none()),
+                "{name}: an alias in a date question: {}",
+                q.prompt
+            );
             with_alias += 1;
             // An alias may hold parentheses of its own: the longest one the prompt shows.
             let alias = q

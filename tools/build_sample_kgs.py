@@ -662,6 +662,23 @@ NO_SOVEREIGNTY_STATUS = {
     # Constitution, art. 132a).
     "GUF", "GLP", "MTQ", "REU", "MYT", "BES",
 }
+# world-countries' subregions are the UN geoscheme's (M49) but for its own "Central Europe",
+# "Southeast Europe" and "North America" and a few countries placed otherwise; the KG names the
+# relation "UN geoscheme subregion", so these follow M49 (UN Statistics Division, "Standard
+# country or area codes for statistical use"). None: no subregion is stated, for Kosovo (no M49
+# code), Cyprus (M49's Western Asia, where world-countries and common usage have it in Europe)
+# and the U.S. Minor Outlying Islands (M49's Micronesia, in the Americas by world-countries).
+SUBREGION_M49 = {
+    "AT": "Western Europe",
+    "CZ": "Eastern Europe", "HU": "Eastern Europe", "PL": "Eastern Europe", "SK": "Eastern Europe",
+    "BG": "Eastern Europe", "RO": "Eastern Europe",
+    "SI": "Southern Europe", "AL": "Southern Europe", "BA": "Southern Europe", "HR": "Southern Europe",
+    "MK": "Southern Europe", "ME": "Southern Europe", "RS": "Southern Europe",
+    "BM": "Northern America", "CA": "Northern America", "GL": "Northern America",
+    "PM": "Northern America", "US": "Northern America", "MX": "Central America",
+    "SS": "Eastern Africa",
+    "XK": None, "CY": None, "UM": None,
+}
 LAND_BORDER_ADDED = {
     # France borders Brazil and Suriname through French Guiana, an overseas region and department
     # of France (Constitution, art. 72-3), and the Netherlands on the island of Saint Martin
@@ -697,6 +714,8 @@ def correct_countries(wc: list, cl: dict):
             x["currencies"] = dict(CURRENCY_FIX[x["cca3"]])
         if x["cca3"] in NO_SOVEREIGNTY_STATUS:
             x["independent"] = None
+        if x["cca2"] in SUBREGION_M49:
+            x["subregion"] = SUBREGION_M49[x["cca2"]] or ""
         x["borders"] = sorted(set(x["borders"]) | LAND_BORDER_ADDED.get(x["cca3"], set()))
         x["tld"] = [t for t in map(normalise_tld, x.get("tld", [])) if t not in GENERIC_TLDS]
     codes = {str(ph) for c in cl.values() for ph in c.get("phone", [])}
@@ -1105,7 +1124,9 @@ def build_elements() -> KG:
             kg.fact(el, "group", kg.ent(("group", g["group_id"]), "Group", f"group {g['group_id']}", galts))
         if r["period"] is not None:
             kg.fact(el, "period", kg.ent(("period", r["period"]), "Period", f"period {r['period']}"))
-        if r["block"]:
+        # Lanthanum, actinium, lutetium and lawrencium sit in the d-block or the f-block as a
+        # table puts La/Ac or Lu/Lr in group 3 (IUPAC's 2021 report leaves it open): no block.
+        if r["block"] and z not in CONTESTED_CATEGORY | {57, 89}:
             kg.fact(el, "block", kg.ent(("block", r["block"]), "Block", f"{r['block']}-block"))
         # Group 12 (zinc, cadmium, mercury, copernicium) is a transition metal by one IUPAC
         # definition and not by the other (a full d subshell): no category to ask for. Nor for

@@ -32,6 +32,12 @@ pub fn unfair_object(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'static
     if namesake_holds(index, s, p, wrong) {
         return Some("another entity that goes by the subject's name holds the wrong object");
     }
+    // A name that places in several of the relation's objects bear (Houston in Mississippi,
+    // Missouri, Minnesota, ...) may be borne in the wrong one too, by a place too small for the
+    // KG: Houston, Alabama. No wrong object is sure.
+    if common_name(index, s, p) {
+        return Some("the subject's name is common to several of the relation's objects");
+    }
     for x in namesakes(index, wrong, p) {
         if index.contains(&[s, p, x]) {
             return Some("another entity that goes by the wrong object's name is the true one");
@@ -141,6 +147,22 @@ pub fn unfair_subject(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'stati
         .into_iter()
         .filter(|&own| own != object)
         .find_map(|own| unfair_object(index, &[wrong, p, own], object))
+}
+
+/// How many namesakes with other objects of `p` make a name common ([`common_name`]).
+const COMMON_NAME: usize = 2;
+
+/// Whether `s`'s name is borne by [`COMMON_NAME`] or more namesakes with other objects of `p`
+/// than `s`'s own: a place name repeated across states.
+fn common_name(index: &KgIndex, s: Id, p: Id) -> bool {
+    let own = index.objects_of(s, p);
+    let mut others: Vec<Id> = namesakes(index, s, p)
+        .flat_map(|x| index.objects_of(x, p))
+        .filter(|o| !own.contains(o))
+        .collect();
+    others.sort_unstable();
+    others.dedup();
+    others.len() >= COMMON_NAME
 }
 
 /// Whether an entity named as `s` is ([`super::names::namesakes`]) holds `[_, p, o]`:
@@ -442,9 +464,14 @@ mod tests {
         // "Charlotte is in Tennessee", put for Memphis: true of Charlotte, Tennessee.
         let memphis_tn = [e("memphis"), e("in"), e("tn")];
         assert!(unfair_subject(&ix, &memphis_tn, e("charlotte")).is_some());
-        // "Is Charlotte in Tennessee?", the wrong object of Charlotte, North Carolina.
+        // "Is Charlotte in Tennessee?", the wrong object of Charlotte, North Carolina; and with
+        // namesakes in two other states, any state might hold another Charlotte.
         let charlotte_nc = [e("charlotte"), e("in"), e("nc")];
         assert!(unfair_object(&ix, &charlotte_nc, e("tn")).is_some());
+        let memphis_nc = [e("memphis"), e("in"), e("tn")];
+        assert!(unfair_object(&ix, &memphis_nc, e("nc")).is_none());
+        assert!(common_name(&ix, e("charlotte"), e("in")));
+        assert!(!common_name(&ix, e("memphis"), e("in")));
         // Read as either team, a wrong object is judged as both: the Portland Fire offered as
         // the Grizzlies' home is fine; offered where one of them is right, it is not.
         let grizzlies_home = [e("grizzlies"), e("home"), e("memphis")];

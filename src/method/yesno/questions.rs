@@ -136,10 +136,15 @@ impl<'r, 'a> Asker<'r, 'a> {
 
     /// The subject as a question names it: a name other entities go by with its context
     /// ([`crate::questions::names::shown`]), else its label with an alias that names no
-    /// candidate answer of the relation when it has one.
+    /// candidate answer of the relation when it has one and the answer is no date.
     pub fn head(&mut self, fact: &Fact, q: &Question) -> String {
         if self.r.index.shares_name(fact[0]) {
             return crate::questions::names::shown(self.r.index, fact[0], fact[1]);
+        }
+        // A date question names its subject alone: another name may be of another time's
+        // entity ("Italy (also known as Italian Republic)", founded in 1946, not in 1861).
+        if crate::kg::index::date_year(self.r.index.term(fact[2])).is_some() {
+            return q.subject_label.clone();
         }
         let answers = self
             .answers
