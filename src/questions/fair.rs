@@ -252,17 +252,27 @@ fn year_value(index: &KgIndex, t: Id) -> Option<i32> {
     crate::kg::index::date_year(index.term(t)).or_else(|| year_literal(index, t))
 }
 
-/// How far apart, as a ratio, a number and a distractor for it may be: beyond a factor of five
-/// (a boiling point of 77 K offered for a metal that boils at 2973 K, a melting point of 53 K
-/// for polonium's 527 K, below room temperature for a metal) the option is ruled out by its
-/// size alone.
-pub const PLAUSIBLE_RATIO: f64 = 5.0;
+/// How far apart, as a ratio, a count and a wrong count for it may be: beyond a factor of ten
+/// (an area of 6 km² for Bolivia) the option is ruled out by its size alone.
+pub const PLAUSIBLE_RATIO: f64 = 10.0;
+
+/// [`PLAUSIBLE_RATIO`] for a measurement (a number written with decimals): physical quantities
+/// spread less, and a reader knows roughly where one lies (a melting point of 53 K for
+/// polonium's 527 K is below room temperature, for a metal).
+pub const PLAUSIBLE_MEASURED_RATIO: f64 = 5.0;
 
 /// Whether `option` is a number too far from the number `answer` to be a real choice
-/// ([`PLAUSIBLE_RATIO`]), bare or with the same unit ("0.44 square kilometres" for
-/// Switzerland's 41284); anything that is not a pair of positive numbers passes.
+/// ([`PLAUSIBLE_RATIO`], [`PLAUSIBLE_MEASURED_RATIO`]), bare or with the same unit ("0.44
+/// square kilometres" for Switzerland's 41284); anything that is not a pair of positive
+/// numbers passes.
 pub fn implausible_number(answer: &str, option: &str) -> bool {
-    crate::verify::numbers::ratio(answer, option).is_some_and(|r| r > PLAUSIBLE_RATIO)
+    let measured = answer.contains('.') || option.contains('.');
+    let limit = if measured {
+        PLAUSIBLE_MEASURED_RATIO
+    } else {
+        PLAUSIBLE_RATIO
+    };
+    crate::verify::numbers::ratio(answer, option).is_some_and(|r| r > limit)
 }
 
 /// Words in a relation's name that mark when its subject began.
