@@ -1112,7 +1112,13 @@ fn transcontinental_countries_are_on_both_continents() {
         // collectivities (New Caledonia, French Polynesia).
         (
             "France",
-            &["Africa", "Europe", "North America", "Oceania", "South America"],
+            &[
+                "Africa",
+                "Europe",
+                "North America",
+                "Oceania",
+                "South America",
+            ],
         ),
         ("Germany", &["Europe"]),
     ] {

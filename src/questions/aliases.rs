@@ -173,7 +173,6 @@ fn is_symbol(alias: &str) -> bool {
     c.next().is_some_and(char::is_uppercase) && c.clone().count() <= 1 && c.all(char::is_lowercase)
 }
 
-
 /// Whether `a` and `b` are one name spelt two ways: the same letters without their accents
 /// ("Curaçao", "Curacao"), with umlauts and ligatures written out as a keyboard without them
 /// writes them ("Österreich", "Oesterreich"), one letter apart in a name of five or more

@@ -255,14 +255,15 @@ pub fn select_facts(index: &KgIndex, opts: &GenerateOptions) -> Result<Selection
     });
     // A subject whose name another one goes by, with another answer, is two questions in one
     // ("Is Charlotte in Tennessee?"). Typed negatives keep their old question sets.
-    let (askable, namesakes): (Vec<usize>, Vec<usize>) = if opts.negatives_from == NegativesFrom::Typed {
-        (askable, Vec::new())
-    } else {
-        askable.into_iter().partition(|&i| {
-            let f = &index.facts()[i];
-            !names::namesake_differs(index, f[0], f[1])
-        })
-    };
+    let (askable, namesakes): (Vec<usize>, Vec<usize>) =
+        if opts.negatives_from == NegativesFrom::Typed {
+            (askable, Vec::new())
+        } else {
+            askable.into_iter().partition(|&i| {
+                let f = &index.facts()[i];
+                !names::namesake_differs(index, f[0], f[1])
+            })
+        };
     if askable.is_empty() {
         return Err(KgError::NotFound(if index.facts().is_empty() {
             "the KG has no facts to ask about (only labels, types or nothing at all)".into()
@@ -422,7 +423,9 @@ impl Renderer<'_> {
                         return when;
                     }
                 }
-                if in_blank && tail.article.is_none() && templates::articles::definite(self.index, o)
+                if in_blank
+                    && tail.article.is_none()
+                    && templates::articles::definite(self.index, o)
                 {
                     return format!("the {label}");
                 }

@@ -49,7 +49,8 @@ pub fn spread(gold: &str, unit: Option<&str>) -> Option<f64> {
         return Some(SURVEY_SPREAD);
     }
     let dimension = unit.and_then(|u| unit_at(&u.to_lowercase()).map(|(u, _)| u.dimension));
-    matches!(dimension, Some(Dimension::Temperature | Dimension::Density)).then_some(MEASURED_SPREAD)
+    matches!(dimension, Some(Dimension::Temperature | Dimension::Density))
+        .then_some(MEASURED_SPREAD)
 }
 
 impl Figure {
