@@ -84,6 +84,11 @@ fn unfair_object_itself(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'sta
         if implausible_number(&truth, &other) {
             return Some("the wrong number is an order of magnitude off the true one");
         }
+        if across_room_temperature(index, p, &truth, &other) {
+            return Some(
+                "the wrong temperature puts the subject in another state at room temperature",
+            );
+        }
     }
     None
 }
@@ -273,6 +278,40 @@ pub fn implausible_number(answer: &str, option: &str) -> bool {
         PLAUSIBLE_RATIO
     };
     crate::verify::numbers::ratio(answer, option).is_some_and(|r| r > limit)
+}
+
+/// Room temperature in the scale a relation's name says its values are in: kelvin, degrees
+/// Celsius or Fahrenheit (25 °C).
+const ROOM_TEMPERATURE: [(&str, f64); 3] =
+    [("kelvin", 298.15), ("celsius", 25.0), ("fahrenheit", 77.0)];
+
+/// Whether `truth` and `other`, values of a melting, boiling or sublimation point (by the
+/// relation's name, in a scale it names), lie on two sides of room temperature: a reader knows
+/// whether the subject is a solid, a liquid or a gas in a room (rubidium, a metal, does not
+/// boil at 239 K), so that side, not the value asked, rules the wrong one out.
+fn across_room_temperature(index: &KgIndex, p: Id, truth: &str, other: &str) -> bool {
+    let name = format!(
+        "{} {}",
+        crate::kg::vocab::local_name(crate::kg::term_str(index.term(p))),
+        index.label(p)
+    )
+    .to_lowercase();
+    if !["melting", "boiling", "sublimation"]
+        .iter()
+        .any(|w| name.contains(w))
+    {
+        return false;
+    }
+    let Some(&(_, room)) = ROOM_TEMPERATURE
+        .iter()
+        .find(|(unit, _)| name.contains(unit))
+    else {
+        return false;
+    };
+    let (Ok(a), Ok(b)) = (truth.trim().parse::<f64>(), other.trim().parse::<f64>()) else {
+        return false;
+    };
+    (a > room) != (b > room)
 }
 
 /// Words in a relation's name that mark when its subject began.
@@ -465,6 +504,31 @@ mod tests {
         let celtics_first = [id("celtics"), id("firstSeason"), lit("1946")];
         assert!(unfair_subject(&ix, &celtics_first, id("sky")).is_some());
         assert!(unfair_subject(&ix, &celtics_first, id("lakers")).is_none());
+    }
+
+    #[test]
+    fn a_wrong_melting_or_boiling_point_across_room_temperature_is_unfair() {
+        let kg = crate::kg::local::LocalKg::from_turtle(
+            r#"@prefix ex: <http://ex.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+            @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+            ex:boilingPointK rdfs:label "boiling point in kelvin" . ex:density rdfs:label "density" .
+            ex:rb rdfs:label "Rubidium" ; ex:boilingPointK "961.15"^^xsd:decimal ; ex:density "1.532"^^xsd:decimal .
+            ex:cl rdfs:label "Chlorine" ; ex:boilingPointK "239.11"^^xsd:decimal ; ex:density "0.2"^^xsd:decimal .
+            ex:na rdfs:label "Sodium" ; ex:boilingPointK "1156.09"^^xsd:decimal ."#,
+            "test",
+        )
+        .unwrap();
+        let ix = KgIndex::build(&kg, &|_| {}).unwrap();
+        let e = |l: &str| ix.iri_id(&format!("http://ex.org/{l}")).unwrap();
+        let bp = e("boilingPointK");
+        let value = |s: &str| ix.objects_of(e(s), bp)[0];
+        let rb = [e("rb"), bp, value("rb")];
+        // Rubidium, a metal, boiling below room temperature: ruled out by its state.
+        assert!(across_room_temperature(&ix, bp, "961.15", "239.11"));
+        assert!(unfair_object(&ix, &rb, value("cl")).is_some());
+        assert!(unfair_object(&ix, &rb, value("na")).is_none());
+        // Not a phase-transition temperature: no room to be on either side of.
+        assert!(!across_room_temperature(&ix, e("density"), "1.532", "0.2"));
     }
 
     #[test]
