@@ -26,14 +26,18 @@ use crate::kg::index::{Fact, Id, KgIndex};
 /// object of `fact` ([s, p, o]); `None` when it is a fair wrong object.
 pub fn unfair_object(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'static str> {
     let [s, p, _] = *fact;
+    let subject_namesakes: Vec<Id> = namesakes(index, s, p).collect();
     // "Is Charlotte in Tennessee?": true of Charlotte, Tennessee, however little known.
-    if namesake_holds(index, s, p, wrong) {
+    if subject_namesakes
+        .iter()
+        .any(|&x| index.contains(&[x, p, wrong]))
+    {
         return Some("another entity that goes by the subject's name holds the wrong object");
     }
     // A name that places in several of the relation's objects bear (Houston in Mississippi,
     // Missouri, Minnesota, ...) may be borne in the wrong one too, by a place too small for the
     // KG: Houston, Alabama. No wrong object is sure.
-    if common_name(index, s, p) {
+    if common_name(index, s, p, &subject_namesakes) {
         return Some("the subject's name is common to several of the relation's objects");
     }
     // A wrong object another entity goes by is read as either: it must be fair as both ("the
@@ -157,12 +161,13 @@ pub fn unfair_subject(index: &KgIndex, fact: &Fact, wrong: Id) -> Option<&'stati
 /// How many namesakes with other objects of `p` make a name common ([`common_name`]).
 const COMMON_NAME: usize = 2;
 
-/// Whether `s`'s name is borne by [`COMMON_NAME`] or more namesakes with other objects of `p`
-/// than `s`'s own: a place name repeated across states.
-fn common_name(index: &KgIndex, s: Id, p: Id) -> bool {
+/// Whether `s`'s name is borne by [`COMMON_NAME`] or more of its `namesakes` (under `p`) with
+/// other objects of `p` than `s`'s own: a place name repeated across states.
+fn common_name(index: &KgIndex, s: Id, p: Id, namesakes: &[Id]) -> bool {
     let own = index.objects_of(s, p);
-    let mut others: Vec<Id> = namesakes(index, s, p)
-        .flat_map(|x| index.objects_of(x, p))
+    let mut others: Vec<Id> = namesakes
+        .iter()
+        .flat_map(|&x| index.objects_of(x, p))
         .filter(|o| !own.contains(o))
         .collect();
     others.sort_unstable();
@@ -290,12 +295,11 @@ const ROOM_TEMPERATURE: [(&str, f64); 3] =
 /// whether the subject is a solid, a liquid or a gas in a room (rubidium, a metal, does not
 /// boil at 239 K), so that side, not the value asked, rules the wrong one out.
 fn across_room_temperature(index: &KgIndex, p: Id, truth: &str, other: &str) -> bool {
-    let name = format!(
-        "{} {}",
-        crate::kg::vocab::local_name(crate::kg::term_str(index.term(p))),
-        index.label(p)
-    )
-    .to_lowercase();
+    // The numbers first: most wrong values are no numbers, and the name costs a string.
+    let (Ok(a), Ok(b)) = (truth.trim().parse::<f64>(), other.trim().parse::<f64>()) else {
+        return false;
+    };
+    let name = super::names::relation_words(index, p);
     if !["melting", "boiling", "sublimation"]
         .iter()
         .any(|w| name.contains(w))
@@ -306,9 +310,6 @@ fn across_room_temperature(index: &KgIndex, p: Id, truth: &str, other: &str) -> 
         .iter()
         .find(|(unit, _)| name.contains(unit))
     else {
-        return false;
-    };
-    let (Ok(a), Ok(b)) = (truth.trim().parse::<f64>(), other.trim().parse::<f64>()) else {
         return false;
     };
     (a > room) != (b > room)
@@ -336,13 +337,7 @@ pub fn start_year(index: &KgIndex, e: Id) -> Option<i32> {
         .facts_from(e)
         .iter()
         .filter(|f| {
-            let iri = crate::kg::term_str(index.term(f[1]));
-            let name = format!(
-                "{} {}",
-                crate::kg::vocab::local_name(iri),
-                index.label(f[1])
-            )
-            .to_lowercase();
+            let name = super::names::relation_words(index, f[1]);
             START_WORDS.iter().any(|w| name.contains(w))
         })
         .filter_map(|f| year_value(index, f[2]))
@@ -543,8 +538,12 @@ mod tests {
         let charlotte_nc = [e("charlotte"), e("in"), e("nc")];
         assert!(unfair_object(&ix, &charlotte_nc, e("tn")).is_some());
         assert!(unfair_object(&ix, &memphis_tn, e("nc")).is_none());
-        assert!(common_name(&ix, e("charlotte"), e("in")));
-        assert!(!common_name(&ix, e("memphis"), e("in")));
+        let common = |x: &str| {
+            let found: Vec<Id> = namesakes(&ix, e(x), e("in")).collect();
+            common_name(&ix, e(x), e("in"), &found)
+        };
+        assert!(common("charlotte"));
+        assert!(!common("memphis"));
         // Read as either team, a wrong object is judged as both: the Portland Fire offered as
         // the Grizzlies' home is fine; offered where one of them is right, it is not.
         let grizzlies_home = [e("grizzlies"), e("home"), e("memphis")];

@@ -20,10 +20,15 @@ fn is_person_type(index: &KgIndex, t: Id) -> bool {
 const BIRTH: [&str; 2] = ["birth", "born"];
 const DEATH: [&str; 2] = ["death", "died"];
 
+/// A relation's local name and label, lower-cased: the words that say what it is about.
+pub(crate) fn relation_words(index: &KgIndex, p: Id) -> String {
+    let iri = crate::kg::term_str(index.term(p));
+    format!("{} {}", crate::kg::vocab::local_name(iri), index.label(p)).to_lowercase()
+}
+
 /// Whether the relation's local name or label names one of `words`.
 fn names(index: &KgIndex, p: Id, words: &[&str]) -> bool {
-    let iri = crate::kg::term_str(index.term(p));
-    let text = format!("{} {}", crate::kg::vocab::local_name(iri), index.label(p)).to_lowercase();
+    let text = relation_words(index, p);
     words.iter().any(|w| text.contains(w))
 }
 

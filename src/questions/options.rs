@@ -161,19 +161,20 @@ pub fn match_score(subject: &str, option: &str) -> usize {
     if is_code {
         // A code begins at a word that names something: "AU" or "AD" spelt from the "and" of
         // "Wallis and Futuna" match it no better than any code does.
+        let naming: Vec<usize> = (0..subject_words.len())
+            .filter(|&i| !FUNCTION_WORDS.contains(&subject_words[i].as_str()))
+            .collect();
         // A code that holds the name's initials ("KSA", the Kingdom of Saudi Arabia's, holds
         // "SA") is read off the name as well.
-        let initials: String = subject_words
+        let initials: String = naming
             .iter()
-            .filter(|w| !FUNCTION_WORDS.contains(&w.as_str()))
-            .filter_map(|w| w.chars().next())
+            .filter_map(|&i| subject_words[i].chars().next())
             .collect();
-        let holds_initials = initials.chars().count() >= 2 && code.contains(&initials);
-        return if holds_initials
-            || subject_words.iter().enumerate().any(|(i, w)| {
-                !FUNCTION_WORDS.contains(&w.as_str())
-                    && follows_from(&code, &subject_words[i..].concat())
-            }) {
+        let holds_initials = naming.len() >= 2 && code.contains(&initials);
+        let spelt = naming
+            .iter()
+            .any(|&i| follows_from(&code, &subject_words[i..].concat()));
+        return if holds_initials || spelt {
             CODE_MATCH
         } else {
             0

@@ -44,13 +44,24 @@ pub const MEASURED_SPREAD: f64 = 0.005;
 /// with it to the last digit: [`SURVEY_SPREAD`] for a surveyed count, [`MEASURED_SPREAD`] for a
 /// temperature or a density; `None` for the rest (years, atomic weights, codes: exact).
 pub fn spread(gold: &str, unit: Option<&str>) -> Option<f64> {
-    let g = parse(gold.trim())?;
+    spread_of(&parse(gold.trim())?, home_unit(unit))
+}
+
+/// [`spread`] of a parsed gold in its unit.
+fn spread_of(g: &Figure, home: Option<&Unit>) -> Option<f64> {
     if g.surveyed() {
         return Some(SURVEY_SPREAD);
     }
-    let dimension = unit.and_then(|u| unit_at(&u.to_lowercase()).map(|(u, _)| u.dimension));
-    matches!(dimension, Some(Dimension::Temperature | Dimension::Density))
-        .then_some(MEASURED_SPREAD)
+    matches!(
+        home.map(|u| u.dimension),
+        Some(Dimension::Temperature | Dimension::Density)
+    )
+    .then_some(MEASURED_SPREAD)
+}
+
+/// The unit a gold's unit name (a template's "kelvin") names, if any.
+fn home_unit(unit: Option<&str>) -> Option<&'static Unit> {
+    unit.and_then(|u| unit_at(&u.to_lowercase()).map(|(u, _)| u))
 }
 
 impl Figure {
@@ -318,8 +329,8 @@ pub fn states(answer: &str, gold: &str, gold_unit: Option<&str>) -> bool {
     let Some(g) = parse(gold.trim()) else {
         return false;
     };
-    let spread = spread(gold, gold_unit).unwrap_or(0.0);
-    let home = gold_unit.and_then(|u| unit_at(&u.to_lowercase()).map(|(u, _)| u));
+    let home = home_unit(gold_unit);
+    let spread = spread_of(&g, home).unwrap_or(0.0);
     numbers_in(answer).into_iter().any(|(w, _, _, unit)| {
         let w = match (unit, home) {
             (Some(u), Some(h)) if u.dimension == h.dimension => {
