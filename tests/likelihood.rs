@@ -168,12 +168,20 @@ async fn answers(
     backend: Arc<dyn Backend>,
     qs: Vec<kgscope::questions::Question>,
 ) -> Vec<ResultRecord> {
+    answers_by(backend, qs, AnswerScoring::Logprob).await
+}
+
+async fn answers_by(
+    backend: Arc<dyn Backend>,
+    qs: Vec<kgscope::questions::Question>,
+    scoring: AnswerScoring,
+) -> Vec<ResultRecord> {
     let opts = EngineOptions {
         repeats: 1,
         concurrency: 2,
         params: Default::default(),
         checker: None,
-        scoring: AnswerScoring::Logprob,
+        scoring,
     };
     let (tx, mut rx) = tokio::sync::mpsc::channel(256);
     let task = tokio::spawn(engine::run(
@@ -196,19 +204,24 @@ async fn answers(
     out
 }
 
+/// `limit` yes/no questions from the countries sample KG.
+fn countries_yesno(limit: usize) -> Vec<kgscope::questions::Question> {
+    let (_kg, index) = common::indexed("sample:countries");
+    let opts = kgscope::questions::GenerateOptions {
+        task: kgscope::questions::Task::Yesno,
+        limit,
+        ..Default::default()
+    };
+    kgscope::method::generate(&index, &kgscope::questions::TemplateSet::builtin(), &opts)
+        .unwrap()
+        .0
+}
+
 #[test]
 fn likelihood_over_http_reads_the_servers_logprobs() {
     let model = common::default_model();
     let server = common::llama_server(&model);
-    let (_kg, index) = common::indexed("sample:countries");
-    let opts = kgscope::questions::GenerateOptions {
-        task: kgscope::questions::Task::Yesno,
-        limit: 12,
-        ..Default::default()
-    };
-    let (qs, _) =
-        kgscope::method::generate(&index, &kgscope::questions::TemplateSet::builtin(), &opts)
-            .unwrap();
+    let qs = countries_yesno(12);
     let rt = tokio::runtime::Runtime::new().unwrap();
     let mut o = OpenAiOptions::new(format!("{}/v1", server.base), "gemma");
     o.endpoint = Endpoint::Completions;
@@ -238,6 +251,46 @@ fn likelihood_over_http_reads_the_servers_logprobs() {
         "{agree} of {} agree",
         over_http.len()
     );
+}
+
+/// The three ways of taking a greedy token (kgscope's own argmax over the output row,
+/// llama.cpp's greedy sampler, llama.cpp's backend sampling in the graph) give the same
+/// answers, token for token; a model loaded for backend sampling refuses likelihood scoring
+/// with a message instead of reading output rows it does not have.
+#[test]
+fn every_greedy_path_gives_the_same_answers() {
+    use kgscope::backends::llama::{GreedyPath, LlamaCppBackend, LlamaOptions};
+    let model = common::default_model();
+    let qs = countries_yesno(10);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let texts = |greedy: GreedyPath| {
+        let mut o = LlamaOptions::new(&model);
+        // One sequence: llama.cpp's CPU kernels are not batch-invariant.
+        o.parallel = 1;
+        o.greedy = greedy;
+        let b: Arc<dyn Backend> = Arc::new(LlamaCppBackend::load(o).unwrap());
+        rt.block_on(answers_by(b, qs.clone(), AnswerScoring::Generate))
+            .into_iter()
+            .map(|r| r.attempts[0].response.clone())
+            .collect::<Vec<_>>()
+    };
+    let argmax = texts(GreedyPath::Argmax);
+    assert_eq!(argmax.len(), qs.len());
+    assert!(argmax.iter().any(|t| !t.trim().is_empty()), "{argmax:?}");
+    assert_eq!(texts(GreedyPath::Library), argmax);
+    assert_eq!(texts(GreedyPath::Device), argmax);
+
+    let mut o = LlamaOptions::new(&model);
+    o.parallel = 1;
+    o.greedy = GreedyPath::Device;
+    let device = LlamaCppBackend::load(o).unwrap();
+    let scored = rt.block_on(device.score(kgscope::backends::ScoreRequest {
+        id: "q".into(),
+        prompt: kgscope::method::of(qs[0].task).prompt(&qs[0]),
+        options: vec!["Yes".into(), "No".into()],
+    }));
+    let err = scored.unwrap_err().to_string();
+    assert!(err.contains("temperature 0 only"), "{err}");
 }
 
 #[test]
@@ -288,6 +341,7 @@ fn every_closed_answer_reads_as_a_distinct_answer() {
 #[test]
 fn bench_llama_measures_both_sides_on_the_same_questions() {
     let server = common::tool("KGSCOPE_LLAMA_SERVER", "llama-server");
+    let batched = common::tool("KGSCOPE_LLAMA_BATCHED_BENCH", "llama-batched-bench");
     let out = common::ok(&[
         "bench",
         "llama",
@@ -297,6 +351,8 @@ fn bench_llama_measures_both_sides_on_the_same_questions() {
         "1,2",
         "--llama-server",
         server.to_str().unwrap(),
+        "--batched-bench",
+        batched.to_str().unwrap(),
         "--json",
     ]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -331,7 +387,88 @@ fn bench_llama_measures_both_sides_on_the_same_questions() {
     for p in v["ratios"].as_array().unwrap() {
         assert!(p["likelihood_vs_generate"].as_f64().unwrap() > 0.0, "{p}");
         assert!(p["kgscope_vs_server"].as_f64().unwrap() > 0.0, "{p}");
+        assert!(p["generate_vs_ceiling"].as_f64().unwrap() > 0.0, "{p}");
+        assert!(p["likelihood_vs_ceiling"].as_f64().unwrap() > 0.0, "{p}");
     }
+    // kgscope's runs say where the time went; the server's cannot.
+    for r in runs {
+        let split = &r["split"];
+        if r["side"] == "llama-server" {
+            assert!(split.is_null(), "{r}");
+            continue;
+        }
+        assert!(split["steps"].as_u64().unwrap() > 0, "{r}");
+        assert!(split["prompt_tokens"].as_u64().unwrap() >= 6, "{r}");
+        let fill = split["mean_sequences_per_step"].as_f64().unwrap();
+        assert!(fill > 0.0 && fill <= r["parallel"].as_f64().unwrap(), "{r}");
+        assert!(
+            split["ms"]["forward (prompt)"].as_f64().unwrap() > 0.0,
+            "{r}"
+        );
+        let generated = split["generated_tokens"].as_u64().unwrap();
+        if r["side"] == "kgscope likelihood" {
+            assert_eq!(generated, 0, "{r}");
+        } else {
+            // Every answer's tokens but its first (which the prompt's step chose) and its end.
+            assert!(generated <= r["completion_tokens"].as_u64().unwrap(), "{r}");
+        }
+    }
+    // llama.cpp's ceiling for the same prompt and answer lengths, per --parallel.
+    let rows = v["llama_batched_bench"].as_array().unwrap();
+    let pls: Vec<u64> = rows.iter().map(|r| r["pl"].as_u64().unwrap()).collect();
+    assert_eq!(pls, [1, 2]);
+    assert!(rows
+        .iter()
+        .all(|r| r["tg"] == 24 && r["pp"].as_u64().unwrap() >= 5));
+}
+
+/// With --fixed-answers every answer is exactly --max-tokens tokens on every side, whatever
+/// the model would have said (the end-of-generation token and stop sequences ignored).
+#[test]
+fn bench_llama_fixed_answers_cost_the_same_tokens_everywhere() {
+    let server = common::tool("KGSCOPE_LLAMA_SERVER", "llama-server");
+    let out = common::ok(&[
+        "bench",
+        "llama",
+        "--questions",
+        "8",
+        "--parallel",
+        "2",
+        "--max-tokens",
+        "3",
+        "--fixed-answers",
+        "--greedy",
+        "argmax,device",
+        "--no-likelihood",
+        "--llama-server",
+        server.to_str().unwrap(),
+        "--server-questions",
+        "3",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // The statements drawn (a fact and its negative come in pairs, so about --questions).
+    let n = v["questions"].as_u64().unwrap();
+    assert!(n > 3, "{v}");
+    let runs = v["runs"].as_array().unwrap();
+    let got: Vec<(&str, u64, u64)> = runs
+        .iter()
+        .map(|r| {
+            (
+                r["side"].as_str().unwrap(),
+                r["questions"].as_u64().unwrap(),
+                r["completion_tokens"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("kgscope generate", n, 3 * n),
+            ("kgscope generate (device sampler)", n, 3 * n),
+            ("llama-server", 3, 9),
+        ]
+    );
 }
 
 /// A server that fails a likelihood request many times before answering: every retry notice

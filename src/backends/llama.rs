@@ -45,6 +45,7 @@ pub(crate) use prompt::{completion_prefix, completion_suffix};
 pub use prompt::{template_family, PromptFormat, PromptStyle};
 
 use crate::backends::{Backend, BackendError, Capabilities, Chunk, Request, ScoreRequest, Scored};
+pub use worker::{batch_sizes, GreedyPath, StepTimes};
 use worker::{Job, JobKind, WorkerConfig};
 
 /// Whether llama.cpp has a GPU to offload to: a `cuda`, `vulkan` or `metal` build on a machine
@@ -54,6 +55,9 @@ use worker::{Job, JobKind, WorkerConfig};
 pub fn gpu_offload() -> bool {
     worker::gpu_offload()
 }
+
+/// Most sequences decoded together: llama.cpp's limit on sequence ids (`LLAMA_MAX_SEQ`).
+pub const MAX_PARALLEL: usize = 256;
 
 /// How the llama backend will lay out the prompts of the GGUF file at `path`, read from its
 /// metadata without loading it (for the run's manifest, written before the model starts).
@@ -88,6 +92,19 @@ pub struct LlamaOptions {
     pub prompt_style: PromptStyle,
     /// Keep the final layer's outputs, for [`LlamaCppBackend::hidden_state`].
     pub hidden_states: bool,
+    /// FlashAttention: `Some(true)` or `Some(false)` forces it; `None` lets llama.cpp decide
+    /// for the device (on where the device supports it).
+    pub flash_attn: Option<bool>,
+    /// How greedy decoding picks a token; see [`GreedyPath`].
+    pub greedy: GreedyPath,
+    /// Most tokens decoded per step (`n_batch`); `None`: 4 per sequence, at least 512.
+    pub batch: Option<u32>,
+    /// Most tokens per forward pass (`n_ubatch`); `None`: 512.
+    pub ubatch: Option<u32>,
+    /// Generation goes on past the end-of-generation token, to `max_tokens` or a stop
+    /// sequence: benchmarks set it so that every answer costs the same tokens whatever the
+    /// weights (a random-weight model's answers, a real model's).
+    pub ignore_eos: bool,
 }
 
 impl Default for LlamaOptions {
@@ -100,6 +117,11 @@ impl Default for LlamaOptions {
             threads: None,
             prompt_style: PromptStyle::Auto,
             hidden_states: false,
+            flash_attn: None,
+            greedy: GreedyPath::default(),
+            batch: None,
+            ubatch: None,
+            ignore_eos: false,
         }
     }
 }
@@ -125,6 +147,8 @@ pub struct LlamaCppBackend {
     parallel: usize,
     /// Width of a hidden state; `None` when the model was not loaded for hidden states.
     hidden_dim: Option<usize>,
+    /// Where the worker's time went, published after each step.
+    times: std::sync::Arc<std::sync::Mutex<StepTimes>>,
 }
 
 impl std::fmt::Debug for LlamaCppBackend {
@@ -143,9 +167,9 @@ impl LlamaCppBackend {
     pub fn load(opts: LlamaOptions) -> Result<Self, BackendError> {
         let path = &opts.model_path;
         let size = check_gguf(path)?;
-        if opts.parallel == 0 || opts.parallel > 255 {
+        if opts.parallel == 0 || opts.parallel > MAX_PARALLEL {
             return Err(BackendError::Model(format!(
-                "parallel must be between 1 and 255, got {}",
+                "parallel must be between 1 and {MAX_PARALLEL}, got {}",
                 opts.parallel
             )));
         }
@@ -166,6 +190,7 @@ impl LlamaCppBackend {
         let gpu_layers = opts
             .gpu_layers
             .unwrap_or(if gpu_offload() { u32::MAX } else { 0 });
+        let times = std::sync::Arc::new(std::sync::Mutex::new(StepTimes::default()));
         let cfg = WorkerConfig {
             model_path: path.clone(),
             file_name: file_name.clone(),
@@ -175,6 +200,12 @@ impl LlamaCppBackend {
             threads,
             style: opts.prompt_style,
             embeddings: opts.hidden_states,
+            flash_attn: opts.flash_attn,
+            greedy: opts.greedy,
+            batch: opts.batch,
+            ubatch: opts.ubatch,
+            ignore_eos: opts.ignore_eos,
+            times: times.clone(),
         };
         let (job_tx, job_rx) = mpsc::channel();
         let (ready_tx, ready_rx) = mpsc::sync_channel(1);
@@ -212,7 +243,14 @@ impl LlamaCppBackend {
             general_name: loaded.general_name,
             parallel: opts.parallel,
             hidden_dim: opts.hidden_states.then_some(loaded.n_embd),
+            times,
         })
+    }
+
+    /// Where the worker's time went since the model was loaded (`kgscope bench llama` takes
+    /// the difference of two snapshots).
+    pub fn step_times(&self) -> StepTimes {
+        self.times.lock().map(|t| t.clone()).unwrap_or_default()
     }
 
     /// The prompt style in use (`Auto` resolved to `Chat` or `Completion`).

@@ -53,7 +53,7 @@ pub struct RunArgs {
     /// with 8 or more cores, else 16].
     #[arg(long)]
     pub parallel: Option<usize>,
-    /// Questions in flight at once [default: --parallel for llama, 8 for openai].
+    /// Questions in flight at once [default: twice --parallel for llama, 8 for openai].
     #[arg(long)]
     pub concurrency: Option<usize>,
     /// llama backend: layers offloaded to the GPU [default: all when llama.cpp has a GPU].

@@ -30,7 +30,7 @@ pub fn hidden_model(
     gpu_layers: Option<u32>,
 ) -> Result<LlamaCppBackend, String> {
     let mut opts = LlamaOptions::new(path);
-    opts.parallel = parallel.clamp(1, 255);
+    opts.parallel = parallel.clamp(1, crate::backends::llama::MAX_PARALLEL);
     opts.gpu_layers = gpu_layers;
     opts.hidden_states = true;
     // A statement and its shared instruction, never a generated answer.

@@ -15,8 +15,13 @@
 # Usage (from the repository root):
 #   tools/gpu/bench.sh            # the GPU run
 #   tools/gpu/bench.sh --dry-run  # the same pipeline on the CPU (no CUDA), a 2-layer model
-# Environment: PACK (gpu-pack), WORK (${TMPDIR:-/tmp}/kgscope-gpu[-dry]), OUT, QUESTIONS (64;
-#   dry 8), PARALLEL (1,8,16,32; dry 1,4), GPU_LAYERS (99), CUDA_ARCH (from nvidia-smi),
+#   STAGE=build tools/gpu/bench.sh  # steps 1-3 only (a first call: the CUDA build with
+#                                   # FlashAttention takes minutes); a second call on the warm
+#                                   # machine reuses the build and the model
+# Environment: PACK (gpu-pack), WORK (${TMPDIR:-/tmp}/kgscope-gpu[-dry]), OUT, QUESTIONS (2000;
+#   dry 64), SERVER_QUESTIONS (256; dry 16), PARALLEL (32,64,128,256; dry 4,8), ANSWER_TOKENS
+#   (8), GREEDY (argmax,device), MEM_BANDWIDTH (GB/s; from the GPU's name), CTX_PER_SEQ (512),
+#   GPU_LAYERS (99), CUDA_ARCH (from nvidia-smi),
 #   JOBS (nproc), MODEL_TYPE (q4_0), MODEL_PRESET (8b; dry tiny), KGSCOPE_BENCH_ARGS (replaces
 #   the bench arguments below), NICE (0; dry 10), DEADLINE (570 s; dry none: the bench is
 #   stopped so that the whole script ends within DEADLINE seconds, inside the device tool's
@@ -38,15 +43,21 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 PACK=$(cd "${PACK:-gpu-pack}" 2>/dev/null && pwd) || { echo "bench.sh: FAILED: no ${PACK:-gpu-pack}/ here ($(pwd)): make it with tools/gpu/pack.sh and carry it" >&2; exit 1; }
 if [ "$DRY" = 1 ]; then
   WORK=${WORK:-${TMPDIR:-/tmp}/kgscope-gpu-dry}
-  QUESTIONS=${QUESTIONS:-8}; PARALLEL=${PARALLEL:-1,4}; MODEL_PRESET=${MODEL_PRESET:-tiny}
+  QUESTIONS=${QUESTIONS:-64}; PARALLEL=${PARALLEL:-4,8}; MODEL_PRESET=${MODEL_PRESET:-tiny}
+  SERVER_QUESTIONS=${SERVER_QUESTIONS:-16}
   NICE=${NICE:-10}; DEADLINE=${DEADLINE:-0}
 else
   WORK=${WORK:-${TMPDIR:-/tmp}/kgscope-gpu}
-  QUESTIONS=${QUESTIONS:-64}; PARALLEL=${PARALLEL:-1,8,16,32}; MODEL_PRESET=${MODEL_PRESET:-8b}
+  QUESTIONS=${QUESTIONS:-2000}; PARALLEL=${PARALLEL:-32,64,128,256}; MODEL_PRESET=${MODEL_PRESET:-8b}
+  SERVER_QUESTIONS=${SERVER_QUESTIONS:-256}
   NICE=${NICE:-0}; DEADLINE=${DEADLINE:-570}
 fi
 GPU_LAYERS=${GPU_LAYERS:-99}
 MODEL_TYPE=${MODEL_TYPE:-q4_0}
+ANSWER_TOKENS=${ANSWER_TOKENS:-8}
+GREEDY=${GREEDY:-argmax,device}
+CTX_PER_SEQ=${CTX_PER_SEQ:-512}
+STAGE=${STAGE:-all}
 JOBS=${JOBS:-$(nproc)}
 LOGS=${OUT:-$WORK/logs}
 mkdir -p "$LOGS" "$WORK" || { echo "bench.sh: FAILED: cannot create $LOGS and $WORK" >&2; exit 1; }
@@ -139,13 +150,15 @@ nicely cmake -S "$WORK/llama.cpp" -B "$BUILD" -G "$GENERATOR" \
   "${CMAKE_CUDA[@]}" ${EXTRA_CMAKE_ARGS:-} > "$LOGS/build.log" 2>&1 \
   || { tail -40 "$LOGS/build.log"; die "cmake configure failed (log: $LOGS/build.log)"; }
 grep -E 'CUDA Toolkit found|Using CUDA architectures|Including .* backend' "$LOGS/build.log" | sed 's/^/  /'
-say "building llama ggml llama-server (-j$JOBS)"
-nicely cmake --build "$BUILD" --config Release -j "$JOBS" --target llama ggml llama-server \
+say "building llama ggml llama-server llama-batched-bench (-j$JOBS)"
+nicely cmake --build "$BUILD" --config Release -j "$JOBS" --target llama ggml llama-server llama-batched-bench \
   >> "$LOGS/build.log" 2>&1 \
   || { grep -E 'error|Error' "$LOGS/build.log" | head -20; tail -20 "$LOGS/build.log"; die "llama.cpp build failed (log: $LOGS/build.log)"; }
 LIBDIR="$BUILD/bin"
 SERVER="$LIBDIR/llama-server"
+BATCHED="$LIBDIR/llama-batched-bench"
 [ -x "$SERVER" ] || die "$SERVER was not built"
+[ -x "$BATCHED" ] || die "$BATCHED was not built"
 [ -e "$LIBDIR/libllama.so.0" ] || die "no libllama.so.0 in $LIBDIR"
 if [ "$DRY" = 0 ]; then
   ls "$LIBDIR"/libggml-cuda.so* >/dev/null 2>&1 || die "no libggml-cuda.so in $LIBDIR: the CUDA backend was not built"
@@ -179,6 +192,10 @@ else
   say "reusing $MODEL"
 fi
 T_MODEL=$(( $(date +%s) - t0 ))
+if [ "$STAGE" = build ]; then
+  say "STAGE=build: llama.cpp built in $T_BUILD s, model ready in $T_MODEL s; run again (without STAGE) for the bench"
+  exit 0
+fi
 
 # ------------------------------------------------------------------ 4. the benchmark
 # llama-server through a shim: it accepts the PyPI launcher's form (`-m M --port P -- ARGS`) and
@@ -201,16 +218,29 @@ chmod +x "$SHIM"
 : > "$LOGS/llama-server.log"
 
 # ===================== THE BENCH INVOCATION: adjust here when `kgscope bench llama` changes ======
-# Target interface: several --parallel values and --gpu-layers. The binary of today takes one
-# --parallel N and no --gpu-layers (and, without the `cuda` feature, keeps its own layers on the
-# CPU): then the largest --parallel value is used. KGSCOPE_BENCH_ARGS replaces both.
-BENCH_HELP=$("$KGSCOPE" bench llama --help 2>&1)
-if grep -q -- '--gpu-layers' <<< "$BENCH_HELP"; then
-  BENCH_ARGS=(bench llama --model "$MODEL" --kg sample:countries --questions "$QUESTIONS" --parallel "$PARALLEL" --gpu-layers "$GPU_LAYERS" --llama-server "$SHIM" --json)
-else
-  BENCH_ARGS=(bench llama --model "$MODEL" --kg sample:countries --questions "$QUESTIONS" --parallel "${PARALLEL##*,}" --llama-server "$SHIM" --json)
-  say "WARNING: this kgscope's bench llama has no --gpu-layers (older interface): one --parallel ${PARALLEL##*,}, and kgscope's own layers stay on the CPU unless the binary was built with --features cuda"
+# Fixed 8-token answers (a random-weight model never stops), FlashAttention on unless the build
+# left it out, llama-batched-bench as llama.cpp's ceiling on the same work, the weights' bound
+# from the GPU's memory bandwidth. KGSCOPE_BENCH_ARGS replaces all of it.
+if [ -z "${MEM_BANDWIDTH:-}" ] && [ "$DRY" = 0 ]; then
+  # Peak memory bandwidth (GB/s) by model: NVIDIA's data sheets.
+  case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
+    *H200*) MEM_BANDWIDTH=4800 ;;
+    *H100*NVL*) MEM_BANDWIDTH=3900 ;;
+    *H100*PCIe*) MEM_BANDWIDTH=2000 ;;
+    *H100*) MEM_BANDWIDTH=3350 ;;
+    *A100*80GB*) MEM_BANDWIDTH=2039 ;;
+    *A100*) MEM_BANDWIDTH=1555 ;;
+  esac
 fi
+FA=on; [ "${CUDA_FA:-ON}" = OFF ] && [ "$DRY" = 0 ] && FA=off
+BENCH_ARGS=(bench llama --model "$MODEL" --kg sample:countries --questions "$QUESTIONS"
+  --server-questions "$SERVER_QUESTIONS" --parallel "$PARALLEL" --max-tokens "$ANSWER_TOKENS"
+  --fixed-answers --flash-attn "$FA" --greedy "$GREEDY" --ctx-per-seq "$CTX_PER_SEQ"
+  --gpu-layers "$( [ "$DRY" = 1 ] && echo 0 || echo "$GPU_LAYERS")"
+  --llama-server "$SHIM" --batched-bench "$BATCHED" --json)
+[ -n "${MEM_BANDWIDTH:-}" ] && BENCH_ARGS+=(--mem-bandwidth "$MEM_BANDWIDTH")
+"$KGSCOPE" bench llama --help 2>&1 | grep -q -- '--fixed-answers' \
+  || die "this kgscope's bench llama is older than the script (no --fixed-answers): remake the pack with tools/gpu/pack.sh"
 [ -n "${KGSCOPE_BENCH_ARGS:-}" ] && read -r -a BENCH_ARGS <<< "$KGSCOPE_BENCH_ARGS"
 # ================================================================================================
 
@@ -236,8 +266,30 @@ RC=$?
 T_BENCH=$(( $(date +%s) - t0 ))
 [ -n "$GPU_MON" ] && kill "$GPU_MON" 2>/dev/null
 sleep 0.2
-echo "---- kgscope bench llama (exit $RC, $T_BENCH s) ----"
-cat "$LOGS/bench.json"
+echo "---- kgscope bench llama (exit $RC, $T_BENCH s; the JSON: $LOGS/bench.json) ----"
+# A summary small enough for the device tool's output tail.
+python3 - "$LOGS/bench.json" <<'PY' || cat "$LOGS/bench.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("questions %s, answer tokens %s (fixed %s), flash_attn %s, gpu_layers %s" % (
+    d["questions"], d["max_tokens"], d.get("fixed_answers"), d.get("flash_attn"), d["gpu_layers"]))
+for r in d["runs"]:
+    sp = r.get("split") or {}
+    ms = sp.get("ms", {})
+    steps = max(sp.get("steps", 0), 1)
+    split = " ".join("%s=%.2f" % (k.replace("forward ", "fwd").replace(" ", ""), v / steps)
+                     for k, v in ms.items()) if ms else ""
+    print("%-36s p=%-4d %8.2f q/s %9.1f tok/s %5d steps %6.1f seq/step  ms/step: %s" % (
+        r["side"], r["parallel"], r["questions_per_s"], r["completion_tokens_per_s"],
+        sp.get("steps", 0), sp.get("mean_sequences_per_step", 0), split))
+for r in d.get("llama_batched_bench") or []:
+    print("llama-batched-bench pl=%-4d pp=%d tg=%d: generate %.2f/s, prompt alone %.2f/s (S_PP %.0f t/s, S_TG %.0f t/s)" % (
+        r["pl"], r["pp"], r["tg"], r["pl"] / (r["t_pp"] + r["t_tg"]), r["pl"] / r["t_pp"], r["speed_pp"], r["speed_tg"]))
+for r in d["ratios"]:
+    print("p=%-4d " % r["parallel"] + ", ".join("%s %.3g" % (k, v) for k, v in r.items() if k != "parallel" and v is not None))
+if d.get("weights_bound"):
+    print("weights bound:", d["weights_bound"])
+PY
 echo "----"
 if [ -n "$GPU_MON" ] && [ -s "$LOGS/gpu-usage.csv" ]; then
   awk -F', *' '{ if ($2>u) u=$2; if ($3>m) m=$3 } END { printf "  GPU during the bench: max utilisation %s %%, max memory used %s MiB (%d samples)\n", u, m, NR }' "$LOGS/gpu-usage.csv"

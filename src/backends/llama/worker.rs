@@ -1,12 +1,15 @@
 //! The worker thread: owns the llama.cpp model and context and decodes every active sequence
 //! together, one batch per step (continuous batching).
 //!
-//! KV cache layout (unified cache, `parallel + 1` sequences):
-//! * sequence 0 holds the shared prompt prefix (instruction + shots), evaluated once;
-//! * sequences `1..=parallel` are slots. A request entering a slot gets the prefix cells by
-//!   `copy_kv_cache_seq(0, slot)` (a metadata-only copy in a unified cache: the cells are shared)
-//!   and only its own suffix tokens are decoded. When the prefix changes, sequence 0 is cleared
-//!   and the new prefix evaluated; slots still running keep the old prefix cells until they end.
+//! KV cache layout (unified cache, one sequence per slot, `parallel` of them, at most 256):
+//! * the shared prompt prefix (instruction + shots) is evaluated once, into the sequence of the
+//!   slot whose request first needs it (the prefix's *holder*), at positions `0..n_prefix`;
+//! * every other slot gets the prefix cells once, by `copy_kv_cache_seq(holder, slot)` (a
+//!   metadata-only copy in a unified cache: the cells are shared), and keeps them between
+//!   requests: a request ending drops only the cells after the prefix, so the next request in
+//!   that slot decodes its own suffix and nothing else. When the prefix changes, the new one is
+//!   evaluated into the slot that needs it first; slots holding the old one keep it until their
+//!   next request, which replaces it.
 //!
 //! Each step builds one `LlamaBatch` with one token for every generating slot plus the pending
 //! prompt tokens of newly joined slots (as many as fit), calls `decode` once, then samples one
@@ -14,19 +17,21 @@
 //!
 //! This file holds the loading, the job loop and the step; what a request does in a slot has a
 //! file of its own: `admit` (a request's prompt rendered and tokenised into a slot, the shared
-//! prefix kept in sequence 0), `generate` (each sampled token streamed out), `likelihood`
-//! (options scored) and `hidden` (final-layer outputs, from a second context).
+//! prefix kept per slot), `generate` (each sampled token streamed out), `likelihood`
+//! (options scored), `hidden` (final-layer outputs, from a second context) and `timing` (where
+//! the worker's time goes, for `kgscope bench llama`).
 
 mod admit;
 mod generate;
 mod hidden;
 mod likelihood;
+mod timing;
 
 use std::collections::VecDeque;
 use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use futures::channel::mpsc::UnboundedSender;
@@ -45,6 +50,8 @@ use super::text::{StopText, Utf8Decoder};
 use crate::backends::{BackendError, Chunk, Request, Scored, Shot};
 use generate::{finish, on_token, Outcome};
 use likelihood::ScoreState;
+pub use timing::StepTimes;
+use timing::{Clock, Phase};
 
 pub(super) type ChunkSender = UnboundedSender<Result<Chunk, BackendError>>;
 
@@ -79,6 +86,35 @@ pub(super) struct WorkerConfig {
     pub style: PromptStyle,
     /// Whether the context keeps the final layer's outputs (for hidden-state requests).
     pub embeddings: bool,
+    /// FlashAttention: `Some(on)` forces it, `None` lets llama.cpp decide for the device.
+    pub flash_attn: Option<bool>,
+    /// How a greedy token is chosen; see [`GreedyPath`].
+    pub greedy: GreedyPath,
+    /// Most tokens per step and per forward pass (`n_batch`, `n_ubatch`); `None`: chosen here.
+    pub batch: Option<u32>,
+    pub ubatch: Option<u32>,
+    /// Generation ignores the end-of-generation token ([`super::LlamaOptions::ignore_eos`]).
+    pub ignore_eos: bool,
+    /// Where the worker publishes its [`StepTimes`].
+    pub times: Arc<Mutex<StepTimes>>,
+}
+
+/// How a token is chosen at temperature 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GreedyPath {
+    /// kgscope reads the output row and takes its largest logit (the first, on a tie, as
+    /// llama.cpp's greedy sampler does): one pass over the row.
+    #[default]
+    Argmax,
+    /// llama.cpp's greedy sampler, which first copies the row into a candidate list of the
+    /// whole vocabulary (12 bytes a word, 262,144 words for Gemma 3) for every token: the
+    /// baseline `kgscope bench llama --greedy library` measures against.
+    Library,
+    /// llama.cpp's backend sampling: a greedy sampler per sequence runs in the model's own
+    /// graph, on the device, and only the chosen token comes back (no output rows are copied
+    /// to the host). Generation at temperature 0 only: a model loaded so refuses likelihood,
+    /// hidden-state and sampled (temperature > 0) requests.
+    Device,
 }
 
 /// What the worker reports once the model is loaded.
@@ -158,12 +194,16 @@ fn load_model(cfg: &WorkerConfig) -> Result<LlamaModel, BackendError> {
     })
 }
 
-/// The evaluated shared prefix in sequence 0.
+/// The evaluated shared prefix.
 struct PrefixCache {
     instruction: String,
     shots: Vec<Shot>,
     text: String,
     tokens: Vec<LlamaToken>,
+    /// Counts the prefixes evaluated, so that a slot knows whether the one it holds is current.
+    generation: u64,
+    /// The sequence it was evaluated into, which keeps it while it is current.
+    holder: i32,
 }
 
 /// One active request.
@@ -178,7 +218,8 @@ struct Slot {
     id: String,
     tx: ChunkSender,
     submitted: Instant,
-    sampler: LlamaSampler,
+    /// The sampler a temperature above 0 needs; greedy decoding has none (see [`GreedyPath`]).
+    sampler: Option<LlamaSampler>,
     /// Tokens still to be fed to the model (prompt suffix, then each sampled token).
     pending: Vec<LlamaToken>,
     /// Position of the next token to feed.
@@ -206,27 +247,43 @@ struct Worker<'m> {
     /// into the first user message).
     merge_system: bool,
     prefix: Option<PrefixCache>,
+    /// The last prefix generation evaluated (the next one gets a higher number).
+    generations: u64,
+    /// Which prefix generation each sequence holds at its first positions, if any.
+    held: Vec<Option<u64>>,
     slots: Vec<Option<Slot>>,
     /// The embeddings context and its batch, for hidden-state requests.
     embeddings: Option<(LlamaContext<'m>, LlamaBatch<'static>)>,
+    greedy: GreedyPath,
+    ignore_eos: bool,
+    clock: Clock,
 }
 
 impl<'m> Worker<'m> {
     fn new(cfg: &WorkerConfig, model: &'m LlamaModel) -> Result<Self, BackendError> {
         let backend = runtime()?;
-        let n_seq = cfg.parallel + 1;
+        let n_seq = cfg.parallel;
+        // Each slot holds at most ctx_per_seq positions, the shared prefix's cells counted in
+        // every slot although they are stored once.
         let n_ctx = cfg.ctx_per_seq.saturating_mul(n_seq as u32);
-        let n_batch = (cfg.parallel as u32).max(512);
-        let params = LlamaContextParams::default()
+        let (n_batch, n_ubatch) = batch_sizes(cfg.parallel, cfg.batch, cfg.ubatch);
+        let mut params = LlamaContextParams::default()
             .with_n_ctx(NonZeroU32::new(n_ctx))
             .with_n_batch(n_batch)
-            .with_n_ubatch(n_batch.min(512))
+            .with_n_ubatch(n_ubatch)
             .with_n_seq_max(n_seq as u32)
             // One cell pool shared by all sequences: prefix cells are shared without copying
             // and a batch mixing any sequences is decoded in one pass.
             .with_kv_unified(true)
             .with_n_threads(cfg.threads)
             .with_n_threads_batch(cfg.threads);
+        if let Some(on) = cfg.flash_attn {
+            params = params.with_flash_attention_policy(if on {
+                llama_cpp_sys_2::LLAMA_FLASH_ATTN_TYPE_ENABLED
+            } else {
+                llama_cpp_sys_2::LLAMA_FLASH_ATTN_TYPE_DISABLED
+            });
+        }
         let embeddings = if cfg.embeddings {
             // Hidden states are per token (the statement's last), never pooled.
             let params = params
@@ -243,7 +300,14 @@ impl<'m> Worker<'m> {
         } else {
             None
         };
-        let ctx = model.new_context(backend, params).map_err(|e| {
+        let ctx = if cfg.greedy == GreedyPath::Device {
+            let samplers = (0..n_seq as i32)
+                .map(|seq| (seq, LlamaSampler::chain_simple([LlamaSampler::greedy()])));
+            model.new_context_with_samplers(backend, params, samplers)
+        } else {
+            model.new_context(backend, params)
+        };
+        let ctx = ctx.map_err(|e| {
             model_err(format!(
                 "llama.cpp could not create a context of {n_ctx} tokens ({} sequences x \
                  {} tokens) for {} ({e}); lower --parallel or --ctx-per-seq",
@@ -278,8 +342,13 @@ impl<'m> Worker<'m> {
             template,
             merge_system: false,
             prefix: None,
+            generations: 0,
+            held: vec![None; cfg.parallel],
             slots: (0..cfg.parallel).map(|_| None).collect(),
             embeddings,
+            greedy: cfg.greedy,
+            ignore_eos: cfg.ignore_eos,
+            clock: Clock::new(cfg.times.clone()),
         })
     }
 
@@ -291,7 +360,10 @@ impl<'m> Worker<'m> {
         let mut queue: VecDeque<Job> = VecDeque::new();
         loop {
             if self.active() == 0 && queue.is_empty() {
-                match jobs.recv() {
+                self.clock.switch(Phase::Idle);
+                let job = jobs.recv();
+                self.clock.switch(Phase::Host);
+                match job {
                     Ok(job) => queue.push_back(job),
                     Err(_) => return,
                 }
@@ -308,7 +380,7 @@ impl<'m> Worker<'m> {
                         for i in 0..self.slots.len() {
                             if let Some(slot) = self.slots[i].take() {
                                 let _ = slot.tx.unbounded_send(Err(BackendError::Cancelled));
-                                self.free_seq(slot.seq);
+                                self.release_seq(slot.seq);
                             }
                         }
                         return;
@@ -321,13 +393,16 @@ impl<'m> Worker<'m> {
                 if job.tx.is_closed() {
                     continue;
                 }
-                let seq = free as i32 + 1;
-                match self.admit(seq, &job) {
+                let seq = free as i32;
+                self.clock.switch(Phase::Admit);
+                let admitted = self.admit(seq, &job);
+                self.clock.switch(Phase::Host);
+                match admitted {
                     Ok(Some(slot)) => self.slots[free] = Some(slot),
                     Ok(None) => {}
                     Err(e) => {
                         tracing::debug!(id = %job.req.id, error = %e, "llama request failed");
-                        self.free_seq(seq);
+                        self.release_seq(seq);
                         let _ = job.tx.unbounded_send(Err(e));
                     }
                 }
@@ -335,13 +410,37 @@ impl<'m> Worker<'m> {
             if self.active() > 0 {
                 self.step();
             }
+            self.clock.publish();
         }
     }
 
-    fn free_seq(&mut self, seq: i32) {
+    /// Empties a sequence entirely, the prefix it held included.
+    fn clear_seq(&mut self, seq: i32) {
         let _ = self.ctx.clear_kv_cache_seq(Some(seq as u32), None, None);
         if let Some((emb, _)) = self.embeddings.as_mut() {
             let _ = emb.clear_kv_cache_seq(Some(seq as u32), None, None);
+        }
+        self.held[seq as usize] = None;
+        if self.prefix.as_ref().is_some_and(|p| p.holder == seq) {
+            // Its cells are gone with the holder: the next request evaluates it again.
+            self.prefix = None;
+        }
+    }
+
+    /// Frees a slot's sequence after its request: a slot holding the current prefix keeps it
+    /// (the cells after it are dropped), any other is emptied.
+    fn release_seq(&mut self, seq: i32) {
+        let current = self.prefix.as_ref().map(|p| (p.generation, p.tokens.len()));
+        match current {
+            Some((generation, n_prefix)) if self.held[seq as usize] == Some(generation) => {
+                let _ = self
+                    .ctx
+                    .clear_kv_cache_seq(Some(seq as u32), Some(n_prefix as u32), None);
+                if let Some((emb, _)) = self.embeddings.as_mut() {
+                    let _ = emb.clear_kv_cache_seq(Some(seq as u32), None, None);
+                }
+            }
+            _ => self.clear_seq(seq),
         }
     }
 
@@ -351,10 +450,11 @@ impl<'m> Worker<'m> {
         for i in 0..self.slots.len() {
             if self.slots[i].as_ref().is_some_and(|s| s.tx.is_closed()) {
                 let slot = self.slots[i].take().expect("checked");
-                self.free_seq(slot.seq);
+                self.release_seq(slot.seq);
             }
         }
         self.batch.clear();
+        let (mut prompt_tokens, mut generated_tokens, mut sequences, mut outputs) = (0, 0, 0, 0);
         let mut budget = self.n_batch;
         // Generating slots (one pending token) first, then prompt suffixes in slot order.
         let mut order: Vec<usize> = (0..self.slots.len())
@@ -373,11 +473,19 @@ impl<'m> Worker<'m> {
             let slot = self.slots[i].as_mut().expect("filtered");
             let take = slot.pending.len().min(budget);
             let complete = take == slot.pending.len();
+            // After its first token a generating slot's pending tokens are sampled ones.
+            if slot.completion_tokens > 0 && slot.score.is_none() {
+                generated_tokens += take as u64;
+            } else {
+                prompt_tokens += take as u64;
+            }
+            sequences += 1;
             // An option being scored needs the output of every one of its tokens.
             let mut option = slot.score.as_mut().filter(|s| s.current.is_some());
             for (k, &tok) in slot.pending[..take].iter().enumerate() {
                 // A hidden-state request's outputs come from the embeddings context.
                 let logits = option.is_some() || (complete && k + 1 == take && !slot.hidden);
+                outputs += u64::from(logits);
                 if let Err(e) =
                     self.batch
                         .add(tok, (slot.n_past as usize + k) as i32, &[slot.seq], logits)
@@ -397,7 +505,24 @@ impl<'m> Worker<'m> {
             budget -= take;
         }
         if failed.is_none() && self.batch.n_tokens() > 0 {
-            if let Err(e) = self.ctx.decode(&mut self.batch) {
+            let counts = self.clock.counts();
+            counts.steps += 1;
+            counts.prompt_steps += u64::from(prompt_tokens > 0);
+            counts.prompt_tokens += prompt_tokens;
+            counts.generated_tokens += generated_tokens;
+            counts.slot_steps += sequences;
+            counts.outputs += outputs;
+            self.clock.switch(if prompt_tokens > 0 {
+                Phase::ForwardPrompt
+            } else {
+                Phase::ForwardDecode
+            });
+            let decoded = self.ctx.decode(&mut self.batch);
+            // A GPU back-end computes asynchronously: wait here, so that its time is the
+            // forward pass's and not that of the first output read.
+            self.ctx.synchronize();
+            self.clock.switch(Phase::Host);
+            if let Err(e) = decoded {
                 failed = Some(match e {
                     llama_cpp_2::DecodeError::NoKvCacheSlot => format!(
                         "llama.cpp KV cache is full ({} cells); lower --parallel or raise \
@@ -415,17 +540,22 @@ impl<'m> Worker<'m> {
                     let _ = slot
                         .tx
                         .unbounded_send(Err(model_err(format!("request {}: {msg}", slot.id))));
-                    self.free_seq(slot.seq);
                 }
+            }
+            // The cache's state after a failed decode is not known: start afresh.
+            for seq in 0..self.slots.len() {
+                self.clear_seq(seq as i32);
             }
             return;
         }
+        let mut scored = self.score_rows();
+        let mut picked = self.greedy_picks();
         for i in 0..self.slots.len() {
             let Some(slot) = self.slots[i].as_mut() else {
                 continue;
             };
             if slot.score.is_some() {
-                if self.score_outputs(i) {
+                if self.score_outputs(i, std::mem::take(&mut scored[i])) {
                     let slot = self.slots[i].take().expect("present");
                     let state = slot.score.expect("a likelihood request");
                     let _ = slot.tx.unbounded_send(Ok(Chunk::Scored(Scored {
@@ -434,27 +564,56 @@ impl<'m> Worker<'m> {
                         prompt_tokens: slot.prompt_tokens,
                         total_ms: slot.submitted.elapsed().as_millis() as u64,
                     })));
-                    self.free_seq(slot.seq);
+                    self.release_seq(slot.seq);
                 }
                 continue;
             }
             let Some(at) = slot.logits_at.take() else {
                 continue;
             };
-            let token = slot.sampler.sample(&self.ctx, at);
-            match on_token(self.model, self.ctx_per_seq, slot, token) {
+            self.clock.switch(Phase::Sampling);
+            let token = match (slot.sampler.as_mut(), self.greedy) {
+                (None, GreedyPath::Argmax) => picked[i].take(),
+                (None, GreedyPath::Library) => Some(LlamaSampler::greedy().sample(&self.ctx, at)),
+                (None, GreedyPath::Device) => self.ctx.sampled_token_ith(at),
+                (Some(sampler), _) => Some(sampler.sample(&self.ctx, at)),
+            };
+            self.clock.switch(Phase::Host);
+            let Some(token) = token else {
+                let slot = self.slots[i].take().expect("present");
+                let _ = slot.tx.unbounded_send(Err(model_err(format!(
+                    "request {}: llama.cpp chose no token on the device",
+                    slot.id
+                ))));
+                self.release_seq(i as i32);
+                continue;
+            };
+            match on_token(self.model, self.ctx_per_seq, self.ignore_eos, slot, token) {
                 Outcome::Continue => {}
                 Outcome::Finished(reason) => {
                     let slot = self.slots[i].take().expect("present");
                     finish(slot, reason);
-                    self.free_seq(i as i32 + 1);
+                    self.release_seq(i as i32);
                 }
                 Outcome::Abandoned => {
                     self.slots[i] = None;
-                    self.free_seq(i as i32 + 1);
+                    self.release_seq(i as i32);
                 }
             }
         }
         self.hidden_step();
     }
+}
+
+/// `n_batch` (the most tokens one step decodes) and `n_ubatch` (the most one forward pass
+/// computes) unless the user set them. A step holds a token of every generating slot plus the
+/// prompts of the slots that just joined; prompt tokens beyond `n_batch` wait for the next
+/// step (latency, not extra work), so it grows with the slots: 4 tokens each, 512 at least.
+/// A forward pass of 512 tokens is llama.cpp's own default.
+pub fn batch_sizes(parallel: usize, batch: Option<u32>, ubatch: Option<u32>) -> (u32, u32) {
+    let n_batch = batch
+        .unwrap_or((parallel as u32 * 4).max(512))
+        .max(parallel as u32);
+    let n_ubatch = ubatch.unwrap_or(512).clamp(1, n_batch);
+    (n_batch, n_ubatch)
 }

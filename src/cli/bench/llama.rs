@@ -1,19 +1,25 @@
 //! `kgscope bench llama`: questions/s of the in-process llama backend with N sequences decoded
-//! together, against the same backend decoding one at a time (the baseline) and, when it is
-//! installed, against llama.cpp's own server on the same model and questions. All three are
-//! measured in this one command, because the machines this runs on are shared and noisy.
+//! together, against the same backend decoding one at a time (the baseline) and, when they are
+//! installed, against llama.cpp's own server on the same model and questions and against
+//! llama.cpp's ceiling on the same work (`llama-batched-bench`, [`super::batched`]). All are
+//! measured in this one command, because the machines this runs on are shared and noisy. Each
+//! kgscope run also reports where the worker's time went ([`llama::StepTimes`]).
 
-use std::net::TcpListener;
 use std::path::PathBuf;
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use clap::Args;
+
+use super::batched::{self, BatchedRow};
+use super::llama_report::{
+    Findings, Measure, WeightBound, GENERATE, GENERATE_DEVICE, GENERATE_LIBRARY, LIKELIHOOD, SERVER,
+};
+use super::llama_tools::{find_llama_server, LlamaServer};
 use kgscope::backends::{self, llama, openai, Backend, GenParams};
 use kgscope::kg::{self, KgIndex};
-use kgscope::process::Server;
 use kgscope::questions::{GenerateOptions, Question, Task, TemplateSet};
 use kgscope::run::config::AnswerScoring;
 use kgscope::run::{config, engine, EngineOptions, ModelSpec, RunEvent};
@@ -35,6 +41,40 @@ pub struct LlamaBenchArgs {
     /// Most tokens generated per answer.
     #[arg(long, default_value_t = 24)]
     pub max_tokens: u32,
+    /// Every answer exactly --max-tokens tokens, on every side: the end-of-generation token
+    /// and stop sequences are ignored, so a random-weight model does the work of a real one
+    /// and llama-batched-bench's ceiling is for the same tokens.
+    #[arg(long)]
+    pub fixed_answers: bool,
+    /// FlashAttention, for kgscope and llama.cpp's tools alike: on, off or auto (llama.cpp
+    /// decides for the device).
+    #[arg(long, value_enum, default_value_t = OnOffAuto::Auto)]
+    pub flash_attn: OnOffAuto,
+    /// How kgscope picks a greedy token, one generating run each: argmax (its own pass over
+    /// the output row), library (llama.cpp's greedy sampler; the older path), device
+    /// (llama.cpp's backend sampling: chosen in the model's graph, no output rows copied).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [Greedy::Argmax])]
+    pub greedy: Vec<Greedy>,
+    /// Most tokens decoded per step (llama.cpp's n_batch) [default: 4 per sequence, at
+    /// least 512].
+    #[arg(long, value_name = "N")]
+    pub batch: Option<u32>,
+    /// Most tokens per forward pass (n_ubatch) [default: 512].
+    #[arg(long, value_name = "N")]
+    pub ubatch: Option<u32>,
+    /// Context of each sequence, prompt and answer [default: the backend's, 1024].
+    #[arg(long, value_name = "N")]
+    pub ctx_per_seq: Option<u32>,
+    /// llama.cpp's `llama-batched-bench`, for llama.cpp's own ceiling on the same work
+    /// [default: $KGSCOPE_LLAMA_BATCHED_BENCH, beside the llama-server, then PATH; skipped
+    /// when not found].
+    #[arg(long)]
+    pub batched_bench: Option<PathBuf>,
+    /// The device's memory bandwidth in GB/s, for the bound that reading the weights once per
+    /// forward pass sets (e.g. 3350 for an H100 SXM, 4800 for an H200) [default: no bound
+    /// shown].
+    #[arg(long, value_name = "GB/S")]
+    pub mem_bandwidth: Option<f64>,
     /// Layers offloaded to the GPU, by kgscope and llama-server alike [default: all when
     /// llama.cpp has a GPU, else none].
     #[arg(long, value_name = "N")]
@@ -50,6 +90,10 @@ pub struct LlamaBenchArgs {
     /// Skip the llama-server comparison.
     #[arg(long)]
     pub no_server: bool,
+    /// Questions llama-server is asked (the first N of --questions) [default: all]: it is
+    /// several times slower, and a GPU is lent for minutes.
+    #[arg(long, value_name = "N")]
+    pub server_questions: Option<usize>,
     /// Skip likelihood scoring.
     #[arg(long)]
     pub no_likelihood: bool,
@@ -58,39 +102,29 @@ pub struct LlamaBenchArgs {
     pub json: bool,
 }
 
-/// One measured configuration.
-struct Measure {
-    /// kgscope-generate, kgscope-likelihood or llama-server.
-    side: &'static str,
-    parallel: usize,
-    questions: usize,
-    seconds: f64,
-    completion_tokens: u64,
-    /// Right answers (by the statement rules), to show that both sides did the same work.
-    correct: usize,
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnOffAuto {
+    On,
+    Off,
+    Auto,
 }
 
-impl Measure {
-    fn qps(&self) -> f64 {
-        self.questions as f64 / self.seconds
-    }
-    fn json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "side": self.side,
-            "parallel": self.parallel,
-            "questions": self.questions,
-            "seconds": self.seconds,
-            "questions_per_s": self.qps(),
-            "completion_tokens": self.completion_tokens,
-            "completion_tokens_per_s": self.completion_tokens as f64 / self.seconds,
-            "correct": self.correct,
-        })
+impl OnOffAuto {
+    fn forced(self) -> Option<bool> {
+        match self {
+            Self::On => Some(true),
+            Self::Off => Some(false),
+            Self::Auto => None,
+        }
     }
 }
 
-const GENERATE: &str = "kgscope generate";
-const LIKELIHOOD: &str = "kgscope likelihood";
-const SERVER: &str = "llama-server";
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Greedy {
+    Argmax,
+    Library,
+    Device,
+}
 
 /// The model file `model` names (`default` fetched when missing) and `n` statement questions
 /// (one negative each) from `kg`: what the llama benchmarks ask.
@@ -132,10 +166,19 @@ pub fn run(a: LlamaBenchArgs) -> anyhow::Result<ExitCode> {
     if parallels.is_empty() {
         bail!("--parallel needs at least one number of sequences above 0");
     }
-    let params = GenParams {
+    if let Some(&p) = parallels.iter().find(|&&p| p > llama::MAX_PARALLEL) {
+        bail!(
+            "--parallel {p}: llama.cpp decodes at most {} sequences together",
+            llama::MAX_PARALLEL
+        );
+    }
+    let mut params = GenParams {
         max_tokens: a.max_tokens,
         ..GenParams::default()
     };
+    if a.fixed_answers {
+        params.stop.clear();
+    }
     let threads = a
         .threads
         .filter(|&t| t > 0)
@@ -152,126 +195,238 @@ pub fn run(a: LlamaBenchArgs) -> anyhow::Result<ExitCode> {
         }
         found
     };
-    // Resolved here, so that both sides get the same number.
-    let gpu_layers = a
-        .gpu_layers
-        .unwrap_or(if llama::gpu_offload() { 999 } else { 0 });
+    // Resolved here, so that every side gets the same numbers.
+    let setup = Setup {
+        path: path.clone(),
+        params,
+        threads,
+        gpu_layers: a
+            .gpu_layers
+            .unwrap_or(if llama::gpu_offload() { 999 } else { 0 }),
+        ctx_per_seq: a
+            .ctx_per_seq
+            .unwrap_or(llama::LlamaOptions::default().ctx_per_seq),
+        flash_attn: a.flash_attn.forced(),
+    };
     let rt = tokio::runtime::Runtime::new()?;
     let mut measures = Vec::new();
     for &parallel in &parallels {
-        let mut o = llama::LlamaOptions::new(&path);
-        o.parallel = parallel;
-        o.gpu_layers = Some(gpu_layers);
-        o.threads = Some(threads);
-        let backend: Arc<dyn Backend> = Arc::new(llama::LlamaCppBackend::load(o)?);
-        let mut sides = vec![(GENERATE, AnswerScoring::Generate)];
-        if !a.no_likelihood {
-            sides.push((LIKELIHOOD, AnswerScoring::Logprob));
-        }
-        for (side, scoring) in sides {
-            let m = rt.block_on(measure(
-                side,
-                parallel,
-                backend.clone(),
-                &qs,
-                scoring,
-                &params,
-            ))?;
-            eprintln!("{side} --parallel {parallel}: {:.2} questions/s", m.qps());
-            measures.push(m);
-        }
-        drop(backend);
+        measures.extend(kgscope_runs(&rt, &a, &setup, parallel, &qs)?);
         if let Some(bin) = &server_bin {
-            let server = LlamaServer::start(bin, &path, parallel, gpu_layers, threads)?;
-            let mut o = openai::OpenAiOptions::new(server.base_url(), "bench");
-            // kgscope's own prompt text, no chat template: the work the llama backend does.
-            o.endpoint = openai::Endpoint::Completions;
-            o.concurrency = parallel;
-            // Requests wait in the server's queue while every slot evaluates its prompt:
-            // silence is expected there, and a retry would only repeat the work.
-            o.idle_timeout = Duration::from_secs(600);
-            // The shared instruction and shots reused from the KV cache, as kgscope does.
-            o.extra_body
-                .insert("cache_prompt".into(), serde_json::Value::Bool(true));
-            let backend: Arc<dyn Backend> = Arc::new(openai::OpenAiBackend::new(o)?);
-            let m = rt.block_on(measure(
-                SERVER,
-                parallel,
-                backend,
-                &qs,
-                AnswerScoring::Generate,
-                &params,
-            ))?;
-            eprintln!("{SERVER} -np {parallel}: {:.2} questions/s", m.qps());
-            measures.push(m);
+            measures.push(server_run(&rt, &a, &setup, bin, parallel, &qs)?);
         }
     }
-    let qps = |side: &str, p: usize| {
-        measures
-            .iter()
-            .find(|m| m.side == side && m.parallel == p)
-            .map(Measure::qps)
+    // llama.cpp's ceiling on the same work: a statement's own prompt tokens (as kgscope
+    // decoded them, the shared prefix aside) and the answer's tokens.
+    let ceiling = batched_ceiling(&a, &setup, &measures, &server_bin, &parallels)?;
+    let bound = a
+        .mem_bandwidth
+        .map(|gbps| WeightBound::new(&path, gbps))
+        .transpose()?;
+    let found = Findings {
+        measures,
+        ceiling,
+        bound,
+        parallels,
+        max_tokens: a.max_tokens,
     };
-    let ratio = |a: Option<f64>, b: Option<f64>| Some(a? / b?);
     if a.json {
-        let per: Vec<_> = parallels
-            .iter()
-            .map(|&p| {
-                serde_json::json!({
-                    "parallel": p,
-                    "likelihood_vs_generate": ratio(qps(LIKELIHOOD, p), qps(GENERATE, p)),
-                    "kgscope_vs_server": ratio(qps(GENERATE, p), qps(SERVER, p)),
-                })
-            })
-            .collect();
         let out = serde_json::json!({
             "model": backends::model_identity(&ModelSpec::Llama { path: path.clone() }),
             "questions": qs.len(),
             "max_tokens": a.max_tokens,
+            "fixed_answers": a.fixed_answers,
+            "flash_attn": setup.flash_attn,
             "threads": threads,
-            "gpu_layers": gpu_layers,
-            "runs": measures.iter().map(Measure::json).collect::<Vec<_>>(),
-            "ratios": per,
+            "gpu_layers": setup.gpu_layers,
+            "ctx_per_seq": setup.ctx_per_seq,
+            "runs": found.measures.iter().map(Measure::json).collect::<Vec<_>>(),
+            "llama_batched_bench": found.ceiling,
+            "weights_bound": found.bound.as_ref().map(WeightBound::json),
+            "ratios": found.ratios_json(),
         });
         println!("{}", serde_json::to_string_pretty(&out)?);
-        return Ok(ExitCode::SUCCESS);
-    }
-    println!(
-        "{} statement questions, max {} tokens, {} threads, {}",
-        qs.len(),
-        a.max_tokens,
-        threads,
-        path.display()
-    );
-    println!(
-        "{:<20} {:>8} {:>12} {:>10} {:>9} {:>8}",
-        "", "parallel", "questions/s", "tokens/s", "correct", "seconds"
-    );
-    for m in &measures {
+    } else {
         println!(
-            "{:<20} {:>8} {:>12.2} {:>10.1} {:>9} {:>8.1}",
-            m.side,
-            m.parallel,
-            m.qps(),
-            m.completion_tokens as f64 / m.seconds,
-            format!("{}/{}", m.correct, m.questions),
-            m.seconds
+            "{} statement questions, max {} tokens{}, {} threads, {}",
+            qs.len(),
+            a.max_tokens,
+            if a.fixed_answers { " (fixed)" } else { "" },
+            threads,
+            path.display()
         );
-    }
-    for &p in &parallels {
-        let mut line = format!("--parallel {p}:");
-        if let Some(r) = ratio(qps(LIKELIHOOD, p), qps(GENERATE, p)) {
-            line.push_str(&format!(" likelihood vs generate {r:.2}×;"));
-        }
-        if let Some(r) = ratio(qps(GENERATE, p), qps(SERVER, p)) {
-            line.push_str(&format!(" kgscope vs llama-server {r:.2}×;"));
-        }
-        if let Some(r) = ratio(qps(GENERATE, p), qps(GENERATE, parallels[0])) {
-            line.push_str(&format!(" vs --parallel {} {r:.2}×", parallels[0]));
-        }
-        println!("{}", line.trim_end_matches(';'));
+        found.print();
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What every side of one command shares.
+struct Setup {
+    path: PathBuf,
+    params: GenParams,
+    threads: i32,
+    gpu_layers: u32,
+    ctx_per_seq: u32,
+    flash_attn: Option<bool>,
+}
+
+/// kgscope's runs at `parallel` sequences: generating once per `--greedy` path, then scoring
+/// by likelihood.
+fn kgscope_runs(
+    rt: &tokio::runtime::Runtime,
+    a: &LlamaBenchArgs,
+    setup: &Setup,
+    parallel: usize,
+    qs: &[Question],
+) -> anyhow::Result<Vec<Measure>> {
+    let mut measures = Vec::new();
+    let mut o = llama::LlamaOptions::new(&setup.path);
+    o.parallel = parallel;
+    o.gpu_layers = Some(setup.gpu_layers);
+    o.threads = Some(setup.threads);
+    o.ctx_per_seq = setup.ctx_per_seq;
+    o.flash_attn = setup.flash_attn;
+    o.batch = a.batch;
+    o.ubatch = a.ubatch;
+    o.ignore_eos = a.fixed_answers;
+    let mut sides = Vec::new();
+    for g in &a.greedy {
+        sides.push(match g {
+            Greedy::Argmax => (GENERATE, AnswerScoring::Generate, llama::GreedyPath::Argmax),
+            Greedy::Library => (
+                GENERATE_LIBRARY,
+                AnswerScoring::Generate,
+                llama::GreedyPath::Library,
+            ),
+            Greedy::Device => (
+                GENERATE_DEVICE,
+                AnswerScoring::Generate,
+                llama::GreedyPath::Device,
+            ),
+        });
+    }
+    if !a.no_likelihood {
+        sides.push((
+            LIKELIHOOD,
+            AnswerScoring::Logprob,
+            llama::GreedyPath::Argmax,
+        ));
+    }
+    // One model load per greedy path: likelihood shares the generating run's.
+    let mut loaded: Option<(llama::GreedyPath, Arc<llama::LlamaCppBackend>)> = None;
+    for (side, scoring, greedy) in sides {
+        let reuse = loaded.as_ref().filter(|(g, _)| *g == greedy);
+        let backend = match reuse.map(|(_, b)| b.clone()) {
+            Some(b) => b,
+            None => {
+                // The previous model is freed before the next one loads.
+                drop(loaded.take());
+                o.greedy = greedy;
+                let b = Arc::new(llama::LlamaCppBackend::load(o.clone())?);
+                loaded = Some((greedy, b.clone()));
+                b
+            }
+        };
+        let m = rt.block_on(measure(
+            side,
+            parallel,
+            backend.clone(),
+            Some(&backend),
+            qs,
+            scoring,
+            &setup.params,
+        ))?;
+        eprintln!("{side} --parallel {parallel}: {:.2} questions/s", m.qps());
+        measures.push(m);
+    }
+    drop(loaded);
+    Ok(measures)
+}
+
+/// llama-server with `parallel` slots on the first `--server-questions`.
+fn server_run(
+    rt: &tokio::runtime::Runtime,
+    a: &LlamaBenchArgs,
+    setup: &Setup,
+    bin: &PathBuf,
+    parallel: usize,
+    qs: &[Question],
+) -> anyhow::Result<Measure> {
+    let server = LlamaServer::start(
+        bin,
+        &setup.path,
+        parallel,
+        setup.gpu_layers,
+        setup.threads,
+        setup.ctx_per_seq,
+        setup.flash_attn,
+    )?;
+    let mut o = openai::OpenAiOptions::new(server.base_url(), "bench");
+    // kgscope's own prompt text, no chat template: the work the llama backend does.
+    o.endpoint = openai::Endpoint::Completions;
+    o.concurrency = parallel * 2;
+    // Requests wait in the server's queue while every slot evaluates its prompt:
+    // silence is expected there, and a retry would only repeat the work.
+    o.idle_timeout = Duration::from_secs(600);
+    // The shared instruction and shots reused from the KV cache, as kgscope does.
+    o.extra_body
+        .insert("cache_prompt".into(), serde_json::Value::Bool(true));
+    if a.fixed_answers {
+        o.extra_body
+            .insert("ignore_eos".into(), serde_json::Value::Bool(true));
+    }
+    let backend: Arc<dyn Backend> = Arc::new(openai::OpenAiBackend::new(o)?);
+    let asked = a.server_questions.unwrap_or(qs.len()).clamp(1, qs.len());
+    let m = rt.block_on(measure(
+        SERVER,
+        parallel,
+        backend,
+        None,
+        &qs[..asked],
+        AnswerScoring::Generate,
+        &setup.params,
+    ))?;
+    eprintln!("{SERVER} -np {parallel}: {:.2} questions/s", m.qps());
+    Ok(m)
+}
+
+/// Runs `llama-batched-bench` when it is found, with the prompt length kgscope's generating
+/// runs decoded per statement.
+fn batched_ceiling(
+    a: &LlamaBenchArgs,
+    setup: &Setup,
+    measures: &[Measure],
+    server_bin: &Option<PathBuf>,
+    parallels: &[usize],
+) -> anyhow::Result<Vec<BatchedRow>> {
+    let Some(bin) = a
+        .batched_bench
+        .clone()
+        .or_else(|| batched::find(server_bin.as_deref()))
+    else {
+        eprintln!("llama-batched-bench not found (or pass --batched-bench): no ceiling measured");
+        return Ok(Vec::new());
+    };
+    let (tokens, questions) = measures
+        .iter()
+        .filter_map(|m| Some((m.split.as_ref()?.prompt_tokens, m.questions)))
+        .fold((0, 0), |(t, q), (mt, mq)| (t + mt, q + mq));
+    let prompt_tokens = (tokens as f64 / questions.max(1) as f64).round() as usize;
+    let most = parallels.iter().copied().max().unwrap_or(1);
+    let (batch, ubatch) = llama::batch_sizes(most, a.batch, a.ubatch);
+    batched::run(&batched::BatchedRun {
+        bin: &bin,
+        model: &setup.path,
+        parallels,
+        prompt_tokens,
+        answer_tokens: a.max_tokens as usize,
+        ctx_per_seq: setup.ctx_per_seq,
+        batch,
+        ubatch,
+        threads: setup.threads,
+        gpu_layers: setup.gpu_layers,
+        flash_attn: setup.flash_attn,
+    })
 }
 
 /// Asks every question once and times it, after a warm-up outside the clock (a question per
@@ -280,25 +435,32 @@ async fn measure(
     side: &'static str,
     parallel: usize,
     backend: Arc<dyn Backend>,
+    worker: Option<&llama::LlamaCppBackend>,
     qs: &[Question],
     scoring: AnswerScoring,
     params: &GenParams,
 ) -> anyhow::Result<Measure> {
-    let mut opts = plain_options(parallel, params);
+    // A request waiting behind every sequence, as `kgscope run` keeps for the llama backend
+    // (`ModelSpec::default_concurrency`).
+    let mut opts = plain_options(parallel * 2, params);
     opts.scoring = scoring;
     // Every sequence warmed up: llama-server keeps a prompt cache per slot, so its slots
     // each evaluate the shared instruction once, as kgscope does once for all.
     let warm = parallel.min(qs.len()).max(1);
     engine_all(backend.clone(), qs[..warm].to_vec(), opts.clone()).await?;
+    let before = worker.map(llama::LlamaCppBackend::step_times);
     let t = Instant::now();
     let (completion_tokens, correct) = engine_all_counted(backend, qs.to_vec(), opts).await?;
+    let seconds = t.elapsed().as_secs_f64();
+    let split = worker.zip(before).map(|(w, b)| w.step_times().since(&b));
     Ok(Measure {
         side,
         parallel,
         questions: qs.len(),
-        seconds: t.elapsed().as_secs_f64(),
+        seconds,
         completion_tokens,
         correct,
+        split,
     })
 }
 
@@ -350,81 +512,4 @@ async fn engine_all_counted(
     }
     task.await?;
     Ok((tokens, correct))
-}
-
-fn find_llama_server() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("KGSCOPE_LLAMA_SERVER") {
-        return Some(PathBuf::from(p));
-    }
-    // `llama-server` (what tools/setup.sh builds), else the PyPI package's launcher.
-    let venv = std::env::var_os("KGSCOPE_VENV")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| config::kgscope_home().join("venv"))
-        .join("bin");
-    let path: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect())
-        .unwrap_or_default();
-    ["llama-server", "llama-cpp-server"]
-        .iter()
-        .find_map(|name| {
-            path.iter()
-                .chain(std::iter::once(&venv))
-                .map(|d| d.join(name))
-                .find(|p| p.is_file())
-        })
-}
-
-/// llama.cpp's server on a free loopback port, killed (with the launcher's children) on drop.
-/// Its output goes to a log file, quoted if it dies before it is ready.
-struct LlamaServer {
-    _server: Server,
-    port: u16,
-    _logs: tempfile::TempDir,
-}
-
-impl LlamaServer {
-    /// Starts `bin` (the `llama-cpp-server` launcher, whose own flags end at `--`, or a
-    /// `llama-server` binary) with the settings kgscope's backend uses: `parallel` slots of
-    /// 1024 tokens each, the same threads and offload, the prompt cache on.
-    fn start(
-        bin: &PathBuf,
-        model: &PathBuf,
-        parallel: usize,
-        gpu_layers: u32,
-        threads: i32,
-    ) -> anyhow::Result<Self> {
-        let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
-        let logs = tempfile::tempdir()?;
-        let mut cmd = Command::new(bin);
-        cmd.arg("-m").arg(model).args(["--port", &port.to_string()]);
-        if bin.file_name().is_some_and(|n| n == "llama-cpp-server") {
-            cmd.arg("--");
-        }
-        cmd.args([
-            "--host",
-            "127.0.0.1",
-            "-np",
-            &parallel.to_string(),
-            "-c",
-            &(parallel * 1024).to_string(),
-            "-t",
-            &threads.to_string(),
-            "-ngl",
-            &gpu_layers.to_string(),
-        ]);
-        let mut server = Server::spawn(&mut cmd, &logs.path().join("llama-server.log"))?;
-        server.wait_ready(
-            &format!("http://127.0.0.1:{port}/health"),
-            Duration::from_secs(300),
-        )?;
-        Ok(Self {
-            _server: server,
-            port,
-            _logs: logs,
-        })
-    }
-
-    fn base_url(&self) -> String {
-        format!("http://127.0.0.1:{}/v1", self.port)
-    }
 }

@@ -1,12 +1,15 @@
 //! `kgscope bench`: throughput figures, each next to a baseline measured in the same command,
 //! because the machines this runs on are shared and noisy.
 
+mod batched;
 mod embed;
 mod endpoint;
 mod fact_judge;
 mod fpq;
 mod judge;
 mod llama;
+mod llama_report;
+mod llama_tools;
 mod report;
 mod reviewer;
 mod tui;

@@ -1,6 +1,6 @@
 //! A request turned into a slot: its prompt rendered (the model's chat template or the
-//! completion layout) and tokenised, the shared prefix (instruction and shots) evaluated once in
-//! sequence 0 and copied into the slot, and only the request's own suffix left to decode.
+//! completion layout) and tokenised, the shared prefix (instruction and shots) evaluated once and
+//! held by each slot from its first request on, and only the request's own suffix left to decode.
 
 use llama_cpp_2::model::LlamaChatMessage;
 use llama_cpp_2::token::LlamaToken;
@@ -11,7 +11,8 @@ use super::super::prompt::{
 };
 use super::super::text::{StopText, Utf8Decoder};
 use super::generate::make_sampler;
-use super::{model_err, Job, JobKind, PrefixCache, Slot, Worker};
+use super::timing::Phase;
+use super::{model_err, GreedyPath, Job, JobKind, PrefixCache, Slot, Worker};
 use crate::backends::{BackendError, Chunk, Completion, Prompt, Shot};
 
 impl Worker<'_> {
@@ -89,8 +90,10 @@ impl Worker<'_> {
             })
     }
 
-    /// Makes sure sequence 0 holds the prefix for this prompt's instruction and shots.
-    fn ensure_prefix(&mut self, prompt: &Prompt) -> Result<(), BackendError> {
+    /// Makes sure the prefix for this prompt's instruction and shots is evaluated. When it is
+    /// not, it is evaluated into `seq` (the free slot about to take the request), which then
+    /// holds it for the other slots.
+    fn ensure_prefix(&mut self, prompt: &Prompt, seq: i32) -> Result<(), BackendError> {
         if let Some(p) = &self.prefix {
             if p.instruction == prompt.instruction && p.shots == prompt.shots {
                 return Ok(());
@@ -114,7 +117,8 @@ impl Worker<'_> {
                 self.ctx_per_seq
             )));
         }
-        self.free_seq(0);
+        self.clear_seq(seq);
+        self.clock.counts().prompt_tokens += tokens.len() as u64;
         for (chunk_no, chunk) in tokens.chunks(self.n_batch).enumerate() {
             self.batch.clear();
             let base = chunk_no * self.n_batch;
@@ -122,23 +126,61 @@ impl Worker<'_> {
                 let pos = (base + i) as i32;
                 let last = base + i + 1 == tokens.len();
                 self.batch
-                    .add(tok, pos, &[0], last)
+                    .add(tok, pos, &[seq], last)
                     .map_err(|e| model_err(format!("llama batch: {e}")))?;
             }
-            if let Err(e) = self.ctx.decode(&mut self.batch) {
-                self.free_seq(0);
+            let outer = self.clock.switch(Phase::ForwardPrompt);
+            let decoded = self.ctx.decode(&mut self.batch);
+            self.ctx.synchronize();
+            self.clock.switch(outer);
+            if let Err(e) = decoded {
+                self.clear_seq(seq);
                 return Err(model_err(format!(
                     "llama.cpp failed to evaluate the prompt prefix: {e}"
                 )));
             }
         }
         tracing::debug!(tokens = tokens.len(), "llama prompt prefix evaluated");
+        self.generations += 1;
+        self.held[seq as usize] = Some(self.generations);
         self.prefix = Some(PrefixCache {
             instruction: prompt.instruction.clone(),
             shots: prompt.shots.clone(),
             text,
             tokens,
+            generation: self.generations,
+            holder: seq,
         });
+        Ok(())
+    }
+
+    /// Readies sequence `seq` for a request whose first `shared` tokens are the prefix: the
+    /// slot keeps the prefix it holds when that is the current one (copied from its holder
+    /// once otherwise), and holds nothing after it.
+    fn prepare_seq(&mut self, seq: i32, shared: usize) -> Result<(), BackendError> {
+        let prefix = self.prefix.as_ref().expect("prefix was just ensured");
+        let (generation, holder) = (prefix.generation, prefix.holder);
+        if shared == 0 {
+            if holder == seq {
+                // This slot's request cannot reuse the prefix it holds: let it go.
+                self.clear_seq(seq);
+            } else {
+                let _ = self.ctx.clear_kv_cache_seq(Some(seq as u32), None, None);
+                self.held[seq as usize] = None;
+            }
+            return Ok(());
+        }
+        if self.held[seq as usize] == Some(generation) {
+            let _ = self
+                .ctx
+                .clear_kv_cache_seq(Some(seq as u32), Some(shared as u32), None);
+            return Ok(());
+        }
+        let _ = self.ctx.clear_kv_cache_seq(Some(seq as u32), None, None);
+        self.ctx
+            .copy_kv_cache_seq(holder, seq, None, Some(shared as u32))
+            .map_err(|e| model_err(format!("llama KV cache copy: {e}")))?;
+        self.held[seq as usize] = Some(generation);
         Ok(())
     }
 
@@ -147,7 +189,16 @@ impl Worker<'_> {
     pub(super) fn admit(&mut self, seq: i32, job: &Job) -> Result<Option<Slot>, BackendError> {
         let prompt = &job.req.prompt;
         let hidden = matches!(job.kind, JobKind::Hidden);
-        self.ensure_prefix(prompt)?;
+        if self.greedy == GreedyPath::Device
+            && !(matches!(job.kind, JobKind::Generate) && job.req.params.temperature <= 0.0)
+        {
+            return Err(model_err(format!(
+                "request {}: this model was loaded to choose greedy tokens on the device, \
+                 which reads no output rows: it generates at temperature 0 only",
+                job.req.id
+            )));
+        }
+        self.ensure_prefix(prompt, seq)?;
         let full = match self.style {
             PromptStyle::Chat => {
                 let rendered =
@@ -211,7 +262,6 @@ impl Worker<'_> {
                 job.req.id, self.ctx_per_seq
             )));
         }
-        self.free_seq(seq);
         let params = &job.req.params;
         if matches!(job.kind, JobKind::Generate) && params.max_tokens == 0 {
             let now = job.submitted.elapsed().as_millis() as u64;
@@ -225,11 +275,7 @@ impl Worker<'_> {
             })));
             return Ok(None);
         }
-        if shared > 0 {
-            self.ctx
-                .copy_kv_cache_seq(0, seq, None, None)
-                .map_err(|e| model_err(format!("llama KV cache copy: {e}")))?;
-        }
+        self.prepare_seq(seq, shared)?;
         let mut suffix = suffix;
         let hidden_last = if hidden {
             if self.embeddings.is_none() {

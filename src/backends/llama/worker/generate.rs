@@ -5,9 +5,11 @@
 use llama_cpp_2::model::LlamaModel;
 use llama_cpp_2::sampling::LlamaSampler;
 use llama_cpp_2::token::LlamaToken;
+use rayon::prelude::*;
 
 use super::super::text::Scan;
-use super::Slot;
+use super::timing::Phase;
+use super::{GreedyPath, Slot, Worker};
 use crate::backends::{Chunk, Completion, GenParams};
 
 pub(super) enum Outcome {
@@ -21,6 +23,7 @@ pub(super) enum Outcome {
 pub(super) fn on_token(
     model: &LlamaModel,
     ctx_per_seq: u32,
+    ignore_eos: bool,
     slot: &mut Slot,
     token: LlamaToken,
 ) -> Outcome {
@@ -28,7 +31,7 @@ pub(super) fn on_token(
         slot.first_token_ms = Some(slot.submitted.elapsed().as_millis() as u64);
     }
     let vocab = model.vocab();
-    if vocab.is_eog(token) {
+    if !ignore_eos && vocab.is_eog(token) {
         return flush(slot, "stop");
     }
     slot.completion_tokens += 1;
@@ -95,9 +98,42 @@ pub(super) fn finish(slot: Slot, reason: &str) {
     let _ = slot.tx.unbounded_send(Ok(Chunk::Done(completion)));
 }
 
-pub(super) fn make_sampler(params: &GenParams) -> LlamaSampler {
+impl Worker<'_> {
+    /// The greedy tokens of every slot that takes the argmax of its row ([`GreedyPath::Argmax`]
+    /// and no sampler), read together across threads, by slot index.
+    pub(super) fn greedy_picks(&mut self) -> Vec<Option<LlamaToken>> {
+        let mut picks = vec![None; self.slots.len()];
+        if self.greedy != GreedyPath::Argmax {
+            return picks;
+        }
+        let wanted: Vec<(usize, i32)> = (0..self.slots.len())
+            .filter_map(|i| {
+                let s = self.slots[i].as_ref()?;
+                (s.sampler.is_none() && s.score.is_none()).then_some((i, s.logits_at?))
+            })
+            .collect();
+        if wanted.is_empty() {
+            return picks;
+        }
+        self.clock.switch(Phase::Sampling);
+        let rows: Vec<&[f32]> = wanted
+            .iter()
+            .map(|&(_, at)| self.ctx.get_logits_ith(at))
+            .collect();
+        let tokens: Vec<LlamaToken> = rows.par_iter().map(|row| argmax(row)).collect();
+        self.clock.switch(Phase::Host);
+        for ((i, _), t) in wanted.into_iter().zip(tokens) {
+            picks[i] = Some(t);
+        }
+        picks
+    }
+}
+
+/// The sampler for a temperature above 0; `None` for greedy decoding, which takes the
+/// largest logit ([`argmax`]).
+pub(super) fn make_sampler(params: &GenParams) -> Option<LlamaSampler> {
     if params.temperature <= 0.0 {
-        return LlamaSampler::greedy();
+        return None;
     }
     let seed = (params.seed ^ (params.seed >> 32)) as u32;
     let mut chain = Vec::new();
@@ -106,5 +142,50 @@ pub(super) fn make_sampler(params: &GenParams) -> LlamaSampler {
     }
     chain.push(LlamaSampler::temp(params.temperature));
     chain.push(LlamaSampler::dist(seed));
-    LlamaSampler::chain_simple(chain)
+    Some(LlamaSampler::chain_simple(chain))
+}
+
+/// The token with the largest logit, the first of equals (as llama.cpp's greedy sampler
+/// picks). Two passes over the row: the maximum, found eight lanes at a time so that the
+/// compiler vectorises it, then its first position.
+pub(super) fn argmax(logits: &[f32]) -> LlamaToken {
+    let mut lanes = [f32::NEG_INFINITY; 8];
+    let chunks = logits.chunks_exact(8);
+    let tail = chunks.remainder();
+    for c in chunks {
+        for (m, &x) in lanes.iter_mut().zip(c) {
+            *m = if x > *m { x } else { *m };
+        }
+    }
+    let max = lanes
+        .into_iter()
+        .chain(tail.iter().copied())
+        .fold(f32::NEG_INFINITY, |m, x| if x > m { x } else { m });
+    let at = logits.iter().position(|&x| x == max).unwrap_or(0);
+    LlamaToken(at as i32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::argmax;
+    use llama_cpp_2::token::LlamaToken;
+
+    #[test]
+    fn argmax_takes_the_first_largest_logit() {
+        let mut row: Vec<f32> = (0..262_147)
+            .map(|i| ((i * 7919) % 1000) as f32 / 100.0)
+            .collect();
+        assert_eq!(
+            argmax(&row),
+            LlamaToken(row.iter().position(|&x| x == 9.99).unwrap() as i32)
+        );
+        // In the tail that the eight lanes do not cover, and tied with a later one.
+        row[262_145] = 20.0;
+        row[262_146] = 20.0;
+        assert_eq!(argmax(&row), LlamaToken(262_145));
+        row[3] = 20.0;
+        assert_eq!(argmax(&row), LlamaToken(3));
+        assert_eq!(argmax(&[f32::NAN, -1.0, f32::NAN]), LlamaToken(1));
+        assert_eq!(argmax(&[]), LlamaToken(0));
+    }
 }

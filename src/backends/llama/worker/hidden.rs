@@ -11,6 +11,7 @@
 
 use llama_cpp_2::context::session::LlamaStateSeqFlags;
 
+use super::timing::Phase;
 use super::{model_err, Worker};
 use crate::backends::Chunk;
 
@@ -63,10 +64,15 @@ impl Worker<'_> {
             at.push((i, batch.n_tokens() - 1));
         }
         if failed.is_none() {
-            if let Err(e) = emb.decode(batch) {
+            self.clock.switch(Phase::ForwardPrompt);
+            let decoded = emb.decode(batch);
+            emb.synchronize();
+            self.clock.switch(Phase::Host);
+            if let Err(e) = decoded {
                 failed = Some(format!("llama.cpp decode failed: {e}"));
             }
         }
+        let mut released = Vec::with_capacity(ready.len());
         for (i, k) in at
             .iter()
             .copied()
@@ -86,10 +92,11 @@ impl Worker<'_> {
                     }),
             };
             let _ = slot.tx.unbounded_send(msg);
-            let _ = self
-                .ctx
-                .clear_kv_cache_seq(Some(slot.seq as u32), None, None);
             let _ = emb.clear_kv_cache_seq(Some(slot.seq as u32), None, None);
+            released.push(slot.seq);
+        }
+        for seq in released {
+            self.release_seq(seq);
         }
     }
 }

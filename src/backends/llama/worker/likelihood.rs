@@ -4,8 +4,10 @@
 //! of an option, not one sampled token per step, and needs its own log-softmax.
 
 use llama_cpp_2::token::LlamaToken;
+use rayon::prelude::*;
 
 use super::super::prompt::PromptStyle;
+use super::timing::Phase;
 use super::{model_err, Worker};
 use crate::backends::BackendError;
 
@@ -130,21 +132,61 @@ impl Worker<'_> {
         })
     }
 
-    /// Reads a likelihood request's outputs of the last decode; true when every option is
-    /// read. The prompt's last output gives each option's first token; an option's own
-    /// outputs give its following tokens, and when all are read its cells are dropped and
-    /// the next option of several tokens queued.
-    pub(super) fn score_outputs(&mut self, i: usize) -> bool {
+    /// Takes the output rows every likelihood request reads after the last decode and turns
+    /// them into log-probabilities, all rows at once across threads (llama.cpp's threads wait
+    /// meanwhile): a row is the whole vocabulary, and with many sequences a step reads
+    /// hundreds of them. Returns each slot's rows, by slot index.
+    pub(super) fn score_rows(&mut self) -> Vec<Vec<(RowUse, Vec<f64>)>> {
+        let mut wanted: Vec<(usize, RowUse, i32, Vec<LlamaToken>)> = Vec::new();
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            let Some(slot) = slot.as_mut() else { continue };
+            let Some(state) = slot.score.as_mut() else {
+                continue;
+            };
+            if let Some(at) = slot.logits_at.take() {
+                let firsts = state.options.iter().map(|o| o[0]).collect();
+                wanted.push((i, RowUse::First, at, firsts));
+            } else if let Some(j) = state.current {
+                for (at, k) in state.outputs.drain(..) {
+                    wanted.push((i, RowUse::Option(j), at, vec![state.options[j][k]]));
+                }
+            }
+        }
+        let mut out: Vec<Vec<(RowUse, Vec<f64>)>> = self.slots.iter().map(|_| Vec::new()).collect();
+        if wanted.is_empty() {
+            return out;
+        }
+        self.clock.switch(Phase::Scoring);
+        let rows: Vec<&[f32]> = wanted
+            .iter()
+            .map(|w| self.ctx.get_logits_ith(w.2))
+            .collect();
+        let read: Vec<Vec<f64>> = rows
+            .par_iter()
+            .zip(&wanted)
+            .map(|(row, w)| log_probs(row, w.3.iter().copied()))
+            .collect();
+        self.clock.switch(Phase::Host);
+        for ((i, use_, _, _), lp) in wanted.into_iter().zip(read) {
+            out[i].push((use_, lp));
+        }
+        out
+    }
+
+    /// Applies a likelihood request's rows of the last decode ([`Worker::score_rows`]); true
+    /// when every option is read. The prompt's last output gives each option's first token; an
+    /// option's own outputs give its following tokens, and when all are read its cells are
+    /// dropped and the next option of several tokens queued.
+    pub(super) fn score_outputs(&mut self, i: usize, rows: Vec<(RowUse, Vec<f64>)>) -> bool {
         let slot = self.slots[i].as_mut().expect("present");
         let state = slot.score.as_mut().expect("a likelihood request");
-        if let Some(at) = slot.logits_at.take() {
-            let first = state.options.iter().map(|o| o[0]);
-            state.logprobs = log_probs(self.ctx.get_logits_ith(at), first);
-            state.base = slot.n_past;
-        } else if let Some(j) = state.current {
-            for (at, k) in state.outputs.drain(..) {
-                let target = state.options[j][k];
-                state.logprobs[j] += log_probs(self.ctx.get_logits_ith(at), [target])[0];
+        for (use_, lp) in rows {
+            match use_ {
+                RowUse::First => {
+                    state.logprobs = lp;
+                    state.base = slot.n_past;
+                }
+                RowUse::Option(j) => state.logprobs[j] += lp[0],
             }
         }
         if !slot.pending.is_empty() {
@@ -164,6 +206,14 @@ impl Worker<'_> {
             None => true,
         }
     }
+}
+
+/// What an output row read for a likelihood request gives.
+pub(super) enum RowUse {
+    /// The row after the prompt: every option's first token.
+    First,
+    /// A row inside option `j`: its next token.
+    Option(usize),
 }
 
 #[cfg(test)]
