@@ -102,11 +102,7 @@ impl ModelSpec {
     /// more waiting for it, and a modest 8 requests for a server.
     pub fn default_concurrency(&self, parallel: usize) -> usize {
         match self {
-            // Twice the slots: a request waits in the worker's queue for every slot, so a
-            // slot that frees is filled at once instead of a step later, after the engine has
-            // read the finished answer and sent the next (`kgscope bench llama` saw the batch
-            // run 8% emptier at 16 sequences when the queue held only what the slots did).
-            ModelSpec::Llama { .. } => parallel * 2,
+            ModelSpec::Llama { .. } => crate::backends::llama::default_in_flight(parallel),
             ModelSpec::Openai { .. } => 8,
         }
     }

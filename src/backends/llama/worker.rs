@@ -48,7 +48,7 @@ use llama_cpp_2::{send_logs_to_tracing, LogOptions};
 use super::prompt::{resolve_style, PromptStyle};
 use super::text::{StopText, Utf8Decoder};
 use crate::backends::{BackendError, Chunk, Request, Scored, Shot};
-use generate::{finish, on_token, Outcome};
+use generate::{finish, on_token, Choice, Outcome};
 use likelihood::ScoreState;
 pub use timing::StepTimes;
 use timing::{Clock, Phase};
@@ -549,7 +549,7 @@ impl<'m> Worker<'m> {
             return;
         }
         let mut scored = self.score_rows();
-        let mut picked = self.greedy_picks();
+        let mut chosen = self.choose_tokens();
         for i in 0..self.slots.len() {
             let Some(slot) = self.slots[i].as_mut() else {
                 continue;
@@ -568,25 +568,18 @@ impl<'m> Worker<'m> {
                 }
                 continue;
             }
-            let Some(at) = slot.logits_at.take() else {
-                continue;
-            };
-            self.clock.switch(Phase::Sampling);
-            let token = match (slot.sampler.as_mut(), self.greedy) {
-                (None, GreedyPath::Argmax) => picked[i].take(),
-                (None, GreedyPath::Library) => Some(LlamaSampler::greedy().sample(&self.ctx, at)),
-                (None, GreedyPath::Device) => self.ctx.sampled_token_ith(at),
-                (Some(sampler), _) => Some(sampler.sample(&self.ctx, at)),
-            };
-            self.clock.switch(Phase::Host);
-            let Some(token) = token else {
-                let slot = self.slots[i].take().expect("present");
-                let _ = slot.tx.unbounded_send(Err(model_err(format!(
-                    "request {}: llama.cpp chose no token on the device",
-                    slot.id
-                ))));
-                self.release_seq(i as i32);
-                continue;
+            let token = match chosen[i].take() {
+                None => continue,
+                Some(Choice::Token(token)) => token,
+                Some(Choice::NoneOnDevice) => {
+                    let slot = self.slots[i].take().expect("present");
+                    let _ = slot.tx.unbounded_send(Err(model_err(format!(
+                        "request {}: llama.cpp chose no token on the device",
+                        slot.id
+                    ))));
+                    self.release_seq(i as i32);
+                    continue;
+                }
             };
             match on_token(self.model, self.ctx_per_seq, self.ignore_eos, slot, token) {
                 Outcome::Continue => {}

@@ -116,13 +116,14 @@ fn parse(stdout: &str) -> Vec<BatchedRow> {
 /// (tools/gpu builds both in one folder), on PATH, or in `$KGSCOPE_VENV/bin` (tools/setup.sh).
 pub fn find(server: Option<&Path>) -> Option<PathBuf> {
     const NAME: &str = "llama-batched-bench";
-    if std::env::var_os("KGSCOPE_LLAMA_BATCHED_BENCH").is_none() {
-        let beside = server.and_then(Path::parent).map(|d| d.join(NAME));
-        if let Some(p) = beside.filter(|p| p.is_file()) {
-            return Some(p);
-        }
+    const ENV: &str = "KGSCOPE_LLAMA_BATCHED_BENCH";
+    if let Some(p) = std::env::var_os(ENV) {
+        return Some(PathBuf::from(p));
     }
-    super::llama_tools::find_tool("KGSCOPE_LLAMA_BATCHED_BENCH", &[NAME])
+    let beside = server.and_then(Path::parent).map(|d| d.join(NAME));
+    beside
+        .filter(|p| p.is_file())
+        .or_else(|| super::llama_tools::find_tool(ENV, &[NAME]))
 }
 
 #[cfg(test)]

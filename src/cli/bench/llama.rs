@@ -126,6 +126,24 @@ pub enum Greedy {
     Device,
 }
 
+impl Greedy {
+    fn path(self) -> llama::GreedyPath {
+        match self {
+            Self::Argmax => llama::GreedyPath::Argmax,
+            Self::Library => llama::GreedyPath::Library,
+            Self::Device => llama::GreedyPath::Device,
+        }
+    }
+    /// The name of the generating run that takes its tokens this way.
+    fn side(self) -> &'static str {
+        match self {
+            Self::Argmax => GENERATE,
+            Self::Library => GENERATE_LIBRARY,
+            Self::Device => GENERATE_DEVICE,
+        }
+    }
+}
+
 /// The model file `model` names (`default` fetched when missing) and `n` statement questions
 /// (one negative each) from `kg`: what the llama benchmarks ask.
 pub(super) fn model_and_statements(
@@ -289,22 +307,11 @@ fn kgscope_runs(
     o.batch = a.batch;
     o.ubatch = a.ubatch;
     o.ignore_eos = a.fixed_answers;
-    let mut sides = Vec::new();
-    for g in &a.greedy {
-        sides.push(match g {
-            Greedy::Argmax => (GENERATE, AnswerScoring::Generate, llama::GreedyPath::Argmax),
-            Greedy::Library => (
-                GENERATE_LIBRARY,
-                AnswerScoring::Generate,
-                llama::GreedyPath::Library,
-            ),
-            Greedy::Device => (
-                GENERATE_DEVICE,
-                AnswerScoring::Generate,
-                llama::GreedyPath::Device,
-            ),
-        });
-    }
+    let mut sides: Vec<_> = a
+        .greedy
+        .iter()
+        .map(|g| (g.side(), AnswerScoring::Generate, g.path()))
+        .collect();
     if !a.no_likelihood {
         sides.push((
             LIKELIHOOD,
@@ -364,7 +371,7 @@ fn server_run(
     let mut o = openai::OpenAiOptions::new(server.base_url(), "bench");
     // kgscope's own prompt text, no chat template: the work the llama backend does.
     o.endpoint = openai::Endpoint::Completions;
-    o.concurrency = parallel * 2;
+    o.concurrency = llama::default_in_flight(parallel);
     // Requests wait in the server's queue while every slot evaluates its prompt:
     // silence is expected there, and a retry would only repeat the work.
     o.idle_timeout = Duration::from_secs(600);
@@ -440,9 +447,9 @@ async fn measure(
     scoring: AnswerScoring,
     params: &GenParams,
 ) -> anyhow::Result<Measure> {
-    // A request waiting behind every sequence, as `kgscope run` keeps for the llama backend
-    // (`ModelSpec::default_concurrency`).
-    let mut opts = plain_options(parallel * 2, params);
+    // As many in flight as `kgscope run` keeps for the llama backend; the server gets the
+    // same, so that its queue too holds a request behind every slot.
+    let mut opts = plain_options(llama::default_in_flight(parallel), params);
     opts.scoring = scoring;
     // Every sequence warmed up: llama-server keeps a prompt cache per slot, so its slots
     // each evaluate the shared instruction once, as kgscope does once for all.

@@ -154,29 +154,27 @@ impl Worker<'_> {
         Ok(())
     }
 
-    /// Readies sequence `seq` for a request whose first `shared` tokens are the prefix: the
-    /// slot keeps the prefix it holds when that is the current one (copied from its holder
-    /// once otherwise), and holds nothing after it.
+    /// Readies sequence `seq` for a request whose first `shared` tokens are the prefix. A
+    /// released sequence holds the prefix it kept and nothing after it ([`Worker::release_seq`]),
+    /// so one holding the current prefix is ready as it is; one holding an older prefix lets
+    /// it go and gets the current one from its holder, once.
     fn prepare_seq(&mut self, seq: i32, shared: usize) -> Result<(), BackendError> {
         let prefix = self.prefix.as_ref().expect("prefix was just ensured");
         let (generation, holder) = (prefix.generation, prefix.holder);
+        let held = self.held[seq as usize];
         if shared == 0 {
-            if holder == seq {
-                // This slot's request cannot reuse the prefix it holds: let it go.
+            // This request cannot reuse a prefix (its tokens differ at the boundary).
+            if held.is_some() {
                 self.clear_seq(seq);
-            } else {
-                let _ = self.ctx.clear_kv_cache_seq(Some(seq as u32), None, None);
-                self.held[seq as usize] = None;
             }
             return Ok(());
         }
-        if self.held[seq as usize] == Some(generation) {
-            let _ = self
-                .ctx
-                .clear_kv_cache_seq(Some(seq as u32), Some(shared as u32), None);
+        if held == Some(generation) {
             return Ok(());
         }
-        let _ = self.ctx.clear_kv_cache_seq(Some(seq as u32), None, None);
+        if held.is_some() {
+            self.clear_seq(seq);
+        }
         self.ctx
             .copy_kv_cache_seq(holder, seq, None, Some(shared as u32))
             .map_err(|e| model_err(format!("llama KV cache copy: {e}")))?;

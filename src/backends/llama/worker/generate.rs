@@ -99,34 +99,55 @@ pub(super) fn finish(slot: Slot, reason: &str) {
 }
 
 impl Worker<'_> {
-    /// The greedy tokens of every slot that takes the argmax of its row ([`GreedyPath::Argmax`]
-    /// and no sampler), read together across threads, by slot index.
-    pub(super) fn greedy_picks(&mut self) -> Vec<Option<LlamaToken>> {
-        let mut picks = vec![None; self.slots.len()];
-        if self.greedy != GreedyPath::Argmax {
-            return picks;
-        }
-        let wanted: Vec<(usize, i32)> = (0..self.slots.len())
-            .filter_map(|i| {
-                let s = self.slots[i].as_ref()?;
-                (s.sampler.is_none() && s.score.is_none()).then_some((i, s.logits_at?))
-            })
-            .collect();
-        if wanted.is_empty() {
-            return picks;
-        }
+    /// The next token of every generating slot whose output the last decode gave, by slot
+    /// index: its own sampler's at a temperature above 0, else by the worker's greedy path.
+    /// The argmax rows are read together across threads (llama.cpp's threads wait meanwhile).
+    pub(super) fn choose_tokens(&mut self) -> Vec<Option<Choice>> {
+        let mut chosen = vec![None; self.slots.len()];
+        let mut rows: Vec<(usize, i32)> = Vec::new();
         self.clock.switch(Phase::Sampling);
-        let rows: Vec<&[f32]> = wanted
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            let Some(slot) = slot.as_mut().filter(|s| s.score.is_none()) else {
+                continue;
+            };
+            let Some(at) = slot.logits_at.take() else {
+                continue;
+            };
+            chosen[i] = match (slot.sampler.as_mut(), self.greedy) {
+                (Some(sampler), _) => Some(Choice::Token(sampler.sample(&self.ctx, at))),
+                (None, GreedyPath::Argmax) => {
+                    rows.push((i, at));
+                    None
+                }
+                (None, GreedyPath::Library) => {
+                    Some(Choice::Token(LlamaSampler::greedy().sample(&self.ctx, at)))
+                }
+                (None, GreedyPath::Device) => Some(
+                    self.ctx
+                        .sampled_token_ith(at)
+                        .map_or(Choice::NoneOnDevice, Choice::Token),
+                ),
+            };
+        }
+        let logits: Vec<&[f32]> = rows
             .iter()
             .map(|&(_, at)| self.ctx.get_logits_ith(at))
             .collect();
-        let tokens: Vec<LlamaToken> = rows.par_iter().map(|row| argmax(row)).collect();
-        self.clock.switch(Phase::Host);
-        for ((i, _), t) in wanted.into_iter().zip(tokens) {
-            picks[i] = Some(t);
+        let tokens: Vec<LlamaToken> = logits.par_iter().map(|row| argmax(row)).collect();
+        for ((i, _), t) in rows.into_iter().zip(tokens) {
+            chosen[i] = Some(Choice::Token(t));
         }
-        picks
+        self.clock.switch(Phase::Host);
+        chosen
     }
+}
+
+/// What was chosen for a slot after a decode.
+#[derive(Clone, Copy)]
+pub(super) enum Choice {
+    Token(LlamaToken),
+    /// llama.cpp's backend sampling gave no token for the slot's output.
+    NoneOnDevice,
 }
 
 /// The sampler for a temperature above 0; `None` for greedy decoding, which takes the

@@ -137,18 +137,36 @@ impl Worker<'_> {
     /// meanwhile): a row is the whole vocabulary, and with many sequences a step reads
     /// hundreds of them. Returns each slot's rows, by slot index.
     pub(super) fn score_rows(&mut self) -> Vec<Vec<(RowUse, Vec<f64>)>> {
-        let mut wanted: Vec<(usize, RowUse, i32, Vec<LlamaToken>)> = Vec::new();
+        /// One output row to read: whose, what for, where, and the tokens it scores.
+        struct Read {
+            slot: usize,
+            use_: RowUse,
+            at: i32,
+            tokens: Vec<LlamaToken>,
+        }
+        let mut wanted: Vec<Read> = Vec::new();
         for (i, slot) in self.slots.iter_mut().enumerate() {
             let Some(slot) = slot.as_mut() else { continue };
             let Some(state) = slot.score.as_mut() else {
                 continue;
             };
             if let Some(at) = slot.logits_at.take() {
-                let firsts = state.options.iter().map(|o| o[0]).collect();
-                wanted.push((i, RowUse::First, at, firsts));
+                let tokens = state.options.iter().map(|o| o[0]).collect();
+                wanted.push(Read {
+                    slot: i,
+                    use_: RowUse::First,
+                    at,
+                    tokens,
+                });
             } else if let Some(j) = state.current {
                 for (at, k) in state.outputs.drain(..) {
-                    wanted.push((i, RowUse::Option(j), at, vec![state.options[j][k]]));
+                    let tokens = vec![state.options[j][k]];
+                    wanted.push(Read {
+                        slot: i,
+                        use_: RowUse::Option(j),
+                        at,
+                        tokens,
+                    });
                 }
             }
         }
@@ -159,16 +177,16 @@ impl Worker<'_> {
         self.clock.switch(Phase::Scoring);
         let rows: Vec<&[f32]> = wanted
             .iter()
-            .map(|w| self.ctx.get_logits_ith(w.2))
+            .map(|w| self.ctx.get_logits_ith(w.at))
             .collect();
         let read: Vec<Vec<f64>> = rows
             .par_iter()
             .zip(&wanted)
-            .map(|(row, w)| log_probs(row, w.3.iter().copied()))
+            .map(|(row, w)| log_probs(row, w.tokens.iter().copied()))
             .collect();
         self.clock.switch(Phase::Host);
-        for ((i, use_, _, _), lp) in wanted.into_iter().zip(read) {
-            out[i].push((use_, lp));
+        for (w, lp) in wanted.into_iter().zip(read) {
+            out[w.slot].push((w.use_, lp));
         }
         out
     }
